@@ -1,0 +1,154 @@
+"""The interface every detection method implements, and the arrays that pass between layers.
+
+A method turns normalised text into a sketch (a 1-D numpy array that stores as bytes),
+scores two sketches in [0, 1], and finds every pair above a floor score without comparing
+all N^2 pairs. Batch functions take and return arrays so they can later run per partition.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Mapping, Sequence
+
+import numpy as np
+
+from .params import ParamInfo, describe_params, make_params, params_hash
+
+#: Name of the optional parameter that picks what ``score`` means for set-based methods.
+MEASURES = ("resemblance", "containment")
+
+
+@dataclass(frozen=True)
+class PairScores:
+    """Scored document pairs, as parallel arrays (indices into the sketch list, i < j).
+
+    ``score`` is the method's score in [0, 1] (what the threshold applies to);
+    ``cont_ij`` is the share of document i found in document j and ``cont_ji`` the reverse,
+    NaN where the method has no notion of containment. ``extra`` holds method-specific
+    columns of the same length (``hamming`` for ``fingerprint``).
+    """
+
+    i: np.ndarray
+    j: np.ndarray
+    score: np.ndarray
+    cont_ij: np.ndarray
+    cont_ji: np.ndarray
+    extra: dict[str, np.ndarray] = field(default_factory=dict)
+
+    def __len__(self) -> int:
+        return int(self.i.shape[0])
+
+    @classmethod
+    def empty(cls) -> "PairScores":
+        """No pairs."""
+        e = np.empty(0, dtype=np.int64)
+        f = np.empty(0, dtype=np.float64)
+        return cls(e, e.copy(), f, f.copy(), f.copy())
+
+    def select(self, mask: np.ndarray) -> "PairScores":
+        """The pairs where ``mask`` is true."""
+        return PairScores(
+            self.i[mask],
+            self.j[mask],
+            self.score[mask],
+            self.cont_ij[mask],
+            self.cont_ji[mask],
+            {k: v[mask] for k, v in self.extra.items()},
+        )
+
+
+class Method:
+    """Base class of a detection method. Subclasses set the class attributes and override.
+
+    Subclasses must implement :meth:`sketch`, :meth:`score` and :meth:`candidate_pairs`;
+    the batch functions have loop defaults that subclasses replace with vectorised ones.
+    """
+
+    name: ClassVar[str]
+    description: ClassVar[str]  # one line, shown in the method list
+    Params: ClassVar[type]  # frozen dataclass with fields declared by core.params.param
+    default_threshold: ClassVar[float]
+    source: ClassVar[str] = ""  # the seed document the method follows
+    sketch_dtype: ClassVar[np.dtype] = np.dtype(np.uint64)
+
+    # -- parameters ---------------------------------------------------------------------
+    def params(self, values: Mapping[str, Any] | None = None) -> Any:
+        """Parameters from a mapping of overrides (validated), defaults for the rest."""
+        return make_params(self.Params, values)
+
+    def param_infos(self) -> list[ParamInfo]:
+        """The parameter definitions, for forms and ``ndd methods``."""
+        return describe_params(self.Params)
+
+    def sketch_key(self, params: Any) -> str:
+        """Hash of the parameters that change the sketch (sketches are stored under it)."""
+        return params_hash(params, sketch_only=True)
+
+    def pairs_key(self, params: Any) -> str:
+        """Hash of all parameters (pairs are stored under it)."""
+        return params_hash(params)
+
+    # -- sketches -----------------------------------------------------------------------
+    def sketch(self, text: str, params: Any) -> np.ndarray:
+        """Sketch one normalised text (see core.normalize.normalize)."""
+        raise NotImplementedError
+
+    def sketch_many(self, texts: Sequence[str], params: Any) -> list[np.ndarray]:
+        """Sketch a batch of normalised texts."""
+        return [self.sketch(t, params) for t in texts]
+
+    def to_bytes(self, sketch: np.ndarray) -> bytes:
+        """Serialise a sketch for the store."""
+        return np.ascontiguousarray(sketch, dtype=self.sketch_dtype).tobytes()
+
+    def from_bytes(self, blob: bytes) -> np.ndarray:
+        """Inverse of :meth:`to_bytes`."""
+        return np.frombuffer(blob, dtype=self.sketch_dtype).copy()
+
+    # -- comparing ----------------------------------------------------------------------
+    def score(self, a: np.ndarray, b: np.ndarray, params: Any) -> float:
+        """Score of two sketches in [0, 1]; symmetric; 1.0 for identical sketches."""
+        raise NotImplementedError
+
+    def containment(self, a: np.ndarray, b: np.ndarray, params: Any) -> tuple[float, float]:
+        """(share of a found in b, share of b found in a); NaN when not defined."""
+        return (float("nan"), float("nan"))
+
+    def candidate_pairs(
+        self,
+        sketches: Sequence[np.ndarray],
+        params: Any,
+        floor: float,
+        dates: np.ndarray | None = None,
+    ) -> np.ndarray:
+        """Pairs (m, 2) int64 with i < j that may score >= floor, without all N^2 pairs.
+
+        ``dates`` (float seconds since the epoch, NaN unknown) is used by methods with a
+        time window.
+        """
+        raise NotImplementedError
+
+    def score_pairs(self, sketches: Sequence[np.ndarray], pairs: np.ndarray, params: Any) -> PairScores:
+        """Score the given pairs (rows of i, j)."""
+        if len(pairs) == 0:
+            return PairScores.empty()
+        scores = np.empty(len(pairs), dtype=np.float64)
+        cij = np.empty(len(pairs), dtype=np.float64)
+        cji = np.empty(len(pairs), dtype=np.float64)
+        for n, (i, j) in enumerate(pairs):
+            a, b = sketches[i], sketches[j]
+            scores[n] = self.score(a, b, params)
+            cij[n], cji[n] = self.containment(a, b, params)
+        return PairScores(pairs[:, 0].astype(np.int64), pairs[:, 1].astype(np.int64), scores, cij, cji)
+
+    def find_pairs(
+        self,
+        sketches: Sequence[np.ndarray],
+        params: Any,
+        floor: float,
+        dates: np.ndarray | None = None,
+    ) -> PairScores:
+        """Every pair scoring >= floor: candidates, then scores, then the floor."""
+        pairs = self.candidate_pairs(sketches, params, floor, dates)
+        scored = self.score_pairs(sketches, pairs, params)
+        return scored.select(scored.score >= floor)

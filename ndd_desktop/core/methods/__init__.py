@@ -1,0 +1,50 @@
+"""The registry of detection methods: name -> Method instance.
+
+Adding a method means adding its module here and nowhere else.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from ..method import Method
+
+# name -> (module, class); modules are imported on first use so start-up stays quick.
+_REGISTRY: dict[str, tuple[str, str]] = {
+    "exact": ("exact", "ExactMethod"),
+    "qgram": ("qgram", "QGramMethod"),
+    "bottomk": ("bottomk", "BottomKMethod"),
+    "fingerprint": ("fingerprint", "FingerprintMethod"),
+    "hybrid": ("hybrid", "HybridMethod"),
+    "minhash": ("minhash", "MinHashMethod"),
+}
+
+#: The method a scan uses when none is named (chosen from docs/quality.md).
+DEFAULT_METHOD = "qgram"
+
+_instances: dict[str, Method] = {}
+
+
+def method_names() -> list[str]:
+    """Names of all registered methods, in display order."""
+    return list(_REGISTRY)
+
+
+def get_method(name: str) -> Method:
+    """The method registered under ``name``.
+
+    Raises:
+        KeyError: with the list of known names when ``name`` is unknown.
+    """
+    if name not in _REGISTRY:
+        raise KeyError(f"unknown method {name!r} (known: {', '.join(_REGISTRY)})")
+    if name not in _instances:
+        module_name, class_name = _REGISTRY[name]
+        module = importlib.import_module(f"{__name__}.{module_name}")
+        _instances[name] = getattr(module, class_name)()
+    return _instances[name]
+
+
+def all_methods() -> list[Method]:
+    """Every registered method, in display order."""
+    return [get_method(n) for n in _REGISTRY]
