@@ -1,0 +1,125 @@
+"""The two records of ingest: what the walk found and what extraction made of it.
+
+Paths are ``str``. Names on disk that are not valid UTF-8 (or not valid in the file
+system encoding) are kept the way Python's ``os`` module gives them, with
+``surrogateescape``: each undecodable byte ``0xNN`` becomes the lone surrogate
+``U+DCNN``. That keeps the name exact (``os.fsencode(relpath)`` gives the original
+bytes back), but such a string cannot be encoded as UTF-8 as it is: use
+:func:`display_path` to show it and :func:`path_bytes` / :func:`storable_path` to store it.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+STATUS_OK = "ok"
+STATUS_SKIPPED = "skipped"
+STATUS_ERROR = "error"
+
+
+@dataclass
+class FileEntry:
+    """A regular file found by :func:`ndd_desktop.ingest.walk`."""
+
+    root: str  # the root folder, absolute, as the user chose it
+    relpath: str  # POSIX path relative to root (may contain odd characters)
+    abspath: str
+    size: int
+    mtime_ns: int
+
+
+@dataclass
+class ExtractedDocument:
+    """One document (a container file yields several)."""
+
+    root: str
+    relpath: str  # container members: "mail.eml!attachment.pdf", "a.zip!dir/x.txt"
+    container: str | None  # relpath of the file on disk when this is a member, else None
+    size: int  # bytes of this document (member size for members)
+    mtime_ns: int  # of the file on disk
+    date: float | None  # document date, epoch seconds (metadata, else mtime)
+    xxh128: str  # hex of the document's bytes ("" when the bytes were not read)
+    sha256: str  # hex of the document's bytes ("" when the bytes were not read)
+    format: str  # "txt", "html", "xml", "md", "pdf", "docx", "odt", "rtf", "eml", ...
+    text: str | None  # extracted text (not normalised); None unless status == "ok"
+    status: str  # "ok" | "skipped" | "error"
+    reason: str  # "" when ok (or a note such as truncation); human-readable otherwise
+
+    @property
+    def text_length(self) -> int:
+        """Characters of extracted text (0 when there is none)."""
+        return len(self.text) if self.text else 0
+
+
+def problem(
+    entry: FileEntry | None,
+    status: str,
+    reason: str,
+    *,
+    root: str = "",
+    relpath: str = "",
+    fmt: str = "",
+) -> ExtractedDocument:
+    """A document record for a file that yielded no text (status skipped or error)."""
+    if entry is not None:
+        root, relpath = entry.root, entry.relpath
+        size, mtime_ns = entry.size, entry.mtime_ns
+    else:
+        size, mtime_ns = 0, 0
+    return ExtractedDocument(
+        root=root,
+        relpath=relpath,
+        container=None,
+        size=size,
+        mtime_ns=mtime_ns,
+        date=mtime_ns / 1e9 if mtime_ns else None,
+        xxh128="",
+        sha256="",
+        format=fmt,
+        text=None,
+        status=status,
+        reason=reason,
+    )
+
+
+def display_path(path: str) -> str:
+    """A printable form of a path: control characters and undecodable bytes escaped.
+
+    A newline becomes ``\\n``, other control characters ``\\xNN``, a byte that was not
+    valid in the file system encoding (a lone surrogate ``U+DCNN``) becomes ``\\xNN``, and
+    a backslash stays a single backslash. Meant for logs, tables and reports; never
+    for opening the file.
+    """
+    out = []
+    for ch in path:
+        code = ord(ch)
+        if ch == "\n":
+            out.append("\\n")
+        elif ch == "\r":
+            out.append("\\r")
+        elif ch == "\t":
+            out.append("\\t")
+        elif code < 0x20 or code == 0x7F or 0x80 <= code < 0xA0:
+            out.append(f"\\x{code:02x}")
+        elif 0xDC80 <= code <= 0xDCFF:
+            out.append(f"\\x{code - 0xDC00:02x}")
+        elif 0xD800 <= code <= 0xDFFF:
+            out.append(f"\\u{code:04x}")
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def path_bytes(path: str) -> bytes:
+    """The exact bytes of a path as the file system has them (inverse of os.fsdecode)."""
+    return os.fsencode(path)
+
+
+def storable_path(path: str) -> str:
+    """A path that encodes as UTF-8: unchanged if it already does, else display_path."""
+    try:
+        path.encode("utf-8")
+    except UnicodeEncodeError:
+        return display_path(path)
+    return path

@@ -1,0 +1,185 @@
+"""Dispatch: one file on disk (or one blob of bytes) to its documents. Never raises.
+
+A file is read once, with a hard cap, from a descriptor opened without following a
+symbolic link and without blocking (a FIFO or device is refused, not waited on). Its
+format is detected from the bytes; containers (ZIP, MBOX, e-mail attachments, MSG
+attachments) recurse up to ``Limits.max_depth`` and share one decompression budget.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from types import ModuleType
+
+from ndd_desktop.ingest.detect import EXT_FORMATS, detect_format, ext_of
+from ndd_desktop.ingest.document import (
+    STATUS_ERROR, STATUS_OK, STATUS_SKIPPED, ExtractedDocument, FileEntry, problem,
+)
+from ndd_desktop.ingest.formats import docx, email, html, mbox, msg, odt, pdf, rtf, txt, xml, zip
+from ndd_desktop.ingest.formats.base import Budget, Context, Fail, Skip
+from ndd_desktop.ingest.hashes import hash_bytes
+from ndd_desktop.ingest.limits import Limits, mb
+
+EXTRACTORS: dict[str, ModuleType] = {
+    "txt": txt, "md": txt, "html": html, "xml": xml, "pdf": pdf, "docx": docx, "odt": odt,
+    "rtf": rtf, "eml": email, "mbox": mbox, "msg": msg, "zip": zip,
+}
+CONTAINERS = {"zip", "mbox", "eml", "msg"}
+_UNSUPPORTED = {
+    "ole": "legacy Office/OLE file (.doc, .xls, .ppt)",
+    "xlsx": "Excel workbook", "pptx": "PowerPoint presentation",
+    "ods": "OpenDocument spreadsheet", "odp": "OpenDocument presentation",
+    "odg": "OpenDocument drawing", "epub": "EPUB book",
+}
+_FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) \
+    | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
+_CHUNK = 1 << 20
+
+
+class _Unreadable(Exception):
+    def __init__(self, status: str, reason: str) -> None:
+        super().__init__(reason)
+        self.status, self.reason = status, reason
+
+
+def extract_entry(entry: FileEntry, limits: Limits | None = None) -> list[ExtractedDocument]:
+    """All documents of one file on disk; problems become records, never exceptions."""
+    limits = limits or Limits()
+    try:
+        if entry.size > limits.max_file_bytes:
+            return [problem(entry, STATUS_SKIPPED, _too_large(limits), fmt=_ext_format(entry))]
+        try:
+            data, size, mtime_ns = read_file(entry.abspath, limits.max_file_bytes)
+        except _Unreadable as exc:
+            return [problem(entry, exc.status, exc.reason, fmt=_ext_format(entry))]
+        return extract_bytes(data, entry.relpath, limits=limits, root=entry.root,
+                             mtime_ns=mtime_ns)
+    except (Exception, RecursionError, MemoryError) as exc:  # last line of defence
+        return [problem(entry, STATUS_ERROR, f"extractor failed: {_describe(exc)}")]
+
+
+def extract_bytes(
+    data: bytes, relpath: str, *, limits: Limits | None = None, root: str = "", mtime_ns: int = 0
+) -> list[ExtractedDocument]:
+    """All documents of a file's bytes, as if read from ``root/relpath``. Never raises."""
+    limits = limits or Limits()
+    out: list[ExtractedDocument] = []
+    try:
+        _extract(data, relpath, None, mtime_ns / 1e9 if mtime_ns else None, "", 0,
+                 Budget(limits), root, mtime_ns, limits, out)
+    except (Exception, RecursionError, MemoryError) as exc:
+        out.append(_record(root, relpath, None, data, mtime_ns, None, "",
+                           STATUS_ERROR, f"extractor failed: {_describe(exc)}"))
+    return out
+
+
+def read_file(path: str, cap: int) -> tuple[bytes, int, int]:
+    """(bytes, size, mtime_ns) of a regular file read with a hard cap.
+
+    Raises _Unreadable for a file that vanished, cannot be opened, is not a regular file,
+    grew past the cap or changed while it was being read.
+    """
+    try:
+        fd = os.open(path, _FLAGS)
+    except FileNotFoundError:
+        raise _Unreadable(STATUS_ERROR, "vanished during the scan (file not found)") from None
+    except PermissionError:
+        raise _Unreadable(STATUS_ERROR, "unreadable: permission denied") from None
+    except OSError as exc:
+        if getattr(os, "O_NOFOLLOW", 0) and os.path.islink(path):
+            raise _Unreadable(STATUS_SKIPPED, "symbolic link (not followed)") from None
+        raise _Unreadable(STATUS_ERROR, f"unreadable: {exc.strerror or exc}") from None
+    try:
+        before = os.fstat(fd)
+        if not stat.S_ISREG(before.st_mode):
+            raise _Unreadable(STATUS_SKIPPED, "not a regular file")
+        if before.st_size > cap:
+            raise _Unreadable(STATUS_SKIPPED, f"larger than the size cap ({mb(cap)})")
+        chunks, got = [], 0
+        while True:
+            chunk = os.read(fd, min(_CHUNK, cap + 1 - got))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            got += len(chunk)
+            if got > cap:
+                raise _Unreadable(STATUS_SKIPPED, f"larger than the size cap ({mb(cap)})")
+        after = os.fstat(fd)
+    except OSError as exc:
+        raise _Unreadable(STATUS_ERROR, f"unreadable: {exc.strerror or exc}") from None
+    finally:
+        os.close(fd)
+    if (after.st_size, after.st_mtime_ns) != (before.st_size, before.st_mtime_ns) or got != after.st_size:
+        raise _Unreadable(STATUS_ERROR, "changed while being read (try again when it is stable)")
+    return b"".join(chunks), got, after.st_mtime_ns
+
+
+def _extract(data, relpath, container, fallback_date, hint, depth, budget, root, mtime_ns,
+             limits, out) -> None:
+    """Append the documents of ``data`` (and of its members, recursively) to ``out``."""
+    fmt = hint or detect_format(data, relpath.rsplit("!", 1)[-1])
+
+    def record(status: str, reason: str, text=None, date=fallback_date) -> None:
+        out.append(_record(root, relpath, container, data, mtime_ns, date, fmt, status, reason, text))
+
+    if not data:
+        return record(STATUS_SKIPPED, "empty file")
+    module = EXTRACTORS.get(fmt)
+    if module is None:
+        return record(STATUS_SKIPPED, f"unsupported format: {_UNSUPPORTED.get(fmt, fmt)}")
+    if fmt in CONTAINERS and depth >= limits.max_depth:
+        return record(STATUS_SKIPPED, f"containers nested too deep (limit {limits.max_depth})")
+    ctx = Context(limits, budget, relpath.rsplit("!", 1)[-1], depth)
+    try:
+        result = module.extract(data, ctx)
+    except Skip as exc:
+        return record(STATUS_SKIPPED, str(exc))
+    except Fail as exc:
+        return record(STATUS_ERROR, str(exc))
+    date = result.date if result.date is not None else fallback_date
+    if result.text is not None:
+        text, notes = result.text, list(result.notes)
+        if len(text) > limits.max_text_chars:
+            text = text[: limits.max_text_chars]
+            notes.append(f"text truncated to {limits.max_text_chars:,} characters")
+        if text.strip():
+            record(STATUS_OK, "; ".join(notes), text, date)
+        else:
+            record(STATUS_SKIPPED, "no text (empty document)", None, date)
+    members = 0
+    outer = container or relpath
+    for member in result.members:
+        members += 1
+        name = f"{relpath}!{member.name}" if member.name else relpath
+        if member.data is None:
+            out.append(_record(root, name, outer, None, mtime_ns, member.date or date, "",
+                               member.status or STATUS_ERROR, member.reason))
+            continue
+        _extract(member.data, name, outer, member.date or date, member.hint, depth + 1, budget,
+                 root, mtime_ns, limits, out)
+    if result.text is None and members == 0:
+        record(STATUS_SKIPPED, f"empty {fmt.upper()}: no documents inside")
+
+
+def _record(root, relpath, container, data, mtime_ns, date, fmt, status, reason, text=None):
+    xxh, sha = hash_bytes(data) if data is not None else ("", "")
+    return ExtractedDocument(
+        root=root, relpath=relpath, container=container, size=len(data or b""), mtime_ns=mtime_ns,
+        date=date, xxh128=xxh, sha256=sha, format=fmt,
+        text=text if status == STATUS_OK else None, status=status, reason=reason,
+    )
+
+
+def _too_large(limits: Limits) -> str:
+    return f"larger than the size cap ({mb(limits.max_file_bytes)})"
+
+
+def _ext_format(entry: FileEntry) -> str:
+    return EXT_FORMATS.get(ext_of(entry.relpath), "")
+
+
+def _describe(exc: BaseException) -> str:
+    text = str(exc)
+    text = text if len(text) <= 160 else text[:157] + "..."
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__

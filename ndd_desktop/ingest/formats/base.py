@@ -1,0 +1,78 @@
+"""What extractors return and raise, and the context they run in."""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from ndd_desktop.ingest.limits import Limits, mb
+
+
+class Skip(Exception):
+    """The file is fine but yields no text on purpose (status "skipped")."""
+
+
+class Fail(Exception):
+    """The file could not be read (status "error")."""
+
+
+@dataclass
+class Member:
+    """A document inside a container (a ZIP member, a mail attachment, an mbox message).
+
+    ``data`` is None when the member could not be read; ``status``/``reason`` say why.
+    """
+
+    name: str
+    data: bytes | None
+    date: float | None = None
+    status: str = "ok"
+    reason: str = ""
+    hint: str = ""  # a format the container knows the member to be ("eml" for mbox)
+
+
+@dataclass
+class Extraction:
+    """What an extractor made of one document.
+
+    ``text`` is None for pure containers (ZIP, MBOX), which are no document themselves.
+    """
+
+    text: str | None
+    date: float | None = None
+    members: Iterable[Member] = ()
+    notes: list[str] = field(default_factory=list)
+
+
+class Budget:
+    """Decompressed bytes still allowed for one file on disk (shared by nested containers)."""
+
+    def __init__(self, limits: Limits) -> None:
+        self.limits = limits
+        self.remaining = limits.max_expanded_bytes
+
+    def take(self, n: int) -> None:
+        """Spend ``n`` bytes; raise Skip when the file would expand beyond the limit."""
+        if n > self.remaining:
+            self.remaining = 0
+            raise Skip(
+                f"zip bomb protection: expands beyond {mb(self.limits.max_expanded_bytes)}"
+            )
+        self.remaining -= n
+
+
+@dataclass
+class Context:
+    """What an extractor may know: the limits, the budget, the document's name."""
+
+    limits: Limits
+    budget: Budget
+    name: str = ""  # file or member name, for extension hints and messages
+    depth: int = 0
+
+    @property
+    def ext(self) -> str:
+        """Lower-case extension of the name without the dot ("" when none)."""
+        return posixpath.splitext(self.name.lower())[1].lstrip(".")
+

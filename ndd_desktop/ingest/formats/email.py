@@ -1,0 +1,135 @@
+"""E-mail messages (RFC 5322, ``.eml``) through the standard library's email package.
+
+The text is the Subject, From and Date lines, a blank line and the body (the plain-text
+part, else the HTML part's visible text). Attachments that are documents (any format
+ingest can read) become their own documents, ``mail.eml!attachment.pdf``; pictures and
+other media are left out. The document date is the Date header.
+"""
+
+from __future__ import annotations
+
+import mimetypes
+from collections.abc import Iterator
+from email import policy
+from email.message import EmailMessage
+from email.parser import BytesParser
+from email.utils import parsedate_to_datetime
+
+from ndd_desktop.ingest.detect import detect_format
+from ndd_desktop.ingest.formats.base import Context, Extraction, Member
+from ndd_desktop.ingest.formats.docx import to_epoch
+from ndd_desktop.ingest.formats.html import html_to_text
+
+DOCUMENT_FORMATS = {"txt", "md", "html", "xml", "pdf", "docx", "odt", "rtf", "eml", "mbox", "msg", "zip"}
+
+
+def extract(data: bytes, ctx: Context) -> Extraction:
+    """Header lines and body of a message; its document attachments as members."""
+    msg = BytesParser(policy=policy.default).parsebytes(data)
+    subject, sender, date_text = (_header(msg, h) for h in ("subject", "from", "date"))
+    date = mail_date(date_text)
+    lines = [f"Subject: {subject}", f"From: {sender}", f"Date: {date_text}", "", _body(msg)]
+    return Extraction(text="\n".join(lines).strip(), date=date, members=_attachments(msg, date))
+
+
+def mail_date(value: str) -> float | None:
+    """A Date header as epoch seconds (None when it does not parse)."""
+    if not value:
+        return None
+    try:
+        return to_epoch(parsedate_to_datetime(value))
+    except (TypeError, ValueError, IndexError, OverflowError):
+        return None
+
+
+def _header(msg: EmailMessage, name: str) -> str:
+    try:
+        value = msg.get(name)
+    except Exception:  # a header the parser cannot fold: fall back to the raw value
+        raw = [v for k, v in msg.raw_items() if k.lower() == name]
+        value = raw[0] if raw else None
+    return " ".join(str(value).split()) if value is not None else ""
+
+
+def _body(msg: EmailMessage) -> str:
+    try:
+        part = msg.get_body(preferencelist=("plain", "html"))
+    except Exception:
+        part = None
+    if part is None:
+        return ""
+    content = _part_text(part)
+    if part.get_content_subtype() == "html":
+        return html_to_text(content)
+    return content.replace("\r\n", "\n").strip()
+
+
+def _part_text(part: EmailMessage) -> str:
+    try:
+        content = part.get_content()
+        if isinstance(content, str):
+            return content
+    except (LookupError, ValueError, AssertionError, KeyError):
+        pass
+    raw = part.get_payload(decode=True) or b""
+    charset = part.get_content_charset()
+    return raw.decode(charset if _known(charset) else "utf-8", errors="replace")
+
+
+def _known(charset: str | None) -> bool:
+    if not charset:
+        return False
+    try:
+        "".encode(charset)
+        return True
+    except LookupError:
+        return False
+
+
+def _attachments(msg: EmailMessage, date: float | None) -> Iterator[Member]:
+    """Document attachments, with unique names (a repeated name gets " (2)")."""
+    seen: dict[str, int] = {}
+    try:
+        parts = list(msg.iter_attachments())
+    except Exception:
+        return
+    for number, part in enumerate(parts, 1):
+        data = _attachment_bytes(part)
+        if not data:
+            continue
+        name = _attachment_name(part, number)
+        if detect_format(data, name) not in DOCUMENT_FORMATS:
+            continue
+        if name in seen:
+            seen[name] += 1
+            stem, dot, ext = name.rpartition(".")
+            name = f"{stem} ({seen[name]}).{ext}" if dot and stem else f"{name} ({seen[name]})"
+        else:
+            seen[name] = 1
+        yield Member(name, data, date)
+
+
+def _attachment_bytes(part: EmailMessage) -> bytes:
+    if part.get_content_type() == "message/rfc822":
+        inner = part.get_payload()
+        if isinstance(inner, list) and inner:
+            return inner[0].as_bytes(policy=policy.default)
+        return b""
+    try:
+        return part.get_payload(decode=True) or b""
+    except Exception:
+        return b""
+
+
+def _attachment_name(part: EmailMessage, number: int) -> str:
+    try:
+        name = part.get_filename()
+    except Exception:
+        name = None
+    if name:
+        # The member name is a label, not a path: keep only its last component.
+        name = name.replace("\\", "/").rstrip("/").rsplit("/", 1)[-1].replace("!", "_")
+    if not name:
+        ext = mimetypes.guess_extension(part.get_content_type()) or ".bin"
+        name = f"attachment-{number}{'.eml' if part.get_content_type() == 'message/rfc822' else ext}"
+    return name

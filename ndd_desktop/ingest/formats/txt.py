@@ -1,0 +1,115 @@
+"""Plain text (and Markdown) in any common encoding.
+
+UTF-8 is tried first (most files are); byte order marks decide UTF-8/16/32; UTF-16
+without a mark is recognised by its pattern of zero bytes; everything else goes to
+charset-normalizer. Content that is not text ("binary content behind a text extension")
+is skipped. A few stray NUL bytes in otherwise good text are removed with a note.
+"""
+
+from __future__ import annotations
+
+import charset_normalizer
+from charset_normalizer.md import mess_ratio
+
+from ndd_desktop.ingest.detect import BINARY_FORMATS
+from ndd_desktop.ingest.formats.base import Context, Extraction, Fail, Skip
+
+_BOMS = (
+    (b"\xef\xbb\xbf", "utf-8"),
+    (b"\xff\xfe\x00\x00", "utf-32-le"),
+    (b"\x00\x00\xfe\xff", "utf-32-be"),
+    (b"\xff\xfe", "utf-16-le"),
+    (b"\xfe\xff", "utf-16-be"),
+)
+# Control bytes that do not occur in text (tab, LF, VT, FF, CR and ESC do).
+_CONTROL = bytes(b for b in range(32) if b not in (9, 10, 11, 12, 13, 27))
+_SAMPLE = 65536
+
+
+def extract(data: bytes, ctx: Context) -> Extraction:
+    """Decode ``data`` as text; Skip when it is not text."""
+    text, notes = decode_text(data, ctx)
+    return Extraction(text=text, notes=notes)
+
+
+def decode_text(data: bytes, ctx: Context | None = None) -> tuple[str, list[str]]:
+    """(text, notes) of bytes that should be text; raises Skip/Fail when they are not."""
+    for bom, enc in _BOMS:
+        if data.startswith(bom):
+            return data[len(bom):].decode(enc, errors="replace"), []
+    utf16 = _utf16_without_bom(data)
+    if utf16:
+        return data.decode(utf16, errors="replace"), []
+    notes: list[str] = []
+    nuls = data.count(0, 0, len(data))
+    if _binary_share(data) > 0.05:
+        _not_text(ctx)
+    if nuls:
+        data = data.replace(b"\x00", b"")
+        notes.append(f"removed {nuls} NUL byte{'s' if nuls != 1 else ''}")
+    try:
+        return data.decode("utf-8"), notes
+    except UnicodeDecodeError:
+        pass
+    return _guess_legacy(data, ctx), notes
+
+
+def _guess_legacy(data: bytes, ctx: Context | None) -> str:
+    """Decode a legacy 8-bit (or CJK) encoding with charset-normalizer.
+
+    charset-normalizer often mistakes short Western European text for Baltic or Central
+    European code pages (French read as cp1257). Archives hold far more cp1252 than
+    those, so cp1252 wins whenever it decodes the sample at least as cleanly.
+    """
+    best = charset_normalizer.from_bytes(data).best()
+    if best is None:
+        _not_text(ctx)
+    if best.encoding not in ("cp1252", "ascii", "utf_8"):
+        try:
+            western = data.decode("cp1252")
+        except UnicodeDecodeError:
+            western = None
+        if western is not None and mess_ratio(western[:_SAMPLE]) <= best.chaos + 0.02:
+            return western
+    return str(best)
+
+
+def _not_text(ctx: Context | None) -> None:
+    ext = ctx.ext if ctx else ""
+    fmt = {"docx": "DOCX", "odt": "ODT", "pdf": "PDF", "msg": "Outlook MSG", "zip": "ZIP"}
+    if ext in BINARY_FORMATS:
+        raise Fail(f"not a valid {fmt.get(ext, ext.upper())} file: signature missing, content unreadable")
+    raise Skip("binary content (not text)")
+
+
+def _binary_share(data: bytes) -> float:
+    """Share of control bytes in a sample from the start, middle and end."""
+    if len(data) <= 3 * _SAMPLE:
+        sample = data
+    else:
+        mid = len(data) // 2
+        sample = data[:_SAMPLE] + data[mid:mid + _SAMPLE] + data[-_SAMPLE:]
+    if not sample:
+        return 0.0
+    bad = len(sample) - len(sample.translate(None, _CONTROL))
+    return bad / len(sample)
+
+
+def _utf16_without_bom(data: bytes) -> str | None:
+    """"utf-16-le"/"utf-16-be" when zero bytes sit on one side of most byte pairs."""
+    sample = data[:_SAMPLE]
+    if len(sample) < 4:
+        return None
+    even, odd = sample[0::2], sample[1::2]
+    z_even, z_odd = even.count(0) / len(even), odd.count(0) / len(odd)
+    if z_odd > 0.3 and z_even < 0.05:
+        enc = "utf-16-le"
+    elif z_even > 0.3 and z_odd < 0.05:
+        enc = "utf-16-be"
+    else:
+        return None
+    try:
+        data[: len(data) // 2 * 2].decode(enc)
+    except UnicodeDecodeError:
+        return None
+    return enc

@@ -1,0 +1,141 @@
+"""Walking the chosen roots: deterministic, bounded, and never out of the roots.
+
+- ``os.scandir`` based; entries sorted by their bytes, files of a folder before its
+  subfolders, so two walks of the same tree give the same order.
+- Symbolic links are not followed by default (each is reported as skipped). With
+  ``follow_symlinks=True`` a link is followed only when its target lies inside one of
+  the roots, and every folder is entered at most once (by ``(st_dev, st_ino)``), so
+  link loops and aliases end at once.
+- FIFOs, sockets and devices are reported and never opened.
+- Names that are not valid UTF-8 keep their bytes via surrogateescape (see
+  :mod:`ndd_desktop.ingest.document`); names with newlines pass through unchanged.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from collections.abc import Callable, Iterable, Iterator
+
+from ndd_desktop.ingest.document import (
+    STATUS_ERROR, STATUS_SKIPPED, ExtractedDocument, FileEntry, problem,
+)
+
+OnError = Callable[[ExtractedDocument], None]
+
+
+def walk(
+    roots: Iterable[str | os.PathLike],
+    *,
+    follow_symlinks: bool = False,
+    on_error: OnError | None = None,
+) -> Iterator[FileEntry]:
+    """Regular files under ``roots`` (folders, recursively, or single files).
+
+    Anything that is not yielded for a reason (unreadable folder, symbolic link, FIFO,
+    missing root, file vanished) is passed to ``on_error`` as an ExtractedDocument with
+    status "error" or "skipped" and a reason.
+    """
+    roots = [os.path.abspath(os.fspath(r)) for r in roots]
+    real_roots = [os.path.realpath(r) for r in roots]
+    visited: set[tuple[int, int]] = set()
+
+    def report(root: str, relpath: str, status: str, reason: str) -> None:
+        if on_error is not None:
+            on_error(problem(None, status, reason, root=root, relpath=relpath))
+
+    for root in roots:
+        try:
+            st = os.stat(root)
+        except FileNotFoundError:
+            report(root, "", STATUS_ERROR, "root not found")
+            continue
+        except OSError as exc:
+            report(root, "", STATUS_ERROR, f"root unreadable: {exc.strerror or exc}")
+            continue
+        if stat.S_ISREG(st.st_mode):
+            parent, name = os.path.split(root)
+            yield FileEntry(parent, name, root, st.st_size, st.st_mtime_ns)
+        elif stat.S_ISDIR(st.st_mode):
+            yield from _walk_dir(root, real_roots, follow_symlinks, visited, report)
+        else:
+            report(root, "", STATUS_SKIPPED, "not a regular file or folder")
+
+
+def _walk_dir(root, real_roots, follow, visited, report) -> Iterator[FileEntry]:
+    st = os.stat(root)
+    if (st.st_dev, st.st_ino) in visited:
+        report(root, "", STATUS_SKIPPED, "folder already scanned under another root")
+        return
+    # Folders reached through a symbolic link wait until the real tree is done, so a
+    # folder is listed under its real path and the link is the one reported as an alias.
+    stack: list[tuple[str, str, tuple[int, int]]] = [(root, "", (st.st_dev, st.st_ino))]
+    linked: list[tuple[str, str, tuple[int, int]]] = []
+    while stack or linked:
+        folder, prefix, key = stack.pop() if stack else linked.pop(0)
+        if key in visited:
+            report(root, prefix, STATUS_SKIPPED, "folder already visited (symbolic link loop or alias)")
+            continue
+        visited.add(key)
+        try:
+            with os.scandir(folder) as it:
+                entries = sorted(it, key=lambda e: os.fsencode(e.name))
+        except FileNotFoundError:
+            report(root, prefix, STATUS_ERROR, "folder vanished during the scan")
+            continue
+        except OSError as exc:
+            report(root, prefix, STATUS_ERROR, f"unreadable folder: {exc.strerror or exc}")
+            continue
+        subfolders = []
+        for entry in entries:
+            rel = f"{prefix}/{entry.name}" if prefix else entry.name
+            try:
+                found = _classify(entry, rel, root, real_roots, follow, report)
+            except FileNotFoundError:
+                report(root, rel, STATUS_ERROR, "vanished during the scan (file not found)")
+                continue
+            except OSError as exc:
+                report(root, rel, STATUS_ERROR, f"unreadable: {exc.strerror or exc}")
+                continue
+            if isinstance(found, FileEntry):
+                yield found
+            elif found is not None:
+                path, sub_key, is_link = found
+                (linked if is_link else subfolders).append((path, rel, sub_key))
+        stack.extend(reversed(subfolders))
+
+
+def _classify(entry, rel, root, real_roots, follow, report):
+    """A FileEntry, (folder path, (dev, ino), via link) to enter, or None (reported)."""
+    is_link = entry.is_symlink()
+    if is_link:
+        if not follow:
+            report(root, rel, STATUS_SKIPPED, "symbolic link (not followed)")
+            return None
+        target = os.path.realpath(entry.path)
+        if not any(_inside(target, r) for r in real_roots):
+            report(root, rel, STATUS_SKIPPED, "symbolic link points outside the chosen folders")
+            return None
+        try:
+            st = os.stat(target)
+        except FileNotFoundError:
+            report(root, rel, STATUS_SKIPPED, "broken symbolic link")
+            return None
+        path = target
+    else:
+        st = entry.stat(follow_symlinks=False)
+        path = entry.path
+    if stat.S_ISDIR(st.st_mode):
+        return entry.path, (st.st_dev, st.st_ino), is_link
+    if stat.S_ISREG(st.st_mode):
+        return FileEntry(root, rel, path, st.st_size, st.st_mtime_ns)
+    kind = "FIFO" if stat.S_ISFIFO(st.st_mode) else "socket" if stat.S_ISSOCK(st.st_mode) else "device"
+    report(root, rel, STATUS_SKIPPED, f"not a regular file ({kind})")
+    return None
+
+
+def _inside(path: str, root: str) -> bool:
+    try:
+        return os.path.commonpath([path, root]) == root
+    except ValueError:  # different drives on Windows
+        return False

@@ -1,0 +1,27 @@
+"""Stand-in extractors for the pool tests (module level, so worker processes can import them)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+
+from ndd_desktop.ingest.extract import extract_entry
+
+
+def misbehave(entry, limits):
+    """Hang on files named *hang*, die on *crash*, raise on *raise*; else extract."""
+    name = os.path.basename(entry.relpath)
+    if "hang" in name:
+        time.sleep(3600)
+    if "crash" in name:
+        os.kill(os.getpid(), signal.SIGKILL)
+    if "exit" in name:
+        os._exit(3)
+    return extract_entry(entry, limits)
+
+
+def slow(entry, limits):
+    """Extract after a short pause, so several files are in flight at once."""
+    time.sleep(0.2)
+    return extract_entry(entry, limits)

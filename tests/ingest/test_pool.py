@@ -1,0 +1,102 @@
+"""The process pool: streams, bounds the work in flight, survives hangs and crashes."""
+
+from __future__ import annotations
+
+import time
+
+import ingest_hooks
+from conftest import entry_for
+from ndd_desktop.ingest import Limits, extract_many
+
+
+def make_files(tmp_path, names):
+    entries = []
+    for name in names:
+        path = tmp_path / name
+        path.write_text(f"text of {name}")
+        entries.append(entry_for(path, tmp_path))
+    return entries
+
+
+def by_path(results):
+    return {d.relpath: d for docs in results for d in docs}
+
+
+def test_pool_extracts_every_file(tmp_path):
+    entries = make_files(tmp_path, [f"f{i}.txt" for i in range(12)])
+    docs = by_path(extract_many(entries, Limits(), workers=2))
+    assert sorted(docs) == sorted(e.relpath for e in entries)
+    assert all(d.status == "ok" and d.text == f"text of {d.relpath}" for d in docs.values())
+
+
+def test_in_process_mode_gives_the_same_documents(tmp_path):
+    entries = make_files(tmp_path, ["a.txt", "b.txt"])
+    pooled = by_path(extract_many(entries, Limits(), workers=1))
+    local = by_path(extract_many(entries, Limits(), workers=0))
+    assert pooled == local
+
+
+def test_hanging_file_times_out_and_the_scan_goes_on(tmp_path):
+    entries = make_files(tmp_path, ["a.txt", "hang.txt", "b.txt", "c.txt"])
+    start = time.monotonic()
+    docs = by_path(extract_many(entries, Limits(timeout_s=1.0), workers=2,
+                                extractor=ingest_hooks.misbehave))
+    assert time.monotonic() - start < 20
+    assert (docs["hang.txt"].status, docs["hang.txt"].reason) == ("error", "timed out after 1 s")
+    assert all(docs[n].status == "ok" for n in ("a.txt", "b.txt", "c.txt"))
+
+
+def test_real_pathological_file_times_out(tmp_path):
+    path = tmp_path / "huge.html"
+    path.write_bytes(b"<div><p>word</p>" * 400_000)
+    [docs] = list(extract_many([entry_for(path)], Limits(timeout_s=0.3), workers=1))
+    assert (docs[0].status, docs[0].reason) == ("error", "timed out after 0.3 s")
+
+
+def test_crashing_worker_is_replaced(tmp_path):
+    entries = make_files(tmp_path, ["a.txt", "crash.txt", "exit.txt", "b.txt", "c.txt", "d.txt"])
+    docs = by_path(extract_many(entries, Limits(), workers=2, extractor=ingest_hooks.misbehave))
+    assert (docs["crash.txt"].status, docs["crash.txt"].reason) == (
+        "error", "extractor crashed (signal SIGKILL)")
+    assert docs["exit.txt"].reason == "extractor crashed (exit code 3)"
+    assert all(docs[n].status == "ok" for n in ("a.txt", "b.txt", "c.txt", "d.txt"))
+
+
+def test_work_in_flight_is_bounded(tmp_path):
+    entries = make_files(tmp_path, [f"f{i}.txt" for i in range(20)])
+    pulled = []
+
+    def source():
+        for e in entries:
+            pulled.append(e)
+            yield e
+
+    results = extract_many(source(), Limits(), workers=2, extractor=ingest_hooks.slow)
+    first = next(results)
+    assert len(first) == 1
+    assert len(pulled) <= 3  # two in the workers, at most one more waiting
+    rest = list(results)
+    assert len(rest) == 19
+
+
+class Cancel:
+    def __init__(self):
+        self.cancelled = False
+
+
+def test_cancel_stops_early(tmp_path):
+    entries = make_files(tmp_path, [f"f{i}.txt" for i in range(20)])
+    cancel = Cancel()
+    got = []
+    for docs in extract_many(entries, Limits(), workers=2, cancel=cancel, extractor=ingest_hooks.slow):
+        got.append(docs)
+        if len(got) == 3:
+            cancel.cancelled = True
+    assert 3 <= len(got) < 20
+
+
+def test_cancel_in_process(tmp_path):
+    entries = make_files(tmp_path, ["a.txt", "b.txt"])
+    cancel = Cancel()
+    cancel.cancelled = True
+    assert list(extract_many(entries, Limits(), workers=0, cancel=cancel)) == []
