@@ -1,0 +1,32 @@
+"""Build hook for setuptools: everything else is in pyproject.toml.
+
+The top-level ``resources/`` folder (icons, demo collection, word lists) ships inside the
+wheel as the data-only package ``ndd_desktop._resources``; ``ndd_desktop.resources`` finds
+it there, beside the package in a checkout, or in a PyInstaller bundle.
+"""
+
+from pathlib import Path
+
+from setuptools import find_packages, setup
+
+RESOURCES = Path(__file__).resolve().parent / "resources"
+
+
+def resource_packages() -> list[str]:
+    """``ndd_desktop._resources`` and every sub-folder that setuptools would call a package.
+
+    The files themselves come from the ``**/*`` package-data pattern of the top package;
+    listing the sub-folders only tells setuptools that they are meant to be data.
+    """
+    names = ["ndd_desktop._resources"]
+    for folder in sorted(p for p in RESOURCES.rglob("*") if p.is_dir()):
+        parts = folder.relative_to(RESOURCES).parts
+        if all(part.isidentifier() for part in parts):
+            names.append(".".join(("ndd_desktop._resources", *parts)))
+    return names
+
+
+setup(
+    packages=find_packages(include=["ndd_desktop", "ndd_desktop.*"]) + resource_packages(),
+    package_dir={"ndd_desktop._resources": "resources"},
+)
