@@ -9,6 +9,7 @@ which keeps word order and character order significant. All arithmetic wraps mod
 from __future__ import annotations
 
 import functools
+from typing import Iterator, Sequence
 
 import numpy as np
 
@@ -62,7 +63,31 @@ def hash_bytes_windows(data: bytes, n: int, seed: int = 0) -> np.ndarray:
     arr = np.frombuffer(data, dtype=np.uint8).astype(np.uint64)
     if arr.shape[0] < n:
         return np.empty(0, dtype=np.uint64)
-    return mix64(_combine(arr, n), seed)
+    return mix64(_rolling_combine(arr, n), seed)
+
+
+_BASE_INV = np.uint64(pow(int(_BASE), -1, 1 << 64))
+
+
+def _rolling_combine(values: np.ndarray, n: int) -> np.ndarray:
+    """Same values as ``_combine(values, n)`` in O(len) instead of O(len * n).
+
+    Window s is sum(v[s+k] * B^(n-1-k)) = B^(s+n-1) * (Q[s+n] - Q[s]) with prefix sums
+    Q[i] = sum(v[j] * B^-j, j < i); B is odd, so it is invertible modulo 2^64.
+    """
+    m = values.shape[0] - n + 1
+    if n <= 8:
+        return _combine(values, n)
+    with np.errstate(over="ignore"):
+        inv_pows = np.full(values.shape[0], _BASE_INV, dtype=np.uint64)
+        inv_pows[0] = 1
+        np.multiply.accumulate(inv_pows, out=inv_pows)
+        prefix = np.zeros(values.shape[0] + 1, dtype=np.uint64)
+        np.cumsum(values * inv_pows, out=prefix[1:])
+        pows = np.full(m, _BASE, dtype=np.uint64)
+        pows[0] = np.uint64(pow(int(_BASE), n - 1, 1 << 64))
+        np.multiply.accumulate(pows, out=pows)
+        return (prefix[n : n + m] - prefix[:m]) * pows
 
 
 @functools.cache
@@ -85,6 +110,9 @@ def _word_tables() -> tuple[np.ndarray, np.ndarray]:
     return word, nospace & word
 
 
+_NOSPACE_MIN = 0x0E00  # the lowest code point of the ranges below
+
+
 def _nospace_ranges() -> list[tuple[int, int]]:
     """Code point ranges of scripts written without spaces (as in core.normalize)."""
     return [
@@ -99,32 +127,60 @@ def _nospace_ranges() -> list[tuple[int, int]]:
     ]
 
 
+@functools.cache
+def _char_table(seed: int) -> np.ndarray:
+    """Per-character hashes of code points < 256 at offsets < 32 inside a token (a cache)."""
+    cp = np.tile(np.arange(256, dtype=np.uint64), 32)
+    off = np.repeat(np.arange(32, dtype=np.uint64), 256)
+    with np.errstate(over="ignore"):
+        return mix64(cp * _BASE + off * _GOLDEN, seed)
+
+
+def _token_core(cps: np.ndarray, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """Token hashes of a code point array and the position of each token's first character."""
+    word_table, nospace_table = _word_tables()
+    # Latin-1 text (the common case) looks up a 256-entry table that stays in the CPU cache.
+    cps = cps.astype(np.intp)  # signed indices gather several times faster than uint64
+    is_word = (word_table[:256] if cps.max() < 256 else word_table)[cps]
+    positions = np.flatnonzero(is_word)
+    if positions.shape[0] == 0:
+        return np.empty(0, dtype=np.uint64), np.empty(0, dtype=np.int64)
+    # A word character starts a token when the character before it is not a word character
+    # (a gap in the positions) or when it or its predecessor is written without spaces.
+    new = np.empty(positions.shape[0], dtype=bool)
+    new[0] = True
+    np.not_equal(np.diff(positions), 1, out=new[1:])
+    cpw = cps[positions]
+    if cpw.max() >= _NOSPACE_MIN:
+        ns = nospace_table[cpw]
+        new[1:] |= ns[1:] | ns[:-1]
+    first = np.flatnonzero(new)
+    offset = np.arange(positions.shape[0]) - np.repeat(first, np.diff(np.append(first, positions.shape[0])))
+    table = _char_table(seed)
+    small = (cpw < 256) & (offset < 32)
+    if small.all():
+        per_char = table[offset * 256 + cpw]
+    else:
+        per_char = np.empty(positions.shape[0], dtype=np.uint64)
+        per_char[small] = table[offset[small] * 256 + cpw[small]]
+        big = ~small
+        with np.errstate(over="ignore"):
+            per_char[big] = mix64(cpw[big].astype(np.uint64) * _BASE + offset[big].astype(np.uint64) * _GOLDEN, seed)
+    # Sum per token as differences of one running sum (wraps modulo 2^64 like reduceat).
+    running = np.cumsum(per_char)
+    ends = np.append(first[1:], positions.shape[0]) - 1
+    with np.errstate(over="ignore"):
+        sums = running[ends] - np.where(first > 0, running[first - 1], np.uint64(0))
+    lengths = (ends + 1 - first).astype(np.uint64)
+    return mix64(sums ^ lengths, seed + 1), positions[first]
+
+
 def token_hashes(text: str, seed: int = 0) -> np.ndarray:
     """One 64-bit hash per token of ``text``, as ``core.normalize.tokens`` splits it."""
     cps = codepoints(text)
     if cps.shape[0] == 0:
         return np.empty(0, dtype=np.uint64)
-    word_table, nospace_table = _word_tables()
-    idx = cps.astype(np.int64)
-    is_word = word_table[idx]
-    if not is_word.any():
-        return np.empty(0, dtype=np.uint64)
-    nospace = nospace_table[idx]
-    prev_word = np.concatenate(([False], is_word[:-1]))
-    prev_nospace = np.concatenate(([False], nospace[:-1]))
-    starts_mask = is_word & (~prev_word | nospace | prev_nospace)
-    starts = np.flatnonzero(starts_mask)
-    positions = np.flatnonzero(is_word)
-    # Position of each word character inside its token.
-    token_of = np.cumsum(starts_mask)[positions] - 1
-    offset = positions - starts[token_of]
-    with np.errstate(over="ignore"):
-        per_char = mix64(cps[positions] * _BASE + offset.astype(np.uint64) * _GOLDEN, seed)
-    # reduceat over the word characters only: token k starts at the k-th start among them.
-    token_starts_in_chars = np.searchsorted(positions, starts)
-    sums = np.add.reduceat(per_char, token_starts_in_chars)
-    lengths = np.diff(np.append(token_starts_in_chars, positions.shape[0])).astype(np.uint64)
-    return mix64(sums ^ lengths, seed + 1)
+    return _token_core(cps, seed)[0]
 
 
 def hash_word_shingles(text: str, w: int, seed: int = 0) -> np.ndarray:
@@ -144,3 +200,110 @@ def shingle_hashes_of_tokens(token_list: list[str], w: int, seed: int = 0) -> np
     if not token_list:
         return np.empty(0, dtype=np.uint64)
     return hash_word_shingles(" ".join(token_list), w, seed)
+
+
+# -- batches: many texts at once, one numpy pass per chunk of about _CHUNK characters -----
+
+_CHUNK = 1 << 16
+
+
+def _chunks(texts: Sequence[str]) -> Iterator[tuple[int, int]]:
+    """Ranges [lo, hi) of texts holding about _CHUNK characters each (at least one text)."""
+    lo, size = 0, 0
+    for k, text in enumerate(texts):
+        size += len(text) + 1
+        if size >= _CHUNK:
+            yield lo, k + 1
+            lo, size = k + 1, 0
+    if lo < len(texts):
+        yield lo, len(texts)
+
+
+def _short_hashes(values: np.ndarray, starts: np.ndarray, lengths: np.ndarray, n: int, seed: int) -> np.ndarray:
+    """mix64(_combine(values[s:s+len], len) + n) for units shorter than n (grouped by length)."""
+    out = np.empty(starts.shape[0], dtype=np.uint64)
+    for k in np.unique(lengths):
+        sel = np.flatnonzero(lengths == k)
+        h = values[starts[sel]].copy()
+        with np.errstate(over="ignore"):
+            for j in range(1, int(k)):
+                h = h * _BASE + values[starts[sel] + j]
+        out[sel] = mix64(h + np.uint64(n), seed)
+    return out
+
+
+def _assemble(units: np.ndarray, n: int, long_hashes: np.ndarray, short: tuple) -> tuple[np.ndarray, np.ndarray]:
+    """Per-text hash runs from the windows of long texts and the one hash of short texts."""
+    counts = np.where(units >= n, units - n + 1, np.minimum(units, 1))
+    offsets = np.zeros(units.shape[0] + 1, dtype=np.int64)
+    np.cumsum(counts, out=offsets[1:])
+    short_docs, short_hashes = short
+    if short_docs.shape[0] == 0:
+        return long_hashes, offsets
+    out = np.empty(int(offsets[-1]), dtype=np.uint64)
+    is_long = np.ones(out.shape[0], dtype=bool)
+    is_long[offsets[short_docs]] = False
+    out[is_long] = long_hashes
+    out[offsets[short_docs]] = short_hashes
+    return out, offsets
+
+
+def _merge(parts: list[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray]:
+    hashes = np.concatenate([h for h, _ in parts]) if parts else np.empty(0, dtype=np.uint64)
+    offsets = [np.zeros(1, dtype=np.int64)]
+    base = 0
+    for h, off in parts:
+        offsets.append(off[1:] + base)
+        base += h.shape[0]
+    return hashes, np.concatenate(offsets)
+
+
+def hash_word_shingles_many(texts: Sequence[str], w: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """``hash_word_shingles`` of many texts at once: (hashes, offsets).
+
+    The hashes of text k are ``hashes[offsets[k]:offsets[k + 1]]``, equal to
+    ``hash_word_shingles(texts[k], w, seed)``.
+    """
+    parts = []
+    for lo, hi in _chunks(texts):
+        batch = texts[lo:hi]
+        cps = codepoints(" ".join(batch))
+        toks, tok_pos = _token_core(cps, seed) if cps.shape[0] else (np.empty(0, np.uint64), np.empty(0, np.int64))
+        char_starts = np.zeros(len(batch), dtype=np.int64)
+        np.cumsum([len(t) + 1 for t in batch[:-1]], out=char_starts[1:])
+        doc_of_tok = np.searchsorted(char_starts, tok_pos, side="right") - 1
+        ntok = np.bincount(doc_of_tok, minlength=len(batch))
+        long_hashes = np.empty(0, dtype=np.uint64)
+        if toks.shape[0] >= w:
+            same = doc_of_tok[: toks.shape[0] - w + 1] == doc_of_tok[w - 1 :]
+            long_hashes = mix64(_combine(toks, w)[same] + np.uint64(w), seed + 2)
+        short_docs = np.flatnonzero((ntok > 0) & (ntok < w))
+        tok_off = np.concatenate(([0], np.cumsum(ntok)))
+        short = (short_docs, _short_hashes(toks, tok_off[short_docs], ntok[short_docs], w, seed + 2))
+        parts.append(_assemble(ntok, w, long_hashes, short))
+    return _merge(parts)
+
+
+def hash_char_ngrams_many(texts: Sequence[str], n: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """``hash_char_ngrams`` of many texts at once: (hashes, offsets), as hash_word_shingles_many."""
+    parts = []
+    for lo, hi in _chunks(texts):
+        batch = texts[lo:hi]
+        lengths = np.array([len(t) for t in batch], dtype=np.int64)
+        cps = codepoints("\x00".join(batch))
+        starts = np.zeros(len(batch), dtype=np.int64)
+        np.cumsum(lengths[:-1] + 1, out=starts[1:])
+        long_hashes = np.empty(0, dtype=np.uint64)
+        if cps.shape[0] >= n:
+            m = cps.shape[0] - n + 1
+            # Windows that cover a separator (the position after each text but the last) go.
+            seps = starts[1:] - 1
+            bad = np.zeros(m + 1, dtype=np.int64)
+            np.add.at(bad, np.clip(seps - n + 1, 0, m), 1)
+            np.add.at(bad, np.clip(seps + 1, 0, m), -1)
+            keep = np.cumsum(bad[:m]) == 0
+            long_hashes = mix64(_combine(cps, n)[keep] + np.uint64(n), seed)
+        short_docs = np.flatnonzero((lengths > 0) & (lengths < n))
+        short = (short_docs, _short_hashes(cps, starts[short_docs], lengths[short_docs], n, seed))
+        parts.append(_assemble(lengths, n, long_hashes, short))
+    return _merge(parts)

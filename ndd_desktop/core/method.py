@@ -67,7 +67,10 @@ class Method:
     name: ClassVar[str]
     description: ClassVar[str]  # one line, shown in the method list
     Params: ClassVar[type]  # frozen dataclass with fields declared by core.params.param
-    default_threshold: ClassVar[float]
+    default_threshold: ClassVar[float]  # for the resemblance score
+    #: Default threshold when ``measure="containment"``: half of the shorter document found
+    #: in the other (see docs/quality.md for why one number cannot serve both measures).
+    default_containment_threshold: ClassVar[float] = 0.5
     source: ClassVar[str] = ""  # the seed document the method follows
     sketch_dtype: ClassVar[np.dtype] = np.dtype(np.uint64)
 
@@ -79,6 +82,12 @@ class Method:
     def param_infos(self) -> list[ParamInfo]:
         """The parameter definitions, for forms and ``ndd methods``."""
         return describe_params(self.Params)
+
+    def threshold_for(self, params: Any) -> float:
+        """The default threshold for these parameters (it depends on the measure)."""
+        if getattr(params, "measure", "resemblance") == "containment":
+            return self.default_containment_threshold
+        return self.default_threshold
 
     def sketch_key(self, params: Any) -> str:
         """Hash of the parameters that change the sketch (sketches are stored under it)."""

@@ -48,3 +48,9 @@ def get_method(name: str) -> Method:
 def all_methods() -> list[Method]:
     """Every registered method, in display order."""
     return [get_method(n) for n in _REGISTRY]
+
+
+def default_threshold(name: str, params: dict | None = None) -> float:
+    """The default threshold of method ``name`` under the given parameter overrides."""
+    method = get_method(name)
+    return method.threshold_for(method.params(params or {}))

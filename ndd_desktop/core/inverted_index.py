@@ -1,0 +1,467 @@
+"""Candidate pairs from an inverted index over set sketches (sorted unique uint64 arrays).
+
+Set-based methods (``qgram``, ``bottomk``) score a pair by the number of features the two
+sketches share. :func:`overlap_join` finds every pair whose score reaches a floor, with
+exact shared counts, and never enumerates all N^2 pairs:
+
+* A :class:`FeatureIndex` gives every distinct feature a global id and its document
+  frequency (df). It is built with sorts over hash-range partitions of the flat feature
+  array, so temporaries stay bounded and each partition could run on its own worker.
+* **count mode** (the DDD paper's per-document counters): every posting list emits its
+  document pairs and the pairs are counted, so the counts *are* the shared counts and the
+  pairs are scored directly. The cost is sum(df^2)/2, so this mode is used only when that
+  sum is small (small or very diverse collections).
+* **prefix mode** (prefix filtering, as in the AllPairs/PPJoin family): features are
+  ordered globally, rarest first. A pair that shares at least ``o`` features must share a
+  feature inside the first ``|X| - o + 1`` features of each document, so only those
+  prefixes are indexed; posting lists of rare features are short, so the work grows about
+  linearly with the collection. The candidates are then verified with exact, vectorised
+  intersections (:func:`shared_counts`).
+* **clipping** (``max_df``): in prefix mode, features found in more than ``max_df`` of the
+  documents (only with at least ``min_docs_to_clip`` documents) are left out of the
+  prefixes. This bounds the cost when many short documents consist of common features
+  only; the price is that a pair whose *rarest shared* feature is that common can be
+  missed. Scores stay exact (they come from the full sketches); only recall can suffer,
+  and :attr:`JoinResult.exact` says whether any prefix was actually clipped.
+
+A time window (``window_seconds``) drops pairs whose dates lie further apart; a NaN date
+is compared with everything.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Callable, Sequence
+
+import numpy as np
+
+#: Pairs emitted per chunk (bounds the temporaries of pair generation).
+CHUNK_PAIRS = 4_000_000
+#: Entries per partition of the feature index and per verification batch.
+CHUNK_ENTRIES = 4_000_000
+#: Count mode is used when the posting lists emit at most this many pairs.
+COUNT_MODE_BUDGET = 5_000_000
+#: Prefix mode is used while (pairs the prefixes emit) x (mean sketch length), the bound on
+#: its verification work, stays below this; beyond, banded LSH (:mod:`core.set_lsh`).
+PREFIX_MODE_BUDGET = 100_000_000
+_EPS = 1e-9
+
+
+@dataclass(frozen=True)
+class JoinResult:
+    """Pairs (i < j) with their exact shared feature counts.
+
+    ``exact`` is False when clipping left features out of some prefix (a qualifying pair
+    may then be missing); ``mode`` is "count" or "prefix".
+    """
+
+    i: np.ndarray
+    j: np.ndarray
+    shared: np.ndarray
+    exact: bool
+    mode: str
+
+
+def sorted_unique(values: np.ndarray) -> np.ndarray:
+    """Sorted distinct values (a sort and a mask; faster than np.unique on small arrays)."""
+    s = np.sort(values)
+    if s.shape[0] < 2:
+        return s
+    return s[np.concatenate(([True], s[1:] != s[:-1]))]
+
+
+def segment_positions(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    """Flat positions of the concatenated ranges [starts[k], starts[k] + lengths[k])."""
+    lengths = np.asarray(lengths, dtype=np.int64)
+    total = int(lengths.sum())
+    if total == 0:
+        return np.empty(0, dtype=np.int64)
+    before = np.cumsum(lengths) - lengths
+    return np.repeat(np.asarray(starts, dtype=np.int64) - before, lengths) + np.arange(total, dtype=np.int64)
+
+
+class FeatureIndex:
+    """Global feature ids and document frequencies for a list of set sketches.
+
+    Attributes:
+        n_docs: number of sketches; ``lengths``/``offsets`` locate each in the flat arrays.
+        gid: flat array (doc-major, ascending within a document) of global feature ids;
+            ids follow hash order. ``df``: documents holding each feature id.
+    """
+
+    def __init__(self, sketches: Sequence[np.ndarray]):
+        self.n_docs = len(sketches)
+        self.lengths = np.fromiter((s.shape[0] for s in sketches), dtype=np.int64, count=self.n_docs)
+        self.offsets = np.concatenate(([0], np.cumsum(self.lengths))).astype(np.int64)
+        total = int(self.offsets[-1])
+        flat = np.concatenate(list(sketches)).astype(np.uint64, copy=False) if total else np.empty(0, np.uint64)
+        if total <= CHUNK_ENTRIES:
+            uniq, inv, df = np.unique(flat, return_inverse=True, return_counts=True)
+            self.n_features = int(uniq.shape[0])
+            self.gid = inv.astype(np.int64).reshape(-1)
+            self.df = df.astype(np.int64)
+            return
+        # Hash-range partitions with edges at sample quantiles (bottom-k values are not
+        # spread over the whole hash range). Each document's sketch is sorted, so its
+        # entries in a partition are one contiguous run.
+        n_parts = math.ceil(total / CHUNK_ENTRIES)
+        sample = np.sort(flat[:: max(1, total // (64 * n_parts))])
+        edges = np.unique(sample[(np.arange(1, n_parts) * sample.shape[0]) // n_parts])
+        bounds = np.empty((self.n_docs, edges.shape[0] + 2), dtype=np.int64)
+        bounds[:, 0] = 0
+        for d, s in enumerate(sketches):
+            bounds[d, 1:-1] = np.searchsorted(s, edges)
+            bounds[d, -1] = s.shape[0]
+        self.gid = np.empty(total, dtype=np.int64)
+        dfs = []
+        base = 0
+        for p in range(edges.shape[0] + 1):
+            pos = segment_positions(self.offsets[:-1] + bounds[:, p], bounds[:, p + 1] - bounds[:, p])
+            uniq, inv, df = np.unique(flat[pos], return_inverse=True, return_counts=True)
+            self.gid[pos] = inv.reshape(-1) + base
+            base += uniq.shape[0]
+            dfs.append(df.astype(np.int64))
+        self.n_features = base
+        self.df = np.concatenate(dfs) if dfs else np.empty(0, np.int64)
+
+    def ranks(self) -> np.ndarray:
+        """Rank of every feature id in the global order: rarest first, ties by id."""
+        order = np.argsort(self.df, kind="stable")
+        rank = np.empty(self.n_features, dtype=np.int64)
+        rank[order] = np.arange(self.n_features, dtype=np.int64)
+        return rank
+
+    def doc_batches(self, limit: int = CHUNK_ENTRIES):
+        """Yield (first_doc, stop_doc) ranges holding about ``limit`` entries each."""
+        start = 0
+        while start < self.n_docs:
+            stop = int(np.searchsorted(self.offsets, self.offsets[start] + limit, side="right")) - 1
+            stop = min(max(stop, start + 1), self.n_docs)
+            yield start, stop
+            start = stop
+
+
+def shared_counts(index: FeatureIndex, i: np.ndarray, j: np.ndarray) -> np.ndarray:
+    """Exact number of features shared by documents i[k] and j[k] (vectorised).
+
+    The shorter sketch of each pair is looked up in the longer one with one
+    ``searchsorted`` per batch over (target, feature id) keys.
+    """
+    i = np.asarray(i, dtype=np.int64)
+    j = np.asarray(j, dtype=np.int64)
+    out = np.zeros(i.shape[0], dtype=np.int64)
+    if i.shape[0] == 0:
+        return out
+    lens = index.lengths
+    swap = lens[i] > lens[j]
+    q = np.where(swap, j, i)
+    t = np.where(swap, i, j)
+    order = np.argsort(t, kind="stable")
+    cum = np.cumsum(lens[q[order]])
+    n_feat = np.int64(max(index.n_features, 1))
+    start = 0
+    while start < order.shape[0]:
+        stop = int(np.searchsorted(cum, (cum[start - 1] if start else 0) + CHUNK_ENTRIES, side="right"))
+        stop = min(max(stop, start + 1), order.shape[0])
+        sel = order[start:stop]
+        qq, tt = q[sel], t[sel]
+        targets, tinv = np.unique(tt, return_inverse=True)
+        tpos = segment_positions(index.offsets[targets], lens[targets])
+        tkeys = np.repeat(np.arange(targets.shape[0], dtype=np.int64), lens[targets]) * n_feat + index.gid[tpos]
+        qpos = segment_positions(index.offsets[qq], lens[qq])
+        qkeys = np.repeat(tinv.reshape(-1).astype(np.int64), lens[qq]) * n_feat + index.gid[qpos]
+        found = np.searchsorted(tkeys, qkeys)
+        found[found >= tkeys.shape[0]] = 0
+        hit = tkeys[found] == qkeys if tkeys.shape[0] else np.zeros(qkeys.shape[0], bool)
+        owner = np.repeat(np.arange(sel.shape[0]), lens[qq])
+        out[sel] = np.bincount(owner, weights=hit, minlength=sel.shape[0]).astype(np.int64)
+        start = stop
+    return out
+
+
+PairFilter = Callable[[np.ndarray, np.ndarray], np.ndarray]
+
+
+def _count_groups(keys: np.ndarray, docs: np.ndarray, n_docs: int, keep: PairFilter | None):
+    """Pairs of documents sharing a group key, with the number of groups they share.
+
+    ``keys``/``docs`` are sorted by (key, doc); documents are unique within a key.
+    Pairs are emitted in chunks of about CHUNK_PAIRS and counted with np.unique.
+    """
+    m = keys.shape[0]
+    if m < 2:
+        return np.empty(0, np.int64), np.empty(0, np.int64)
+    new_group = np.concatenate(([True], keys[1:] != keys[:-1]))
+    group_start = np.flatnonzero(new_group)
+    group_end = np.append(group_start[1:], m)
+    sizes = group_end - group_start
+    ends = np.repeat(group_end, sizes)
+    after = ends - np.arange(m) - 1  # partners of each entry later in its group
+    cum = np.cumsum(after)
+    chunk_keys, chunk_counts = [], []
+    start = 0
+    while start < m:
+        base = cum[start - 1] if start else 0
+        stop = int(np.searchsorted(cum, base + CHUNK_PAIRS, side="right"))
+        stop = min(max(stop, start + 1), m)
+        c = after[start:stop]
+        total = int(c.sum())
+        if total:
+            first = np.repeat(np.arange(start, stop) + 1, c)
+            within = np.arange(total) - np.repeat(np.cumsum(c) - c, c)
+            a = np.repeat(docs[start:stop], c).astype(np.int64)
+            b = docs[first + within].astype(np.int64)
+            if keep is not None:
+                mask = keep(a, b)
+                a, b = a[mask], b[mask]
+            k, n = np.unique(a * n_docs + b, return_counts=True)
+            chunk_keys.append(k)
+            chunk_counts.append(n)
+        start = stop
+    return _merge_counts(chunk_keys, chunk_counts)
+
+
+def _merge_counts(chunk_keys, chunk_counts):
+    if not chunk_keys:
+        return np.empty(0, np.int64), np.empty(0, np.int64)
+    if len(chunk_keys) == 1:
+        return chunk_keys[0], chunk_counts[0].astype(np.int64)
+    keys, inv = np.unique(np.concatenate(chunk_keys), return_inverse=True)
+    counts = np.bincount(inv.reshape(-1), weights=np.concatenate(chunk_counts), minlength=keys.shape[0])
+    return keys, counts.astype(np.int64)
+
+
+def _probe_groups(keys, docs, is_probe, n_docs, keep: PairFilter | None):
+    """Pairs (probe entry, any other entry of its group); returns unique sorted pair keys."""
+    m = keys.shape[0]
+    new_group = np.concatenate(([True], keys[1:] != keys[:-1]))
+    group_start = np.flatnonzero(new_group)
+    sizes = np.diff(np.append(group_start, m))
+    g_start = np.repeat(group_start, sizes)
+    g_size = np.repeat(sizes, sizes)
+    probes = np.flatnonzero(is_probe & (g_size > 1))
+    c = g_size[probes]
+    cum = np.cumsum(c)
+    out = []
+    start = 0
+    while start < probes.shape[0]:
+        base = cum[start - 1] if start else 0
+        stop = int(np.searchsorted(cum, base + CHUNK_PAIRS, side="right"))
+        stop = min(max(stop, start + 1), probes.shape[0])
+        pk, cc = probes[start:stop], c[start:stop]
+        total = int(cc.sum())
+        within = np.arange(total) - np.repeat(np.cumsum(cc) - cc, cc)
+        a = np.repeat(docs[pk], cc).astype(np.int64)
+        b = docs[np.repeat(g_start[pk], cc) + within].astype(np.int64)
+        mask = a != b
+        if keep is not None:
+            mask &= keep(a, b)
+        a, b = a[mask], b[mask]
+        out.append(np.unique(np.minimum(a, b) * n_docs + np.maximum(a, b)))
+        start = stop
+    return np.unique(np.concatenate(out)) if out else np.empty(0, np.int64)
+
+
+def _empty(exact: bool = True, mode: str = "count") -> JoinResult:
+    e = np.empty(0, dtype=np.int64)
+    return JoinResult(e, e.copy(), e.copy(), exact, mode)
+
+
+def _prefix_entries(index: FeatureIndex, rank: np.ndarray, prefix_len: np.ndarray):
+    """(rank, doc) of the first ``prefix_len[d]`` features of each document in rank order."""
+    n_feat = np.int64(index.n_features)
+    ranks_out, docs_out = [], []
+    for b0, b1 in index.doc_batches():
+        s, e = int(index.offsets[b0]), int(index.offsets[b1])
+        local = np.repeat(np.arange(b1 - b0, dtype=np.int64), index.lengths[b0:b1])
+        comp = np.sort(local * n_feat + rank[index.gid[s:e]])
+        local = comp // n_feat
+        r = comp - local * n_feat
+        pos = np.arange(e - s) - (index.offsets[b0 + local] - s)
+        sel = pos < prefix_len[b0 + local]
+        ranks_out.append(r[sel])
+        docs_out.append(local[sel] + b0)
+    return np.concatenate(ranks_out), np.concatenate(docs_out)
+
+
+def overlap_join(
+    sketches: Sequence[np.ndarray],
+    floor: float,
+    *,
+    measure: str = "resemblance",
+    dates: np.ndarray | None = None,
+    window_seconds: float = 0.0,
+    max_df: float = 1.0,
+    min_docs_to_clip: int = 50,
+    index: FeatureIndex | None = None,
+    mode: str = "auto",
+    recall_score: float | None = None,
+) -> JoinResult:
+    """Every pair whose overlap score reaches ``floor``, with exact shared counts.
+
+    The score is shared / max(|A|, |B|) for "resemblance" and shared / min(|A|, |B|) for
+    "containment". Pairs sharing nothing are never returned (even with ``floor <= 0``).
+
+    Args:
+        sketches: sorted unique uint64 arrays, one per document.
+        floor: lowest score kept.
+        measure: "resemblance" or "containment".
+        dates: seconds since the epoch per document (NaN unknown), for the time window.
+        window_seconds: when > 0, pairs whose dates differ by more are dropped.
+        max_df: share of documents above which a feature is clipped from the prefixes.
+        min_docs_to_clip: clipping applies only to collections at least this large.
+        index: a prebuilt :class:`FeatureIndex` of ``sketches`` (built when None).
+        mode: "auto", "count", "prefix" or "lsh" (tests force one to compare them).
+        recall_score: in "lsh" mode, pairs scoring at least this (default: the floor) are
+            found with probability >= 99.5 %; pairs between the floor and it may be missed.
+    """
+    if measure not in ("resemblance", "containment"):
+        raise ValueError(f"measure: {measure!r} is not one of resemblance, containment")
+    n = len(sketches)
+    if n < 2 or floor > 1.0:
+        return _empty()
+    floor_eff = max(float(floor), 0.0)
+    if mode == "lsh" or (mode == "auto" and index is None and _prefix_too_costly(sketches, floor_eff)):
+        return _lsh_join(sketches, floor_eff, measure, dates, float(window_seconds), recall_score)
+    index = index if index is not None else FeatureIndex(sketches)
+    if index.n_features == 0:
+        return _empty()
+    lens = index.lengths
+    resemblance = measure == "resemblance"
+    window = float(window_seconds) > 0 and dates is not None
+    date_arr = np.asarray(dates, dtype=np.float64) if window else None
+
+    def keep(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        mask = np.ones(a.shape[0], dtype=bool)
+        if resemblance and floor_eff > 0:  # shared <= min, so min/max must reach the floor
+            lo, hi = np.minimum(lens[a], lens[b]), np.maximum(lens[a], lens[b])
+            mask &= lo >= floor_eff * hi - _EPS * hi
+        if window:
+            mask &= ~(np.abs(date_arr[a] - date_arr[b]) > window_seconds)  # NaN: kept
+        return mask
+
+    df = index.df
+    full_cost = int((df * (df - 1) // 2).sum())
+    exact = True
+    if mode == "count" or (mode == "auto" and full_cost <= COUNT_MODE_BUDGET):
+        used = "count"
+        docs_flat = np.repeat(np.arange(n, dtype=np.int64), lens)
+        sel = np.flatnonzero(df[index.gid] >= 2)
+        order = sel[np.argsort(index.gid[sel], kind="stable")]  # stable: docs stay ascending
+        keys, shared = _count_groups(index.gid[order], docs_flat[order], n, keep)
+        i, j = keys // n, keys % n
+    else:
+        used = "prefix"
+        rank = index.ranks()
+        need = np.maximum(1, np.ceil(floor_eff * lens - _EPS)).astype(np.int64)
+        prefix_len = np.clip(lens - need + 1, 0, lens)
+        pr, pd = _prefix_entries(index, rank, prefix_len)
+        if n >= min_docs_to_clip and max_df < 1.0:
+            df_of_rank = np.sort(df)
+            common = df_of_rank[pr] > max_df * n
+            if common.any():
+                exact = False
+                pr, pd = pr[~common], pd[~common]
+        posting = np.bincount(pr, minlength=index.n_features)
+        prefix_cost = int((posting * (posting - 1) // 2).sum())
+        if mode == "auto" and prefix_cost * max(float(lens.mean()), 1.0) > PREFIX_MODE_BUDGET:
+            return _lsh_join(sketches, floor_eff, measure, dates, float(window_seconds), recall_score)
+        comp = np.sort(pr * n + pd)
+        if resemblance:
+            keys, _ = _count_groups(comp // n, comp % n, n, keep)
+        else:
+            # The smaller document's prefix holds a shared feature, which may lie anywhere
+            # in the larger one: probe prefixes against full posting lists.
+            marked = np.zeros(index.n_features, dtype=bool)
+            marked[pr] = True
+            docs_flat = np.repeat(np.arange(n, dtype=np.int64), lens)
+            er = rank[index.gid]
+            sel = np.flatnonzero(marked[er])
+            all_comp = np.sort(er[sel] * n + docs_flat[sel])
+            hit = np.searchsorted(comp, all_comp)
+            hit[hit >= comp.shape[0]] = 0
+            is_probe = comp[hit] == all_comp
+
+            def keep_probe(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+                return (lens[a] <= lens[b]) & keep(a, b)
+
+            keys = _probe_groups(all_comp // n, all_comp % n, is_probe, n, keep_probe)
+        i, j = keys // n, keys % n
+        shared = shared_counts(index, i, j)
+    denom = np.maximum(lens[i], lens[j]) if resemblance else np.minimum(lens[i], lens[j])
+    with np.errstate(divide="ignore", invalid="ignore"):
+        score = np.where(denom > 0, shared / np.maximum(denom, 1), 0.0)
+    ok = (shared > 0) & (score >= floor_eff)
+    return JoinResult(i[ok], j[ok], shared[ok], exact, used)
+
+
+def _prefix_cost(index: FeatureIndex, floor: float) -> int:
+    """Pairs the rarest-first prefixes of ``index`` would emit at ``floor``."""
+    lens = index.lengths
+    need = np.maximum(1, np.ceil(floor * lens - _EPS)).astype(np.int64)
+    pr, _ = _prefix_entries(index, index.ranks(), np.clip(lens - need + 1, 0, lens))
+    posting = np.bincount(pr, minlength=index.n_features)
+    return int((posting * (posting - 1) // 2).sum())
+
+
+def _prefix_too_costly(sketches: Sequence[np.ndarray], floor: float, sample: int = 1500) -> bool:
+    """Whether prefix mode would exceed PREFIX_MODE_BUDGET, estimated on a sample of
+    documents (posting lists grow with N, so emitted pairs grow with N^2)."""
+    n = len(sketches)
+    if n <= sample:
+        return False
+    pick = np.random.default_rng(0).choice(n, sample, replace=False)
+    sub = FeatureIndex([sketches[k] for k in pick])
+    cost = _prefix_cost(sub, floor) * (n / sample) ** 2
+    return cost * max(float(sub.lengths.mean()), 1.0) > PREFIX_MODE_BUDGET
+
+
+def _lsh_join(sketches, floor, measure, dates, window_seconds, recall_score) -> JoinResult:
+    """Banded MinHash candidates (see :mod:`core.set_lsh`), verified exactly on an index
+    of the documents involved only."""
+    from .set_lsh import lsh_pairs
+
+    def jaccard_of(score: float) -> float:  # the least Jaccard of a pair with doc_q = score
+        return max(score, 1e-3) / (2.0 - max(score, 1e-3))
+
+    design = max(floor, recall_score if recall_score is not None else floor)
+    i, j = lsh_pairs(sketches, jaccard_of(design), jaccard_of(floor))
+    if window_seconds > 0 and dates is not None:
+        d = np.asarray(dates, dtype=np.float64)
+        near = ~(np.abs(d[i] - d[j]) > window_seconds)
+        i, j = i[near], j[near]
+    involved, inv = np.unique(np.concatenate([i, j]), return_inverse=True)
+    sub = FeatureIndex([sketches[k] for k in involved])
+    inv = inv.reshape(-1)
+    shared = shared_counts(sub, inv[: i.shape[0]], inv[i.shape[0] :])
+    lens = sub.lengths[inv]
+    score, _, _ = overlap_scores(lens[: i.shape[0]], lens[i.shape[0] :], shared, measure)
+    ok = (shared > 0) & (score >= floor)
+    return JoinResult(i[ok], j[ok], shared[ok], False, "lsh")
+
+
+# -- scoring shared by the set-based methods ---------------------------------------------
+
+
+def overlap_scores(len_i: np.ndarray, len_j: np.ndarray, shared: np.ndarray, measure: str):
+    """(score, cont_ij, cont_ji) from sketch sizes and shared counts; 0 where a sketch is empty."""
+    len_i = np.asarray(len_i, dtype=np.float64)
+    len_j = np.asarray(len_j, dtype=np.float64)
+    shared = np.asarray(shared, dtype=np.float64)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        cij = np.where(len_i > 0, shared / len_i, 0.0)
+        cji = np.where(len_j > 0, shared / len_j, 0.0)
+    score = np.maximum(cij, cji) if measure == "containment" else np.minimum(cij, cji)
+    return score, cij, cji
+
+
+def shared_count(a: np.ndarray, b: np.ndarray) -> int:
+    """Number of values two sorted unique arrays share."""
+    if a.shape[0] == 0 or b.shape[0] == 0:
+        return 0
+    if a.shape[0] > b.shape[0]:
+        a, b = b, a
+    pos = np.searchsorted(b, a)
+    pos[pos >= b.shape[0]] = 0
+    return int(np.count_nonzero(b[pos] == a))

@@ -1,0 +1,184 @@
+"""Fingerprint: the patent's 128-bit document fingerprint compared by Hamming distance.
+
+Source: 002 (patent "Document near-duplicate detection"). Sampling: a window of 64 bytes
+slides over the document's bytes (here the UTF-8 of the normalised text) one byte at a time
+and wraps around its end, so a document of L bytes has L blocks; a document shorter than
+the window is padded with NUL bytes to the window size first. Each block gets a 32-bit
+checksum (the top 32 bits of a 64-bit polynomial hash of the block, mixed; the patent
+allows "a hash function ... applied to the sampled blocks"). Selection: the 128 smallest
+unique checksums. Compacting: each selected checksum keeps its 7 least significant bits,
+which address one bit of a 128-bit fingerprint (initially zero); the bit is flipped each
+time it is addressed. Score = 1 - Hamming / 128; the patent calls a pair near-duplicate at
+Hamming <= 18. See docs/methods/fingerprint.md.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar, Sequence
+
+import numpy as np
+
+from ..hamming_index import hamming, pair_distances, radius_pairs
+from ..hashing import hash_bytes_windows
+from ..lsh import unique_counts
+from ..method import Method, PairScores
+from ..params import param
+
+BITS = 128
+WORDS = BITS // 64
+_CHUNK_BYTES = 1 << 20
+
+
+@dataclass(frozen=True)
+class FingerprintParams:
+    """Parameters of the fingerprint method."""
+
+    window: int = param(64, minimum=4, maximum=1024, help="Bytes per sampled block (the patent uses 64).")
+    samples: int = param(128, minimum=8, maximum=4096, help="Smallest unique checksums that flip fingerprint bits (the patent uses 128).")
+    search_radius: int = param(
+        24,
+        minimum=0,
+        maximum=48,
+        affects_sketch=False,
+        help="Largest Hamming distance the pair search returns (the floor's radius is capped here); "
+        "unrelated documents sit near 63.",
+    )
+
+
+def sliding_blocks(data: bytes, size: int) -> list[bytes]:
+    """The patent's sampled blocks: one per byte position, wrapping around the end;
+    data shorter than ``size`` is NUL-padded to ``size`` first."""
+    if len(data) < size:
+        data = data + b"\x00" * (size - len(data))
+    ring = data + data[: size - 1]
+    return [ring[i : i + size] for i in range(len(data))]
+
+
+def block_checksums(data: bytes, size: int) -> np.ndarray:
+    """32-bit checksum of every sliding block (same blocks as :func:`sliding_blocks`)."""
+    if len(data) < size:
+        data = data + b"\x00" * (size - len(data))
+    ring = data + data[: size - 1]
+    return (hash_bytes_windows(ring, size) >> np.uint64(32)).astype(np.uint32)
+
+
+def select_checksums(checksums: np.ndarray, count: int = 128) -> np.ndarray:
+    """The ``count`` smallest unique checksums (all of them when there are fewer)."""
+    return unique_counts(np.asarray(checksums))[0][:count]
+
+
+def compact(checksums: np.ndarray, bits: int = BITS) -> np.ndarray:
+    """Flip bit (checksum mod bits) of a zero fingerprint once per checksum.
+
+    Returns the fingerprint as bits // 64 uint64 words; bit b is bit b % 64 of word b // 64.
+    """
+    index = np.asarray(checksums, dtype=np.uint64) % np.uint64(bits)
+    odd = np.bincount(index.astype(np.int64), minlength=bits) & 1
+    return _pack(odd.reshape(1, bits))[0]
+
+
+def _pack(bitrows: np.ndarray) -> np.ndarray:
+    """(N, bits) 0/1 -> (N, bits // 64) uint64, bit b to word b // 64, position b % 64."""
+    n, bits = bitrows.shape
+    weights = np.uint64(1) << np.arange(64, dtype=np.uint64)
+    words = bitrows.reshape(n, bits // 64, 64).astype(np.uint64) * weights
+    return np.bitwise_or.reduce(words, axis=2)
+
+
+def fingerprints_many(texts: Sequence[str], window: int = 64, samples: int = 128) -> np.ndarray:
+    """(N, 2) uint64 fingerprints of many normalised texts, vectorised per chunk of ~1 MB."""
+    out = np.zeros((len(texts), WORDS), dtype=np.uint64)
+    lo = 0
+    while lo < len(texts):
+        rings, lengths, size = [], [], 0
+        hi = lo
+        while hi < len(texts) and (size < _CHUNK_BYTES or hi == lo):
+            data = texts[hi].encode("utf-8", "surrogatepass")
+            if len(data) < window:
+                data = data + b"\x00" * (window - len(data))
+            rings.append(data + data[: window - 1])
+            lengths.append(len(data))
+            size += len(data)
+            hi += 1
+        out[lo:hi] = _fingerprint_chunk(rings, np.array(lengths, dtype=np.int64), window, samples)
+        lo = hi
+    return out
+
+
+def _fingerprint_chunk(rings: list[bytes], lengths: np.ndarray, window: int, samples: int) -> np.ndarray:
+    m = len(rings)
+    hashes = hash_bytes_windows(b"".join(rings), window)
+    # Ring k starts at sum(lengths[:k] + window - 1); its blocks are the next lengths[k] windows.
+    starts = np.concatenate(([0], np.cumsum(lengths + window - 1)[:-1]))
+    doc = np.repeat(np.arange(m, dtype=np.uint64), lengths)
+    pos = np.arange(int(lengths.sum())) + np.repeat(starts - np.concatenate(([0], np.cumsum(lengths)[:-1])), lengths)
+    checks = hashes[pos] >> np.uint64(32)
+    keys = unique_counts((doc << np.uint64(32)) | checks)[0]  # sorted by document, then checksum
+    kdoc = (keys >> np.uint64(32)).astype(np.int64)
+    first = np.searchsorted(kdoc, np.arange(m))
+    rank = np.arange(keys.shape[0]) - first[kdoc]
+    sel = rank < samples
+    bit = (keys[sel] & np.uint64(BITS - 1)).astype(np.int64)
+    odd = np.bincount(kdoc[sel] * BITS + bit, minlength=m * BITS) & 1
+    return _pack(odd.reshape(m, BITS))
+
+
+def fingerprint_of(data: bytes, window: int = 64, samples: int = 128) -> np.ndarray:
+    """The fingerprint of raw bytes, step by step as the patent describes (for tests)."""
+    return compact(select_checksums(block_checksums(data, window), samples))
+
+
+class FingerprintMethod(Method):
+    """The patent's sampled-checksum fingerprint, compared by Hamming distance."""
+
+    name: ClassVar[str] = "fingerprint"
+    description: ClassVar[str] = "128-bit fingerprint from the smallest block checksums; Hamming distance (patent)"
+    Params: ClassVar[type] = FingerprintParams
+    default_threshold: ClassVar[float] = 1.0 - 18.0 / BITS
+    source: ClassVar[str] = "002_3dfc48537c22c878.txt"
+    sketch_dtype: ClassVar[np.dtype] = np.dtype(np.uint64)
+
+    def sketch(self, text: str, params: Any) -> np.ndarray:
+        """The 128-bit fingerprint of one normalised text (2 uint64)."""
+        return fingerprints_many([text], params.window, params.samples)[0]
+
+    def sketch_many(self, texts: Sequence[str], params: Any) -> list[np.ndarray]:
+        """Fingerprints of many texts at once."""
+        return list(fingerprints_many(list(texts), params.window, params.samples))
+
+    def score(self, a: np.ndarray, b: np.ndarray, params: Any) -> float:
+        """1 - Hamming distance / 128."""
+        return 1.0 - hamming(a, b) / BITS
+
+    def score_pairs(self, sketches: Sequence[np.ndarray], pairs: np.ndarray, params: Any) -> PairScores:
+        """Vectorised scores; ``extra["hamming"]`` holds the distances."""
+        if len(pairs) == 0:
+            empty = PairScores.empty()
+            return PairScores(empty.i, empty.j, empty.score, empty.cont_ij, empty.cont_ji, {"hamming": empty.score.copy()})
+        fps = np.stack([np.asarray(s, dtype=np.uint64) for s in sketches])
+        pairs = np.asarray(pairs, dtype=np.int64)
+        dist = pair_distances(fps, pairs)
+        nan = np.full(len(pairs), np.nan)
+        return PairScores(
+            pairs[:, 0].copy(), pairs[:, 1].copy(), 1.0 - dist / BITS, nan, nan.copy(), {"hamming": dist.astype(np.float64)}
+        )
+
+    def search_radius(self, params: Any, floor: float) -> int:
+        """Hamming radius searched: the floor's radius floor((1 - floor) * 128), capped."""
+        radius = int(np.floor((1.0 - floor) * BITS + 1e-9))
+        return max(0, min(radius, params.search_radius))
+
+    def candidate_pairs(
+        self,
+        sketches: Sequence[np.ndarray],
+        params: Any,
+        floor: float,
+        dates: np.ndarray | None = None,
+    ) -> np.ndarray:
+        """Every pair within :meth:`search_radius` (exact: pigeonhole or blocked popcount)."""
+        if len(sketches) < 2:
+            return np.empty((0, 2), dtype=np.int64)
+        fps = np.stack([np.asarray(s, dtype=np.uint64) for s in sketches])
+        pairs, _ = radius_pairs(fps, self.search_radius(params, floor))
+        return pairs

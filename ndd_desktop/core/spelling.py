@@ -1,0 +1,365 @@
+"""Typo correction for the hybrid method: collapse repeated letters, then replace each
+word missing from a dictionary by the dictionary word of highest Jaro similarity.
+
+The approach follows source document 003 (hybrid typo-tolerant shingling): letters
+repeated more than twice become two ("Gooood" -> "Good"); an unknown word becomes the
+dictionary word with the highest Jaro similarity if that is at least a threshold (0.8 in
+the source), ties going to the more frequent word. The dictionary and the frequencies come
+from the ``wordfreq`` package (its packaged data, no file of ours), or are injected.
+
+Speed: each distinct word is corrected once (a per-corrector cache); unknown words are
+taken in batches of one length; candidates are limited to the lengths that can reach the
+threshold and then to the words whose character overlap can (a bit-mask bound computed as
+a matrix operation); the Jaro similarity of the survivors is computed for all of them at
+once on position bitmaps. The filters are exact: they never drop a word that could reach
+the threshold, so the result equals a scan of the whole dictionary with jellyfish.
+"""
+
+from __future__ import annotations
+
+import functools
+import heapq
+import math
+import re
+import unicodedata
+from typing import Iterable, Iterator, Mapping
+
+import jellyfish
+import numpy as np
+
+from .normalize import normalize, tokens
+
+#: Languages offered for the dictionary (all have wordfreq word lists). Languages written
+#: without spaces (zh, ja) are split into characters by core.normalize, so nothing there
+#: is long enough to be corrected.
+LANGUAGES = (
+    "ar", "bg", "bn", "ca", "cs", "da", "de", "el", "en", "es", "fa", "fi", "fil", "fr",
+    "he", "hi", "hu", "id", "is", "it", "ja", "ko", "lt", "lv", "mk", "ms", "nb", "nl",
+    "pl", "pt", "ro", "ru", "sh", "sk", "sl", "sv", "ta", "tr", "uk", "ur", "vi", "zh",
+)  # fmt: skip
+
+_REPEATS = re.compile(r"(.)\1\1+", re.DOTALL)  # any run of 3+; letters are checked on a hit
+_EPS = 1e-9
+_MAX_LEN = 32  # longest word corrected or kept in the dictionary (positions are uint32 bits)
+_ALPHABET = 62  # characters with an exact position bitmap; rarer ones share a column
+_CACHE_LIMIT = 1_000_000  # unknown words remembered per corrector before starting afresh
+_BATCH = 512  # words of one length corrected together
+_FILTER_CELLS = 1 << 21  # (words x dictionary rows) per filter step; pairs x letters per Jaro step
+
+
+def collapse_repeats(text: str) -> str:
+    """Letters repeated more than twice in a row become two: "Gooood Woorkkk" -> "Good Woorkk"."""
+    return _REPEATS.sub(_two_if_letter, text)
+
+
+def _two_if_letter(match: re.Match) -> str:
+    run = match.group(0)
+    return run[:2] if run[0].isalpha() else run
+
+
+def jaro_formula(len1: int, len2: int, matches: int, transpositions: int) -> float:
+    """Jaro similarity from its parts: (m/|s1| + m/|s2| + (m - t)/m) / 3, 0 when m = 0."""
+    if matches == 0:
+        return 0.0
+    return (matches / len1 + matches / len2 + (matches - transpositions) / matches) / 3.0
+
+
+def jaro_length_bounds(length: int, threshold: float) -> tuple[int, int]:
+    """Lengths a word may have to reach Jaro ``threshold`` against a word of ``length``.
+
+    With m <= min(|s1|, |s2|) and no transpositions, Jaro <= (2 + short/long) / 3, so
+    short/long >= 3t - 2; below t = 2/3 every length can qualify.
+    """
+    ratio = 3.0 * threshold - 2.0
+    if ratio <= 0:
+        return 1, 1 << 30
+    return max(1, math.ceil(length * ratio - _EPS)), math.floor(length / ratio + _EPS)
+
+
+def is_correctable(word: str, min_length: int = 3) -> bool:
+    """Whether a word is a candidate for correction: long enough and letters only
+    (combining marks allowed), so numbers and codes like "a4" are left alone."""
+    if not min_length <= len(word) <= _MAX_LEN:
+        return False
+    return all(unicodedata.category(ch)[0] in "LM" for ch in word)
+
+
+def _letter_profile(word: str) -> tuple[int, int, int]:
+    """Bit-sliced character counts, characters bucketed by code point mod 32 (a-z get
+    distinct buckets): buckets seen at least once, at least twice, and the excess."""
+    counts: dict[int, int] = {}
+    for ch in word:
+        b = ord(ch) & 31
+        counts[b] = counts.get(b, 0) + 1
+    once = twice = excess = 0
+    for b, c in counts.items():
+        once |= 1 << b
+        if c >= 2:
+            twice |= 1 << b
+            excess += c - 2
+    return once, twice, min(excess, 255)
+
+
+def jaro_from_bitmaps(
+    bitmaps: np.ndarray, queries: np.ndarray, cand_lengths: np.ndarray, threshold: float = 0.0
+) -> np.ndarray:
+    """Jaro similarity of P (query, candidate) pairs at once, all queries of one length a.
+
+    ``bitmaps[k, p]`` has bit j set when candidate k holds query k's character p at
+    position j (uint32, so candidates of up to 32 characters); ``queries`` holds the
+    queries' code points (P, a). For each query character in turn the lowest unused
+    position inside the window max(|s1|, |s2|)/2 - 1 is taken, as the textbook algorithm
+    does, and half the out-of-order matched pairs are the transpositions. Pairs whose
+    match count alone cannot reach ``threshold`` get 0 without counting transpositions.
+    """
+    rows, a = queries.shape
+    if rows == 0 or a == 0:
+        return np.zeros(rows, dtype=np.float64)
+    one = np.uint32(1)
+    b = cand_lengths.astype(np.int64)[:, None]
+    window = np.maximum(np.maximum(a, b) // 2 - 1, 0)
+    pos = np.arange(a, dtype=np.int64)[None, :]
+    lo = np.maximum(pos - window, 0)
+    hi = np.minimum(pos + window + 1, b)
+    span = (((1 << hi) - 1) & ~((1 << lo) - 1)).astype(np.uint32)  # 0 when hi <= lo
+    used = np.zeros(rows, dtype=np.uint32)
+    low = np.empty((rows, a), dtype=np.uint32)
+    for p in range(a):
+        free = bitmaps[:, p] & span[:, p] & ~used
+        low[:, p] = free & (~free + one)  # the lowest free position (0 if none)
+        used |= low[:, p]
+    m = np.bitwise_count(used).astype(np.int64)
+    sim = np.zeros(rows, dtype=np.float64)
+    live = np.flatnonzero((m > 0) & ((m / a + m / cand_lengths + 1.0) / 3.0 >= threshold - _EPS))
+    if live.shape[0] == 0:
+        return sim
+    low, m, b = low[live], m[live], cand_lengths[live]
+    matched = low != 0
+    # The k-th matched query character is compared with the k-th matched candidate
+    # character (by position). Matched pairs hold equal characters, so both sequences are
+    # written from the query: by rank in the query, and by rank of the position in `used`.
+    r, p = np.nonzero(matched)
+    rank_a = (np.cumsum(matched, axis=1) - 1)[r, p]
+    rank_b = np.bitwise_count(used[live][r] & (low[r, p] - one)).astype(np.int64)
+    chars = queries[live][r, p]
+    seq_a = np.full((live.shape[0], a), -1, dtype=np.int64)
+    seq_b = np.full((live.shape[0], a), -1, dtype=np.int64)
+    seq_a[r, rank_a] = chars
+    seq_b[r, rank_b] = chars
+    half_t = (seq_a != seq_b).sum(axis=1) // 2
+    sim[live] = (m / a + m / b + (m - half_t) / m) / 3.0
+    return sim
+
+
+def jaro_many(queries: np.ndarray, cands: np.ndarray, cand_lengths: np.ndarray) -> np.ndarray:
+    """Jaro similarity of row k of ``queries`` (P, a) with row k of ``cands`` (P, W <= 32,
+    code points padded with -1); equal to ``jellyfish.jaro_similarity`` row by row."""
+    eq = cands[:, None, :] == queries[:, :, None]  # (P, a, W)
+    weights = (np.uint32(1) << np.arange(cands.shape[1], dtype=np.uint32)).astype(np.uint32)
+    bitmaps = (eq * weights).sum(axis=2, dtype=np.uint32)
+    return jaro_from_bitmaps(bitmaps, queries, cand_lengths)
+
+
+class SpellingCorrector:
+    """Corrects words against a dictionary {word: frequency} by Jaro similarity.
+
+    Args:
+        words: the dictionary, word -> frequency (any positive scale; only the order of
+            frequencies matters, to break ties). Words over 32 characters are ignored.
+        threshold: the least Jaro similarity a replacement must reach (0.8 in the source).
+        min_length: shorter words are never corrected.
+    """
+
+    def __init__(self, words: Mapping[str, float], threshold: float = 0.8, min_length: int = 3) -> None:
+        self.threshold = float(threshold)
+        self.min_length = int(min_length)
+        self.frequency = {w: float(f) for w, f in words.items() if 0 < len(w) <= _MAX_LEN}
+        # Sorted by length (for the length slice), then by frequency, then alphabetically.
+        ordered = sorted(self.frequency, key=lambda w: (len(w), -self.frequency[w], w))
+        count = len(ordered)
+        self._words = ordered
+        self._lengths = np.fromiter((len(w) for w in ordered), dtype=np.int64, count=count)
+        self._freqs = np.fromiter((self.frequency[w] for w in ordered), dtype=np.float64, count=count)
+        profiles = [_letter_profile(w) for w in ordered]
+        self._once = np.fromiter((p[0] for p in profiles), dtype=np.uint32, count=count)
+        self._twice = np.fromiter((p[1] for p in profiles), dtype=np.uint32, count=count)
+        self._excess = np.fromiter((p[2] for p in profiles), dtype=np.uint8, count=count)
+        # Position bitmaps per (word, character): the most common characters get a column
+        # each; the rest share column _ALPHABET (inexact: such queries go to jellyfish);
+        # characters absent from the dictionary use the always-empty last column.
+        counts: dict[str, int] = {}
+        for w in ordered:
+            for ch in w:
+                counts[ch] = counts.get(ch, 0) + 1
+        common = sorted(counts, key=lambda ch: (-counts[ch], ch))[:_ALPHABET]
+        self._column = {ch: k for k, ch in enumerate(common)}
+        self._rare = set(counts) - set(common)
+        self._bitmaps = np.zeros((count, _ALPHABET + 2), dtype=np.uint32)
+        for row, w in enumerate(ordered):
+            for j, ch in enumerate(w):
+                self._bitmaps[row, self._column.get(ch, _ALPHABET)] |= np.uint32(1 << j)
+        self._need: dict[int, np.ndarray] = {}
+        # word -> corrected word; known words map to themselves from the start so that a
+        # token costs one lookup. Cleared back to that when it grows past _CACHE_LIMIT.
+        self._cache: dict[str, str] = {w: w for w in ordered}
+
+    def __len__(self) -> int:
+        return len(self._words)
+
+    def __contains__(self, word: str) -> bool:
+        return word in self.frequency
+
+    def _needed_overlap(self, a: int) -> np.ndarray:
+        """Per dictionary word, the least character overlap c with a word of length a
+        for which (c/a + c/b + 1)/3 can reach the threshold (uint8, 255 = never)."""
+        need = self._need.get(a)
+        if need is None:
+            b = self._lengths.astype(np.float64)
+            c = np.ceil((3.0 * self.threshold - 1.0) * a * b / (a + b) - _EPS)
+            c = np.maximum(c, 1.0)
+            c[c > np.minimum(a, b)] = 255.0
+            need = c.astype(np.uint8)
+            self._need[a] = need
+        return need
+
+    def _candidate_pairs(self, words: list[str]) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+        """Chunks of (word index, dictionary row) of every pair that passes the length bound and the
+        character-overlap bound; all ``words`` have one length.
+
+        The multiset overlap c of two words is at most (buckets both hold once) + (buckets
+        both hold twice) + min(what each holds beyond two); the Jaro match count m is at
+        most c, and (m/a + m/b + 1)/3 must reach the threshold.
+        """
+        a = len(words[0])
+        lo, hi = jaro_length_bounds(a, self.threshold)
+        start, stop = (int(x) for x in np.searchsorted(self._lengths, [lo, hi + 1]))
+        if start >= stop:
+            return
+        profiles = [_letter_profile(w) for w in words]
+        q_once = np.array([p[0] for p in profiles], dtype=np.uint32)[:, None]
+        q_twice = np.array([p[1] for p in profiles], dtype=np.uint32)[:, None]
+        q_excess = np.array([p[2] for p in profiles], dtype=np.uint8)[:, None]
+        need = self._needed_overlap(a)
+        step = max(1, _FILTER_CELLS // len(words))
+        for s0 in range(start, stop, step):
+            s1 = min(s0 + step, stop)
+            overlap = np.bitwise_count(self._once[None, s0:s1] & q_once)
+            overlap += np.bitwise_count(self._twice[None, s0:s1] & q_twice)
+            overlap += np.minimum(self._excess[None, s0:s1], q_excess)
+            flat = np.flatnonzero(overlap >= need[None, s0:s1])
+            wi, ri = np.divmod(flat.astype(np.int64), s1 - s0)
+            yield wi, ri + s0
+
+    def candidates(self, word: str) -> list[str]:
+        """Dictionary words that might reach the threshold (a superset of those that do):
+        within :func:`jaro_length_bounds` and with enough characters in common."""
+        if not word or len(word) > _MAX_LEN:
+            return []
+        return [self._words[r] for _, rows in self._candidate_pairs([word]) for r in rows.tolist()]
+
+    def best_matches(self, words: Iterable[str]) -> dict[str, tuple[str, float]]:
+        """For each word, the dictionary word of highest Jaro similarity >= threshold and
+        that similarity (ties: the more frequent, then the shorter, then the alphabetically
+        first); words with no such match are left out."""
+        out: dict[str, tuple[str, float]] = {}
+        by_length: dict[int, list[str]] = {}
+        for w in dict.fromkeys(words):
+            if 0 < len(w) <= _MAX_LEN:
+                by_length.setdefault(len(w), []).append(w)
+        for _, group in sorted(by_length.items()):
+            for g0 in range(0, len(group), _BATCH):
+                out.update(self._best_of_batch(group[g0 : g0 + _BATCH]))
+        return out
+
+    def _best_of_batch(self, words: list[str]) -> dict[str, tuple[str, float]]:
+        none = _ALPHABET + 1
+        cols = np.array([[self._column.get(ch, none) for ch in w] for w in words], dtype=np.int64)
+        codes = np.array([[ord(ch) for ch in w] for w in words], dtype=np.int64)
+        inexact = np.array([not self._rare.isdisjoint(w) for w in words], dtype=bool)
+        step = max(1, _FILTER_CELLS // cols.shape[1])
+        kept_w, kept_r, kept_s = [], [], []
+        for chunk_w, chunk_r in self._candidate_pairs(words):
+            for s0 in range(0, chunk_w.shape[0], step):
+                wi, ri = chunk_w[s0 : s0 + step], chunk_r[s0 : s0 + step]
+                bitmaps = self._bitmaps[ri[:, None], cols[wi]]
+                sims = jaro_from_bitmaps(bitmaps, codes[wi], self._lengths[ri], self.threshold)
+                # Words with a rare character were matched on a shared column: recheck.
+                for k in np.flatnonzero(inexact[wi]).tolist():
+                    sims[k] = jellyfish.jaro_similarity(words[wi[k]], self._words[ri[k]])
+                wi, ri, sims = self._best_per_word(wi, ri, sims)
+                kept_w.append(wi)
+                kept_r.append(ri)
+                kept_s.append(sims)
+        if not kept_w:
+            return {}
+        wi, ri, sims = self._best_per_word(np.concatenate(kept_w), np.concatenate(kept_r), np.concatenate(kept_s))
+        return {words[w]: (self._words[r], s) for w, r, s in zip(wi.tolist(), ri.tolist(), sims.tolist())}
+
+    def _best_per_word(self, wi: np.ndarray, ri: np.ndarray, sims: np.ndarray) -> tuple[np.ndarray, ...]:
+        """The best pair per word among those reaching the threshold (see best_matches)."""
+        ok = sims >= self.threshold - _EPS
+        wi, ri, sims = wi[ok], ri[ok], np.round(sims[ok], 12)
+        order = np.lexsort((ri, -self._freqs[ri], -sims, wi))
+        wi, ri, sims = wi[order], ri[order], sims[order]
+        first = np.ones(wi.shape[0], dtype=bool)
+        first[1:] = wi[1:] != wi[:-1]
+        return wi[first], ri[first], sims[first]
+
+    def best_match(self, word: str) -> tuple[str, float] | None:
+        """The best dictionary word for ``word`` and its Jaro similarity (see
+        :meth:`best_matches`), or None when no word reaches the threshold."""
+        return self.best_matches([word]).get(word)
+
+    def correct_words(self, words: Iterable[str]) -> dict[str, str]:
+        """word -> corrected word for each distinct word: itself when known, too short,
+        not all letters or without a match; the best match otherwise. Cached."""
+        cache = self._cache
+        distinct = dict.fromkeys(words)
+        todo = [w for w in distinct if w not in cache]
+        if todo:
+            if len(cache) + len(todo) > len(self._words) + _CACHE_LIMIT:
+                cache = self._cache = {w: w for w in self._words}
+            wanted = [w for w in todo if is_correctable(w, self.min_length)]
+            matches = self.best_matches(wanted) if wanted else {}
+            for w in todo:
+                match = matches.get(w)
+                cache[w] = w if match is None else match[0]
+        return {w: cache[w] for w in distinct}
+
+    def correct_word(self, word: str) -> str:
+        """One word corrected (see :meth:`correct_words`)."""
+        return self.correct_words([word])[word]
+
+    def correct_tokens(self, words: Iterable[str]) -> list[str]:
+        """Correct a token list; each distinct token is looked at once."""
+        words = list(words)
+        fixed = self.correct_words(words)
+        return [fixed[w] for w in words]
+
+    def correct_text(self, text: str) -> list[str]:
+        """Tokens of a normalised text after collapsing repeats and correcting words."""
+        return self.correct_tokens(tokens(collapse_repeats(text)))
+
+
+@functools.lru_cache(maxsize=8)
+def wordfreq_dictionary(language: str = "en", size: int = 50000) -> dict[str, float]:
+    """The ``size`` most frequent words of ``language`` from wordfreq, normalised and split
+    as core.normalize splits text ("don't" adds "don"), word -> frequency."""
+    import wordfreq  # imported here: loading its data takes a noticeable moment
+
+    if language not in LANGUAGES:
+        raise ValueError(f"language: {language!r} is not one of {', '.join(LANGUAGES)}")
+    freqs = wordfreq.get_frequency_dict(language, wordlist="best")
+    top = heapq.nlargest(int(size), freqs.items(), key=lambda kv: (kv[1], kv[0]))
+    out: dict[str, float] = {}
+    for entry, freq in top:
+        for tok in tokens(normalize(entry)):
+            if freq > out.get(tok, -1.0):
+                out[tok] = freq
+    return out
+
+
+@functools.lru_cache(maxsize=8)
+def get_corrector(language: str = "en", size: int = 50000, threshold: float = 0.8, min_length: int = 3) -> SpellingCorrector:
+    """A shared corrector (with its cache of corrected words) per dictionary and settings."""
+    return SpellingCorrector(wordfreq_dictionary(language, size), threshold, min_length)

@@ -1,0 +1,178 @@
+"""Tests of the fingerprint method against the patent (002) and brute force."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ndd_desktop.core.hamming_index import hamming, radius_pairs
+from ndd_desktop.core.hashing import hash_bytes_windows
+from ndd_desktop.core.methods import get_method
+from ndd_desktop.core.methods.fingerprint import (
+    block_checksums,
+    compact,
+    fingerprint_of,
+    select_checksums,
+    sliding_blocks,
+)
+
+METHOD = get_method("fingerprint")
+P = METHOD.params()
+
+
+# -- the patent's worked examples ---------------------------------------------------------------
+
+
+def test_sliding_blocks_of_four_score():
+    # [0035]: 4-byte blocks "Four", "our ", "ur s", ..., wrapping: "o.Fo", ".Fou".
+    blocks = sliding_blocks(b"Four score and seven years ago.", 4)
+    assert blocks[:3] == [b"Four", b"our ", b"ur s"]
+    assert blocks[-2:] == [b"o.Fo", b".Fou"]
+    assert len(blocks) == len(b"Four score and seven years ago.")
+    assert all(len(b) == 4 for b in blocks)
+
+
+def test_short_documents_are_null_padded():
+    # [0036]: shorter than the window -> NUL characters padded to the window size.
+    assert sliding_blocks(b"ab", 4) == [b"ab\x00\x00", b"b\x00\x00a", b"\x00\x00ab", b"\x00ab\x00"]
+
+
+def test_hamming_example():
+    # [0031]: "the hamming distance between 1011101 and 1001001 is two"
+    assert hamming(0b1011101, 0b1001001) == 2
+    a = np.array([0b1011101, 0], dtype=np.uint64)
+    b = np.array([0b1001001, 1 << 63], dtype=np.uint64)
+    assert hamming(a, b) == 3
+
+
+def test_bit_flip_compaction_of_figure_8():
+    # [0041]-[0042]: two values address bit 0, one bit 1, three bit 126. Seven least
+    # significant bits: 128 -> 0, 256 -> 0, 1 -> 1, 126, 254, 382 -> 126.
+    fp = compact(np.array([128, 256, 1, 126, 254, 382], dtype=np.uint32))
+    # bit 0 flipped twice -> 0; bit 1 once -> 1; bit 126 three times -> 1 (word 1, bit 62)
+    assert fp.tolist() == [2, 1 << 62]
+
+
+def test_select_smallest_unique():
+    assert select_checksums(np.array([5, 3, 3, 9, 1, 7], dtype=np.uint32), 3).tolist() == [1, 3, 5]
+    assert select_checksums(np.array([4, 4], dtype=np.uint32), 128).tolist() == [4]
+
+
+def test_block_checksums_are_checksums_of_the_blocks():
+    data = b"Four score and seven years ago."
+    got = block_checksums(data, 4)
+    expected = [int(hash_bytes_windows(block, 4)[0]) >> 32 for block in sliding_blocks(data, 4)]
+    assert got.tolist() == expected
+    assert got.dtype == np.uint32
+
+
+def test_default_threshold_is_hamming_18():
+    assert METHOD.default_threshold == pytest.approx(1 - 18 / 128)
+
+
+# -- sketches and scores ----------------------------------------------------------------------------
+
+TEXTS = st.text(alphabet=st.sampled_from(list("abcde fgh.é日")), max_size=300)
+
+
+@settings(deadline=None, max_examples=60)
+@given(TEXTS, TEXTS)
+def test_score_properties(a, b):
+    sa, sb = METHOD.sketch(a, P), METHOD.sketch(b, P)
+    assert sa.shape == (2,) and sa.dtype == np.uint64
+    assert METHOD.score(sa, sa, P) == 1.0
+    assert METHOD.score(sa, sb, P) == METHOD.score(sb, sa, P)
+    assert 0.0 <= METHOD.score(sa, sb, P) <= 1.0
+    scored = METHOD.score_pairs([sa, sb], np.array([[0, 1]]), P)
+    assert scored.extra["hamming"][0] == hamming(sa, sb)
+    assert scored.score[0] == pytest.approx(1 - hamming(sa, sb) / 128)
+    assert np.isnan(scored.cont_ij[0])
+
+
+def test_batch_equals_step_by_step():
+    rng = np.random.default_rng(2)
+    words = ["alpha", "beta", "gamma", "delta", "épsilon", "日本"]
+    texts = [" ".join(rng.choice(words, int(n))) for n in rng.integers(0, 400, 30)] + ["", "x", "a" * 63, "b" * 64]
+    batch = METHOD.sketch_many(texts, P)
+    for text, fp in zip(texts, batch):
+        assert np.array_equal(fp, fingerprint_of(text.encode("utf-8")))
+        assert np.array_equal(fp, METHOD.sketch(text, P))
+        assert np.array_equal(METHOD.from_bytes(METHOD.to_bytes(fp)), fp)
+
+
+def test_empty_text_sets_one_bit():
+    # 64 NUL bytes: every block is the same, one unique checksum, one flipped bit.
+    fp = METHOD.sketch("", P)
+    assert hamming(fp, np.zeros(2, dtype=np.uint64)) == 1
+
+
+def test_small_edit_small_distance():
+    rng = np.random.default_rng(9)
+    text = " ".join(rng.choice(["lorem", "ipsum", "dolor", "sit", "amet", "consectetur"], 3000))
+    edited = text[:5000] + "X" + text[5001:]
+    d = hamming(METHOD.sketch(text, P), METHOD.sketch(edited, P))
+    assert d <= 18
+    other = " ".join(rng.choice(["lorem", "ipsum", "dolor", "sit", "amet", "consectetur"], 3000))
+    assert hamming(METHOD.sketch(text, P), METHOD.sketch(other, P)) > 30
+
+
+# -- Hamming-radius search ------------------------------------------------------------------------
+
+
+def random_fingerprints(seed, n=700, planted=300):
+    rng = np.random.default_rng(seed)
+    fps = rng.integers(0, 2**63, (n, 2), dtype=np.uint64) | (rng.integers(0, 2, (n, 2), dtype=np.uint64) << np.uint64(63))
+    out = [fps]
+    for _ in range(planted):
+        src = fps[rng.integers(n)].copy()
+        for b in rng.choice(128, int(rng.integers(0, 25)), replace=False):
+            src[b // 64] ^= np.uint64(1) << np.uint64(b % 64)
+        out.append(src[None, :])
+    return np.concatenate(out)
+
+
+def naive_pairs(fps, radius):
+    out = set()
+    for i in range(len(fps)):
+        d = np.bitwise_count(fps[i + 1 :] ^ fps[i]).sum(axis=1)
+        out |= {(i, i + 1 + int(k)) for k in np.flatnonzero(d <= radius)}
+    return out
+
+
+@pytest.mark.parametrize("radius", [0, 3, 8, 18])
+@pytest.mark.parametrize("strategy", ["pigeonhole", "brute", "auto"])
+def test_radius_search_is_exact(radius, strategy):
+    fps = random_fingerprints(radius)
+    pairs, dist = radius_pairs(fps, radius, strategy)
+    assert {tuple(p) for p in pairs.tolist()} == naive_pairs(fps, radius)
+    assert np.all(dist <= radius)
+    assert np.all(pairs[:, 0] < pairs[:, 1])
+
+
+def test_search_radius_follows_floor_with_cap():
+    assert METHOD.search_radius(P, 0.3) == 24  # floor((1 - 0.3) * 128) = 89, capped
+    assert METHOD.search_radius(P, 0.9) == 12  # floor(12.8)
+    assert METHOD.search_radius(METHOD.params({"search_radius": 40}), 0.75) == 32
+
+
+def test_find_pairs_returns_all_pairs_within_reach():
+    rng = np.random.default_rng(11)
+    words = [f"w{i}" for i in range(300)]
+    texts = [" ".join(rng.choice(words, 250)) for _ in range(120)]
+    for k in range(60):
+        t = list(texts[k])
+        for pos in rng.choice(len(t), int(rng.integers(1, 6)), replace=False):
+            t[pos] = "#"
+        texts.append("".join(t))
+    sketches = METHOD.sketch_many(texts, P)
+    floor = 0.3
+    reach = 1 - METHOD.search_radius(P, floor) / 128
+    i, j = np.triu_indices(len(texts), 1)
+    everything = METHOD.score_pairs(sketches, np.stack((i, j), axis=1), P)
+    wanted = {(a, b) for a, b, s in zip(everything.i, everything.j, everything.score) if s >= reach}
+    assert len(wanted) >= 15  # short texts: each edit changes 64 of ~1000 blocks
+    found = METHOD.find_pairs(sketches, P, floor)
+    assert {(a, b) for a, b in zip(found.i.tolist(), found.j.tolist())} == wanted
+    assert np.all(found.extra["hamming"] <= 24)

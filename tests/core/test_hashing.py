@@ -1,0 +1,131 @@
+"""Tests of core.hashing: counts agree with the tokeniser, batches agree with single texts."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ndd_desktop.core import hashing
+from ndd_desktop.core.normalize import normalize, tokens
+
+MASK = (1 << 64) - 1
+
+# Letters, digits, punctuation, white space and a few scripts written without spaces.
+ALPHABET = st.sampled_from(list("abcdefghij ABC  .,;-_'0123456789éßǅ日本語のไทย𝔘\t\n"))
+TEXTS = st.text(alphabet=ALPHABET, max_size=80).map(normalize)
+hashing.token_hashes("warm up")  # builds the code point tables once, outside any deadline
+
+
+def mix64_reference(x: int, seed: int = 0) -> int:
+    """SplitMix64's finaliser written out in Python integers."""
+    z = (x + seed * 0x9E3779B97F4A7C15 + 0x9E3779B97F4A7C15) & MASK
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+    return z ^ (z >> 31)
+
+
+def test_mix64_matches_splitmix64_finaliser():
+    xs = [0, 1, 2, 12345, MASK]
+    got = hashing.mix64(np.array(xs, dtype=np.uint64), seed=3)
+    assert [int(v) for v in got] == [mix64_reference(x, 3) for x in xs]
+
+
+@settings(deadline=None)
+@given(TEXTS)
+def test_token_count_matches_normalize_tokens(text):
+    assert hashing.token_hashes(text).shape[0] == len(tokens(text))
+
+
+@settings(deadline=None)
+@given(TEXTS)
+def test_equal_tokens_hash_equal(text):
+    toks = tokens(text)
+    hashes = hashing.token_hashes(text)
+    for a in range(len(toks)):
+        for b in range(len(toks)):
+            assert (hashes[a] == hashes[b]) == (toks[a] == toks[b])
+
+
+@settings(deadline=None)
+@given(TEXTS, st.integers(1, 6))
+def test_word_shingle_count(text, w):
+    ntok = len(tokens(text))
+    expected = ntok - w + 1 if ntok >= w else min(ntok, 1)
+    assert hashing.hash_word_shingles(text, w).shape[0] == expected
+
+
+@settings(deadline=None)
+@given(TEXTS, st.integers(1, 8))
+def test_char_ngram_count(text, n):
+    expected = len(text) - n + 1 if len(text) >= n else min(len(text), 1)
+    assert hashing.hash_char_ngrams(text, n).shape[0] == expected
+
+
+def test_known_counts():
+    # 8 words -> 6 word 3-shingles; "rose" 4 characters -> 2 character 3-grams.
+    assert hashing.hash_word_shingles("a rose is a rose is a rose", 3).shape[0] == 6
+    assert hashing.hash_char_ngrams("rose", 3).shape[0] == 2
+    assert hashing.hash_word_shingles("", 3).shape[0] == 0
+    assert hashing.hash_word_shingles("one two", 3).shape[0] == 1
+
+
+def test_word_order_matters():
+    a = hashing.hash_word_shingles("alpha beta gamma", 3)
+    b = hashing.hash_word_shingles("gamma beta alpha", 3)
+    assert a[0] != b[0]
+    assert hashing.token_hashes("ab")[0] != hashing.token_hashes("ba")[0]
+
+
+def test_repeated_shingles_hash_equal():
+    h = hashing.hash_word_shingles("a rose is a rose is a rose", 4)
+    # (a rose is a), (rose is a rose), (is a rose is), (a rose is a), (rose is a rose)
+    assert h[0] == h[3] and h[1] == h[4] and len(set(h.tolist())) == 3
+
+
+@settings(deadline=None)
+@given(TEXTS, st.integers(0, 3))
+def test_deterministic_and_seeded(text, seed):
+    a = hashing.hash_word_shingles(text, 2, seed)
+    assert np.array_equal(a, hashing.hash_word_shingles(text, 2, seed))
+    if a.shape[0]:
+        assert not np.array_equal(a, hashing.hash_word_shingles(text, 2, seed + 7))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(TEXTS, max_size=12), st.integers(1, 4))
+def test_word_batches_equal_single_texts(texts, w):
+    hashes, offsets = hashing.hash_word_shingles_many(texts, w)
+    assert offsets.shape[0] == len(texts) + 1
+    for k, text in enumerate(texts):
+        assert np.array_equal(hashes[offsets[k] : offsets[k + 1]], hashing.hash_word_shingles(text, w))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(TEXTS, max_size=12), st.integers(1, 6))
+def test_char_batches_equal_single_texts(texts, n):
+    hashes, offsets = hashing.hash_char_ngrams_many(texts, n)
+    for k, text in enumerate(texts):
+        assert np.array_equal(hashes[offsets[k] : offsets[k + 1]], hashing.hash_char_ngrams(text, n))
+
+
+def test_batches_span_several_chunks():
+    rng = np.random.default_rng(4)
+    words = ["w%d" % i for i in range(50)]
+    texts = [" ".join(rng.choice(words, rng.integers(0, 400))) for _ in range(400)]
+    hashes, offsets = hashing.hash_word_shingles_many(texts, 3)
+    for k in (0, 137, 399):
+        assert np.array_equal(hashes[offsets[k] : offsets[k + 1]], hashing.hash_word_shingles(texts[k], 3))
+
+
+@settings(deadline=None)
+@given(st.binary(max_size=200), st.integers(1, 70))
+def test_bytes_windows_match_polynomial_reference(data, n):
+    got = hashing.hash_bytes_windows(data, n)
+    assert got.shape[0] == max(len(data) - n + 1, 0)
+    base = 0x100000001B3
+    for s in range(0, got.shape[0], 17):
+        h = 0
+        for byte in data[s : s + n]:
+            h = (h * base + byte) & MASK
+        assert int(got[s]) == mix64_reference(h)

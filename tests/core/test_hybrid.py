@@ -1,0 +1,155 @@
+"""Tests of the hybrid method: typo correction, then word 3-shingles and Jaccard."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ndd_desktop.core.hashing import hash_word_shingles
+from ndd_desktop.core.methods import get_method
+from ndd_desktop.core.methods.hybrid import HybridMethod
+from ndd_desktop.core.normalize import normalize
+from ndd_desktop.core.spelling import wordfreq_dictionary
+
+METHOD = get_method("hybrid")
+PARAMS = METHOD.params()
+
+# Common English words (all in the default dictionary), for synthetic texts.
+VOCAB = [w for w in list(wordfreq_dictionary("en", 50000))[:3000] if len(w) >= 2 and w.isalpha()]
+
+
+def _text(seed: int, n: int = 400) -> str:
+    rng = random.Random(seed)
+    return " ".join(rng.choice(VOCAB) for _ in range(n))
+
+
+def _with_typos(text: str, rate: float, seed: int) -> str:
+    """Drop, swap or double one inner letter in about ``rate`` of the words of 4+ letters."""
+    rng = random.Random(seed)
+    out = []
+    for w in text.split():
+        if len(w) >= 4 and rng.random() < rate:
+            p = rng.randrange(1, len(w) - 1)
+            w = [w[:p] + w[p + 1 :], w[:p] + w[p + 1] + w[p] + w[p + 2 :], w[:p] + w[p] + w[p:]][rng.randrange(3)]
+        out.append(w)
+    return " ".join(out)
+
+
+def _plain_jaccard(a: str, b: str) -> float:
+    sa = np.unique(hash_word_shingles(normalize(a), 3))
+    sb = np.unique(hash_word_shingles(normalize(b), 3))
+    shared = np.intersect1d(sa, sb).shape[0]
+    return shared / (sa.shape[0] + sb.shape[0] - shared)
+
+
+def _score(a: str, b: str, params=PARAMS) -> float:
+    return METHOD.score(METHOD.sketch(normalize(a), params), METHOD.sketch(normalize(b), params), params)
+
+
+def test_registered_with_its_parameters():
+    assert isinstance(METHOD, HybridMethod) and METHOD.name == "hybrid"
+    assert METHOD.source == "003_a4fe638b252c665f.txt"
+    assert 0 < METHOD.default_threshold < 1
+    info = {p.name: p for p in METHOD.param_infos()}
+    assert info["w"].default == 3
+    assert info["jaro_threshold"].default == 0.8
+    assert (info["jaro_threshold"].minimum, info["jaro_threshold"].maximum) == (0.5, 1.0)
+    assert "en" in info["language"].choices and info["language"].default == "en"
+    assert info["measure"].choices == ("resemblance", "containment")
+    assert not info["measure"].affects_sketch and info["dictionary_size"].affects_sketch
+    with pytest.raises(ValueError, match="language"):
+        METHOD.params({"language": "xx"})
+    with pytest.raises(ValueError, match="jaro_threshold"):
+        METHOD.params({"jaro_threshold": "0.3"})
+    assert METHOD.sketch_key(METHOD.params({"measure": "containment"})) == METHOD.sketch_key(PARAMS)
+
+
+def test_source_example_through_the_method():
+    assert METHOD.corrected_tokens(normalize("Gooood Woorkkk"), PARAMS) == ["good", "work"]
+
+
+def test_word_3_shingles_of_a_sentence():
+    sentence = normalize("The quick brown fox jumps over the lazy dog")
+    words = sentence.split()
+    assert METHOD.corrected_tokens(sentence, PARAMS) == words  # all known words
+    assert METHOD.sketch(sentence, PARAMS).shape[0] == len(words) - 2
+    # A rose is a rose is a rose (the source's example, w = 4): 3 distinct shingles.
+    rose = METHOD.params({"w": 4})
+    assert METHOD.sketch("a rose is a rose is a rose", rose).shape[0] == 3
+
+
+def test_sketch_is_sorted_unique_and_round_trips():
+    s = METHOD.sketch(normalize(_text(1, 100)), PARAMS)
+    assert s.dtype == np.uint64 and np.all(np.diff(s.astype(np.float64)) >= 0)
+    assert np.unique(s).shape[0] == s.shape[0]
+    assert np.array_equal(METHOD.from_bytes(METHOD.to_bytes(s)), s)
+
+
+def test_numbers_and_codes_are_kept():
+    assert METHOD.corrected_tokens("call 5551234 about a4b7 now", PARAMS) == ["call", "5551234", "about", "a4b7", "now"]
+
+
+def test_typo_copy_scores_clearly_higher_than_plain_shingling():
+    gains = []
+    for seed in range(3):
+        original = _text(seed)
+        typed = _with_typos(original, 0.05, seed + 100)
+        plain = _plain_jaccard(original, typed)
+        hybrid = _score(original, typed)
+        assert hybrid > 0.9
+        gains.append(hybrid - plain)
+    assert min(gains) > 0.1  # measured: about 0.96 against 0.76
+
+
+def test_unrelated_texts_score_low():
+    assert _score(_text(1), _text(2)) < 0.05
+
+
+def test_containment_measure():
+    whole = _text(5, 300)
+    part = " ".join(whole.split()[:100])
+    cont = METHOD.params({"measure": "containment"})
+    a, b = METHOD.sketch(normalize(part), cont), METHOD.sketch(normalize(whole), cont)
+    cij, cji = METHOD.containment(a, b, cont)
+    assert cij == 1.0 and cji == pytest.approx(a.shape[0] / b.shape[0])
+    assert METHOD.score(a, b, cont) == 1.0
+    assert METHOD.score(a, b, PARAMS) == pytest.approx(a.shape[0] / b.shape[0])  # Jaccard
+
+
+def test_find_pairs_and_score_pairs_agree_with_score():
+    base = _text(7)
+    texts = [base, _with_typos(base, 0.05, 1), _text(8), _with_typos(base, 0.1, 2), ""]
+    sketches = METHOD.sketch_many([normalize(t) for t in texts], PARAMS)
+    assert all(np.array_equal(s, METHOD.sketch(normalize(t), PARAMS)) for s, t in zip(sketches, texts))
+    found = METHOD.find_pairs(sketches, PARAMS, floor=0.3)
+    got = {(int(i), int(j)): float(s) for i, j, s in zip(found.i, found.j, found.score)}
+    assert set(got) == {(0, 1), (0, 3), (1, 3)}
+    for (i, j), s in got.items():
+        assert s == pytest.approx(METHOD.score(sketches[i], sketches[j], PARAMS))
+    scored = METHOD.score_pairs(sketches, np.array([[0, 1], [0, 2], [0, 4]]), PARAMS)
+    for k, (i, j) in enumerate([(0, 1), (0, 2), (0, 4)]):
+        assert scored.score[k] == pytest.approx(METHOD.score(sketches[i], sketches[j], PARAMS))
+    assert scored.score[2] == 0.0  # an empty document
+    cands = METHOD.candidate_pairs(sketches, PARAMS, floor=0.3)
+    assert {(0, 1), (0, 3), (1, 3)} <= {tuple(p) for p in cands.tolist()}
+
+
+words = st.sampled_from(VOCAB[:200] + ["teh", "recieve", "wrok", "hte", "1999", "x"])
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(words, min_size=1, max_size=40), st.lists(words, min_size=1, max_size=40), st.sampled_from(["resemblance", "containment"]))
+def test_score_properties(a_words, b_words, measure):
+    p = METHOD.params({"measure": measure})
+    a = METHOD.sketch(" ".join(a_words), p)
+    b = METHOD.sketch(" ".join(b_words), p)
+    assert METHOD.score(a, a, p) == 1.0
+    ab, ba = METHOD.score(a, b, p), METHOD.score(b, a, p)
+    assert ab == ba
+    assert 0.0 <= ab <= 1.0
+    cij, cji = METHOD.containment(a, b, p)
+    assert 0.0 <= cij <= 1.0 and 0.0 <= cji <= 1.0

@@ -1,0 +1,109 @@
+"""The inverted-index join against brute force on random collections with planted duplicates."""
+
+import itertools
+
+import numpy as np
+import pytest
+
+import ndd_desktop.core.inverted_index as ii
+from ndd_desktop.core.inverted_index import FeatureIndex, overlap_join, shared_counts
+
+
+def planted_sets(seed, n=150, universe=3000):
+    """Random sets of features, a third of them noisy copies of an earlier set."""
+    rng = np.random.default_rng(seed)
+    sets = []
+    for d in range(n):
+        if d and rng.random() < 0.35:
+            base = sets[int(rng.integers(d))]
+            keep = base[rng.random(base.shape[0]) > rng.uniform(0, 0.4)]
+            extra = rng.integers(0, universe, int(rng.integers(0, 30)), dtype=np.uint64)
+            sets.append(np.unique(np.concatenate([keep, extra]).astype(np.uint64)))
+        else:
+            size = int(rng.integers(0, 200))
+            sets.append(np.unique(rng.integers(0, universe, size, dtype=np.uint64)))
+    return sets
+
+
+def brute(sets, floor, measure):
+    out = set()
+    for i, j in itertools.combinations(range(len(sets)), 2):
+        a, b = set(sets[i].tolist()), set(sets[j].tolist())
+        s = len(a & b)
+        if s == 0:
+            continue
+        d = max(len(a), len(b)) if measure == "resemblance" else min(len(a), len(b))
+        if s / d >= floor:
+            out.add((i, j, s))
+    return out
+
+
+@pytest.mark.parametrize("measure", ["resemblance", "containment"])
+@pytest.mark.parametrize("mode", ["count", "prefix"])
+@pytest.mark.parametrize("floor", [0.0, 0.3, 0.7, 1.0])
+def test_exact_modes_match_brute_force(measure, mode, floor):
+    sets = planted_sets(1)
+    res = overlap_join(sets, floor, measure=measure, mode=mode, max_df=1.0)
+    got = set(zip(res.i.tolist(), res.j.tolist(), res.shared.tolist()))
+    assert got == brute(sets, floor, measure)
+    assert res.exact and res.mode == mode
+    assert np.all(res.i < res.j)
+
+
+def test_lsh_mode_finds_pairs_above_recall_score():
+    sets = planted_sets(2, n=200, universe=20000)
+    truth = {(i, j) for i, j, _ in brute(sets, 0.7, "resemblance")}
+    res = overlap_join(sets, 0.3, mode="lsh", recall_score=0.7)
+    got = set(zip(res.i.tolist(), res.j.tolist()))
+    assert len(truth) > 20
+    assert len(truth & got) >= 0.99 * len(truth)
+    assert not res.exact
+    # Everything returned really is above the floor (scores are exact).
+    lens = np.array([s.shape[0] for s in sets])
+    assert np.all(res.shared / np.maximum(lens[res.i], lens[res.j]) >= 0.3)
+
+
+def test_small_chunks_and_partitions_give_same_result(monkeypatch):
+    sets = planted_sets(3)
+    want = overlap_join(sets, 0.3, mode="prefix")
+    monkeypatch.setattr(ii, "CHUNK_ENTRIES", 500)
+    monkeypatch.setattr(ii, "CHUNK_PAIRS", 97)
+    idx = FeatureIndex(sets)
+    flat = np.concatenate(sets)
+    _, inv, counts = np.unique(flat, return_inverse=True, return_counts=True)
+    assert np.array_equal(idx.gid, inv) and np.array_equal(idx.df, counts)
+    for mode in ("count", "prefix"):
+        got = overlap_join(sets, 0.3, mode=mode, index=idx)
+        assert np.array_equal(got.i, want.i) and np.array_equal(got.shared, want.shared)
+
+
+def test_shared_counts_against_python_sets():
+    sets = planted_sets(4, n=60)
+    rng = np.random.default_rng(0)
+    i = rng.integers(0, 60, 500)
+    j = rng.integers(0, 60, 500)
+    got = shared_counts(FeatureIndex(sets), i, j)
+    want = [len(set(sets[a].tolist()) & set(sets[b].tolist())) for a, b in zip(i, j)]
+    assert got.tolist() == want
+
+
+def test_clipping_is_reported_and_keeps_scores_exact():
+    rng = np.random.default_rng(5)
+    common = np.arange(10, dtype=np.uint64)  # in every document
+    sets = [np.unique(np.concatenate([common, rng.integers(100, 10**6, 5, dtype=np.uint64)])) for _ in range(80)]
+    res = overlap_join(sets, 0.5, mode="prefix", max_df=0.5, min_docs_to_clip=50)
+    assert not res.exact
+    full = overlap_join(sets, 0.5, mode="prefix", max_df=1.0)
+    assert full.exact and len(full.i) == 80 * 79 // 2  # 10 of <= 15 shared
+    # Clipping only loses pairs; what it returns is scored exactly.
+    lookup = dict(zip(zip(full.i.tolist(), full.j.tolist()), full.shared.tolist()))
+    assert all(lookup[(a, b)] == s for a, b, s in zip(res.i.tolist(), res.j.tolist(), res.shared.tolist()))
+
+
+def test_window_drops_far_apart_dates_and_keeps_unknown():
+    s = np.arange(50, dtype=np.uint64)
+    sets = [s, s.copy(), s.copy(), s.copy()]
+    day = 86400.0
+    dates = np.array([0.0, 0.5 * day, 3 * day, np.nan])
+    res = overlap_join(sets, 0.5, dates=dates, window_seconds=day)
+    assert set(zip(res.i.tolist(), res.j.tolist())) == {(0, 1), (0, 3), (1, 3), (2, 3)}

@@ -1,0 +1,273 @@
+"""Tests of the minhash method against Broder's paper (004) and against exact computation."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ndd_desktop.core.hashing import hash_word_shingles
+from ndd_desktop.core.lsh import (
+    acceptance_probability,
+    bucket_pairs,
+    choose_filter,
+    sort_based_clusters,
+    sort_based_pairs,
+)
+from ndd_desktop.core.methods import get_method
+from ndd_desktop.core.minhash_sketch import minhash_matrix, permutation_multipliers
+
+METHOD = get_method("minhash")
+WORDS = [f"w{i}" for i in range(400)]
+
+
+def params(**kw):
+    return METHOD.params(kw)
+
+
+def random_text(rng, n_words):
+    return " ".join(rng.choice(WORDS, n_words))
+
+
+def exact_jaccard(a: str, b: str, w: int = 3) -> float:
+    sa = set(hash_word_shingles(a, w).tolist())
+    sb = set(hash_word_shingles(b, w).tolist())
+    return len(sa & sb) / len(sa | sb) if sa | sb else 1.0
+
+
+# -- the paper's worked examples -------------------------------------------------------
+
+
+def test_rose_4_shingling_has_three_distinct_shingles():
+    text = "a rose is a rose is a rose"
+    assert len(set(hash_word_shingles(text, 4).tolist())) == 3
+    sketch = METHOD.sketch(text, params(w=4))
+    assert sketch[-1] == 3  # the trailing distinct-shingle count
+
+
+def test_p_6_14_2_is_one_half_at_0_909():
+    # Section 4: "P_{6,14,2}(x) = 1/2 for x = 0.909..."
+    p = params(candidates="features", k=6, s=14, r=2)
+    assert METHOD.acceptance_curve(p, np.array([0.909]))[0] == pytest.approx(0.5, abs=0.01)
+    assert acceptance_probability(0.905, 6, 14, 2) < 0.5 < acceptance_probability(0.915, 6, 14, 2)
+
+
+def test_p_6_14_2_error_bounds_from_the_introduction():
+    # "resemblance > 97.5% do not share at least two features: less than 0.01" (the exact
+    # value at 0.975 is 0.0107; the paper rounds, and it is below 0.01 from 0.976 on)
+    assert 1 - acceptance_probability(0.975, 6, 14, 2) == pytest.approx(0.01, abs=0.001)
+    assert 1 - acceptance_probability(0.976, 6, 14, 2) < 0.01
+    # "resemblance > 99% ... less than 0.00022"
+    assert 1 - acceptance_probability(0.99, 6, 14, 2) < 0.00022
+    # "resemblance < 77% do share two or more features: less than 0.01"
+    assert acceptance_probability(0.77, 6, 14, 2) < 0.01
+    # "resemblance < 50% share two or more features: less than 0.6e-7"
+    assert acceptance_probability(0.5, 6, 14, 2) < 0.6e-7
+
+
+def test_acceptance_curve_formulas():
+    x = np.linspace(0, 1, 11)
+    # r = 1 is the banding curve 1 - (1 - x^rows)^bands.
+    assert np.allclose(acceptance_probability(x, 20, 5, 1), 1 - (1 - x**5) ** 20)
+    # The binomial sum written out for k = 3, r = 2: 3 p^2 (1 - p) + p^3.
+    p = x**2
+    assert np.allclose(acceptance_probability(x, 3, 2, 2), 3 * p**2 * (1 - p) + p**3)
+    assert acceptance_probability(1.0, 6, 14, 2) == pytest.approx(1.0)
+    assert acceptance_probability(0.0, 6, 14, 2) == pytest.approx(0.0)
+
+
+@pytest.mark.parametrize("floor", [0.1, 0.3, 0.5, 0.8, 0.95])
+def test_auto_filter_finds_pairs_at_the_floor(floor):
+    k, s, r = choose_filter(floor, 128)
+    assert k * s <= 128 and r == 1
+    assert acceptance_probability(floor, k, s, r) >= 0.99
+    assert METHOD.acceptance_curve(params(), np.array([floor]), floor=floor)[0] >= 0.99
+
+
+def test_default_filter_at_default_floor():
+    # 64 bands of 2 rows: 1 - (1 - 0.3^2)^64 at the contract's floor 0.3.
+    assert METHOD.filter_for(params(), 0.3) == (64, 2, 1)
+    assert METHOD.acceptance_curve(params(), np.array([0.3]))[0] == pytest.approx(1 - 0.91**64)
+
+
+def test_features_need_room_in_the_sketch():
+    with pytest.raises(ValueError):
+        METHOD.filter_for(params(candidates="features", k=20, s=8), 0.3)
+
+
+# -- sort-based clustering (section 2) ------------------------------------------------------
+
+
+def test_sort_based_pairs_counts_shared_shingles():
+    sets = [np.array([1, 2, 3, 4]), np.array([3, 4, 5]), np.array([9]), np.array([4, 4, 9])]
+    pairs, shared, res = sort_based_pairs(sets)
+    got = {(int(i), int(j)): (int(c), float(r)) for (i, j), c, r in zip(pairs, shared, res)}
+    # {1,2,3,4} n {3,4,5} = {3,4}: 2 of 5; {1,2,3,4} n {4,9} = {4}: 1 of 5; {3,4,5} n {4,9}: 1 of 4
+    assert got == {(0, 1): (2, 0.4), (0, 3): (1, 0.2), (1, 3): (1, 0.25), (2, 3): (1, 0.5)}
+
+
+def test_sort_based_clusters_union_find():
+    sets = [np.array([1, 2, 3]), np.array([1, 2, 3, 4]), np.array([7, 8]), np.array([3, 4, 5, 6]), np.array([7, 8, 9])]
+    # 0-1: 3/4, 1-3: 2/6, 2-4: 2/3; at 0.5: {0,1}, {2,4}, {3}
+    assert sort_based_clusters(sets, 0.5).tolist() == [0, 0, 2, 3, 2]
+
+
+# -- sketches and scores ----------------------------------------------------------------------
+
+
+TEXT = st.lists(st.sampled_from(WORDS[:30]), max_size=60).map(" ".join)
+
+
+@settings(deadline=None, max_examples=50)
+@given(TEXT, TEXT)
+def test_score_properties(a, b):
+    p = params()
+    sa, sb = METHOD.sketch(a, p), METHOD.sketch(b, p)
+    assert METHOD.score(sa, sa, p) == 1.0
+    assert METHOD.score(sa, sb, p) == METHOD.score(sb, sa, p)
+    assert 0.0 <= METHOD.score(sa, sb, p) <= 1.0
+    pc = params(measure="containment")
+    assert 0.0 <= METHOD.score(sa, sb, pc) <= 1.0
+    assert METHOD.score(sa, sb, pc) == METHOD.score(sb, sa, pc)
+    cab, cba = METHOD.containment(sa, sb, p)
+    assert 0.0 <= cab <= 1.0 and 0.0 <= cba <= 1.0
+
+
+@settings(deadline=None, max_examples=40)
+@given(st.integers(0, 10_000), st.integers(20, 400), st.floats(0.0, 1.0))
+def test_estimate_within_error_bound(seed, n_words, keep):
+    rng = np.random.default_rng(seed)
+    a = rng.choice(WORDS, n_words)
+    b = a.copy()
+    changed = rng.random(n_words) > keep
+    b[changed] = rng.choice(WORDS, int(changed.sum()))
+    ta, tb = " ".join(a), " ".join(b)
+    j = exact_jaccard(ta, tb)
+    p = params()
+    est = METHOD.score(METHOD.sketch(ta, p), METHOD.sketch(tb, p), p)
+    sigma = math.sqrt(j * (1 - j) / 128)
+    assert abs(est - j) <= 4.5 * sigma + 2 / 128
+
+
+def test_estimator_is_unbiased_with_binomial_variance():
+    # 400 pairs of random sets with known resemblance 1/3: the mean error is ~0 and the
+    # spread matches sqrt(J (1 - J) / t), which needs nearly independent permutations.
+    rng = np.random.default_rng(7)
+    t, n, inter = 128, 200, 100
+    mult = permutation_multipliers(t)
+    values, offsets = [], [0]
+    for _ in range(400):
+        u = rng.integers(0, 2**32, 2 * n - inter, dtype=np.uint64).astype(np.uint32) | np.uint32(1)
+        values += [u[:n], u[n - inter :]]
+        offsets += [offsets[-1] + n, offsets[-1] + 2 * n]
+    sk = minhash_matrix(np.concatenate(values), np.array(offsets), mult)
+    est = (sk[0::2] == sk[1::2]).mean(axis=1)
+    j = inter / (2 * n - inter)
+    assert abs(est.mean() - j) < 0.006
+    assert 0.8 < est.std() / math.sqrt(j * (1 - j) / t) < 1.2
+    # Groups of s = 2 minima agree with probability J^2 (what the banding curve assumes).
+    both = (sk[0::2, 0::2] == sk[1::2, 0::2]) & (sk[0::2, 1::2] == sk[1::2, 1::2])
+    assert abs(both.mean() - j * j) < 0.01
+
+
+def test_containment_of_a_part():
+    rng = np.random.default_rng(3)
+    big = random_text(rng, 600)
+    part = " ".join(big.split()[:200])
+    p = params()
+    s_part, s_big = METHOD.sketch(part, p), METHOD.sketch(big, p)
+    c_part, c_big = METHOD.containment(s_part, s_big, p)
+    assert c_part == pytest.approx(1.0, abs=0.15)
+    assert c_big == pytest.approx(198 / 598, abs=0.12)
+    assert METHOD.score(s_part, s_big, params(measure="containment")) == pytest.approx(c_part)
+
+
+def test_empty_and_tiny_texts():
+    p = params()
+    empty, one = METHOD.sketch("", p), METHOD.sketch("word", p)
+    assert empty[-1] == 0 and one[-1] == 1
+    assert METHOD.score(empty, empty, p) == 1.0
+    assert METHOD.score(empty, one, p) == 0.0
+    assert METHOD.containment(empty, one, p)[1] == 0.0
+
+
+def test_batch_equals_single_and_bytes_round_trip():
+    rng = np.random.default_rng(5)
+    texts = [random_text(rng, int(n)) for n in rng.integers(0, 300, 40)] + ["", "x"]
+    for p in (params(), params(unit="chars", q=5), params(t=64, w=1)):
+        many = METHOD.sketch_many(texts, p)
+        for text, sk in zip(texts, many):
+            assert np.array_equal(sk, METHOD.sketch(text, p))
+            assert np.array_equal(METHOD.from_bytes(METHOD.to_bytes(sk)), sk)
+        assert many[0].shape == (p.t + 1,)
+
+
+def test_params_validation_and_keys():
+    with pytest.raises(ValueError):
+        params(w=11)
+    with pytest.raises(ValueError):
+        params(unit="lines")
+    assert METHOD.sketch_key(params(measure="containment", k=10)) == METHOD.sketch_key(params())
+    assert METHOD.sketch_key(params(w=4)) != METHOD.sketch_key(params())
+
+
+# -- candidates ---------------------------------------------------------------------------------
+
+
+def planted_collection(seed, n_base=150, n_copies=150):
+    """Random texts plus copies edited at rates spread so resemblances cover (0, 1]."""
+    rng = np.random.default_rng(seed)
+    texts = [random_text(rng, int(rng.integers(60, 250))) for _ in range(n_base)]
+    for c in range(n_copies):
+        src = texts[int(rng.integers(len(texts)))].split()
+        rate = rng.uniform(0.0, 0.3)
+        for pos in np.flatnonzero(rng.random(len(src)) < rate):
+            src[pos] = str(rng.choice(WORDS))
+        texts.append(" ".join(src))
+    return texts
+
+
+@pytest.mark.parametrize("seed,floor", [(1, 0.3), (2, 0.3), (3, 0.5), (4, 0.2)])
+def test_candidates_recall_against_brute_force(seed, floor):
+    texts = planted_collection(seed)
+    p = params()
+    sketches = METHOD.sketch_many(texts, p)
+    n = len(texts)
+    i, j = np.triu_indices(n, 1)
+    everything = METHOD.score_pairs(sketches, np.stack((i, j), axis=1), p)
+    wanted = {(a, b) for a, b, s in zip(everything.i, everything.j, everything.score) if s >= floor}
+    assert len(wanted) > 50  # the planted copies
+    got = {tuple(x) for x in METHOD.candidate_pairs(sketches, p, floor).tolist()}
+    assert len(wanted & got) >= 0.99 * len(wanted)
+    found = METHOD.find_pairs(sketches, p, floor)
+    assert np.all(found.score >= floor) and np.all(found.i < found.j)
+
+
+def test_bucket_pairs_counts_shared_features():
+    keys = np.array([[1, 10, 100], [1, 10, 200], [1, 30, 300], [2, 30, 300]], dtype=np.uint64)
+    assert {tuple(x) for x in bucket_pairs(keys, 1).tolist()} == {(0, 1), (0, 2), (1, 2), (2, 3)}
+    assert {tuple(x) for x in bucket_pairs(keys, 2).tolist()} == {(0, 1), (2, 3)}
+    assert bucket_pairs(keys, 3).shape == (0, 2)
+
+
+def test_oversized_buckets_are_windowed_but_connected():
+    n, cap = 600, 50
+    keys = np.zeros((n, 3), dtype=np.uint64)
+    keys[:, 1], keys[:, 2] = 1, 2
+    pairs = bucket_pairs(keys, 1, max_bucket=cap)
+    assert len(pairs) < n * (n - 1) // 2
+    assert len(pairs) <= 3 * n * (cap - 1)
+    # One union-find pass: every document ends in one component.
+    parent = list(range(n))
+
+    def find(a):
+        while parent[a] != a:
+            a = parent[a]
+        return a
+
+    for a, b in pairs.tolist():
+        parent[find(a)] = find(b)
+    assert len({find(a) for a in range(n)}) == 1
