@@ -1,0 +1,137 @@
+"""``ndd``: the command line of ndd-desktop (scan, pairs, clusters, errors, methods, export).
+
+Exit status: 0 on success (a scan with file errors included: they are listed), 1 for a
+failure at run time (an unreadable or newer store, a scan that failed), 2 for bad
+arguments or a missing path, 130 when a scan was interrupted (its work is kept). Every
+error is one line on stderr: ``ndd: error: ...``. See docs/cli.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from typing import Sequence
+
+from .. import __version__
+
+EXIT_OK, EXIT_FAILURE, EXIT_USAGE, EXIT_INTERRUPTED = 0, 1, 2, 130
+
+
+class UsageError(Exception):
+    """Bad arguments (exit status 2)."""
+
+
+class CommandError(Exception):
+    """A failure at run time (exit status 1)."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with one-line errors and no exit of its own."""
+
+    def error(self, message: str):  # noqa: D102 - argparse API
+        raise UsageError(f"{message} (see '{self.prog} --help')")
+
+
+def _add_db(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--db", required=True, metavar="FILE", help="the collection file (created by 'ndd scan')")
+
+
+def _add_selection(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--method", metavar="NAME", help="method (default: the one the store was last scanned with)")
+    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                   help="parameter of the method, to pick a pair set scanned with other parameters (repeatable)")
+    p.add_argument("--threshold", type=float, metavar="T", help="lowest score shown (default: the method's default)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser with all subcommands."""
+    parser = _Parser(prog="ndd", description="Find near-duplicate documents in archival folders.")
+    parser.add_argument("--version", action="version", version=f"ndd {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    p = sub.add_parser("scan", help="scan folders into a collection file (incremental)",
+                       description="Scan folders into a collection file. A rescan only reads what changed.")
+    p.add_argument("paths", nargs="+", metavar="PATH", help="folders to scan")
+    _add_db(p)
+    p.add_argument("--method", metavar="NAME", help="detection method (see 'ndd methods'; default: %(default)s)")
+    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="method parameter (repeatable)")
+    p.add_argument("--reference", action="append", default=[], metavar="PATH",
+                   help="a reference folder: compared with the others, not within itself (repeatable)")
+    p.add_argument("--floor", type=float, default=None, metavar="F",
+                   help="lowest score stored, so thresholds can be tuned without rescanning (default 0.3)")
+    p.add_argument("--workers", type=int, default=None, metavar="N", help="extraction processes (default: CPUs)")
+    p.add_argument("-q", "--quiet", action="store_true", help="no summary and no list of failed files")
+
+    p = sub.add_parser("pairs", help="list similar pairs", description="One row per pair at or above the threshold.")
+    _add_db(p)
+    _add_selection(p)
+    p.add_argument("--format", choices=("csv", "json"), default="csv")
+
+    p = sub.add_parser("clusters", help="list groups of near-duplicates",
+                       description="One row per document of each group, with the document to keep.")
+    _add_db(p)
+    _add_selection(p)
+    p.add_argument("--keeper-rule", default="reference-oldest", metavar="RULE",
+                   help="reference-oldest, oldest, newest, longest or folder-priority (default: %(default)s)")
+    p.add_argument("--priority", action="append", default=[], metavar="FOLDER",
+                   help="folder order for --keeper-rule folder-priority (repeatable)")
+    p.add_argument("--format", choices=("csv", "json"), default="csv")
+
+    p = sub.add_parser("errors", help="list files that were skipped or failed")
+    _add_db(p)
+    p.add_argument("--format", choices=("csv", "json"), default="csv")
+
+    p = sub.add_parser("methods", help="list the methods and their parameters")
+    p.add_argument("--format", choices=("text", "json"), default="text")
+
+    p = sub.add_parser("export", help="copy one document per group (and the rest) with reports",
+                       description="Export the deduplicated collection to a new folder.")
+    _add_db(p)
+    p.add_argument("--to", required=True, metavar="DIR", help="destination folder (new or empty)")
+    _add_selection(p)
+    p.add_argument("--mode", choices=("copy", "hardlink"), default="copy")
+    p.add_argument("--bagit", action="store_true", help="write a BagIt bag")
+    p.add_argument("--report", default="csv,json,html", metavar="LIST", help="reports to write (default: %(default)s)")
+    p.add_argument("--keeper-rule", default="reference-oldest", metavar="RULE", help="how the keeper is chosen")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``ndd`` with ``argv`` (default: the process arguments); returns the exit status."""
+    from . import commands
+
+    parser = build_parser()
+    try:
+        args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
+        if args.command is None:
+            parser.print_help(sys.stderr)
+            return EXIT_USAGE
+        return commands.run(args)
+    except SystemExit as exc:  # --help and --version
+        return int(exc.code or 0) if not isinstance(exc.code, str) else EXIT_USAGE
+    except UsageError as exc:
+        _error(str(exc))
+        return EXIT_USAGE
+    except CommandError as exc:
+        _error(str(exc))
+        return EXIT_FAILURE
+    except KeyboardInterrupt:
+        _error("interrupted")
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:  # `ndd pairs ... | head`: stop quietly
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        except (OSError, ValueError):
+            pass
+        return EXIT_OK
+
+
+def _error(message: str) -> None:
+    sys.stderr.write(f"ndd: error: {' '.join(message.split())}\n")
+    sys.stderr.flush()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,347 @@
+"""The subcommands of ``ndd``; each takes the parsed arguments and returns an exit status."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import sys
+from contextlib import contextmanager
+from typing import Iterator
+
+from ..core.methods import DEFAULT_METHOD, get_method, method_names
+from ..core.params import describe_params
+from ..store import Root, Store, StoreError
+from . import EXIT_INTERRUPTED, EXIT_OK, CommandError, UsageError
+from .output import ProgressBar, clean, write_rows
+
+PAIR_COLUMNS = ["a", "b", "score", "containment_ab", "containment_ba", "hamming", "verdict",
+                "a_root", "b_root", "a_id", "b_id", "pair_id"]
+CLUSTER_COLUMNS = ["group", "path", "root", "role", "keeper", "score", "id", "size", "date"]
+PAGE = 20_000  # pairs read per query by `ndd pairs`
+ERROR_COLUMNS = ["path", "root", "status", "reason", "format", "size", "id"]
+
+
+def run(args: argparse.Namespace) -> int:
+    """Dispatch to the subcommand."""
+    return COMMANDS[args.command](args)
+
+
+def parse_settings(items: list[str]) -> dict[str, str]:
+    """``["k=v", ...]`` to a dict (values stay strings; the method converts them)."""
+    out = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise UsageError(f"--set expects KEY=VALUE, got {item!r}")
+        out[key.strip()] = value.strip()
+    return out
+
+
+@contextmanager
+def open_store(path: str, *, create: bool = False) -> Iterator[Store]:
+    """Open the collection file, turning store failures into one-line errors."""
+    if not create and not os.path.exists(path):
+        raise UsageError(f"no collection file at {path}")
+    try:
+        store = Store.open(path, create=create)
+    except StoreError as exc:
+        raise CommandError(str(exc)) from None
+    try:
+        yield store
+    finally:
+        store.close()
+
+
+def _method(name: str):
+    try:
+        return get_method(name)
+    except KeyError as exc:
+        raise UsageError(str(exc.args[0])) from None
+
+
+# -- scan --------------------------------------------------------------------------------
+def cmd_scan(args: argparse.Namespace) -> int:
+    """``ndd scan``: run the scan job with a progress bar on a terminal."""
+    from ..pipeline import CancelToken, ScanCancelled, ScanConfig, ScanError, ScanJob
+    from ..pipeline.config import DEFAULT_FLOOR
+
+    for path in [*args.paths, *args.reference]:
+        if not os.path.isdir(path):
+            raise UsageError(f"no such folder: {path}")
+    method = _method(args.method or DEFAULT_METHOD)
+    settings = parse_settings(args.set)
+    try:
+        method.params(settings)
+    except ValueError as exc:
+        raise UsageError(f"{method.name}: {exc}") from None
+    floor = DEFAULT_FLOOR if args.floor is None else args.floor
+    if not 0.0 <= floor <= 1.0:
+        raise UsageError(f"--floor must be between 0 and 1, got {floor}")
+    roots = [Root(p, False) for p in args.paths] + [Root(p, True) for p in args.reference]
+    config = ScanConfig(roots=roots, method=method.name, params=settings, floor=floor, workers=args.workers)
+    bar = ProgressBar() if sys.stderr.isatty() else None
+    failed: list = []
+    token = CancelToken()
+    with open_store(args.db, create=True) as store, _cancel_on_sigint(token):
+        job = ScanJob(store, config, progress=bar, cancel=token, on_error=failed.append)
+        try:
+            summary = job.run()
+        except ScanCancelled:
+            if bar:
+                bar.close()
+            sys.stderr.write("ndd: scan interrupted; finished work is kept, run the same command to resume\n")
+            return EXIT_INTERRUPTED
+        except ScanError as exc:
+            raise UsageError(str(exc)) from None
+        except StoreError as exc:
+            raise CommandError(str(exc)) from None
+        finally:
+            if bar:
+                bar.close()
+    if not args.quiet:
+        for doc in failed:
+            sys.stderr.write(f"{doc.status}: {clean(doc.relpath)}: {doc.reason}\n")
+        sys.stderr.write(
+            f"{summary.documents} documents ({summary.new} new, {summary.changed} changed, {summary.moved} moved, "
+            f"{summary.removed} removed), {summary.errors} skipped or failed, {summary.pairs} pairs "
+            f"[{method.name}] in {summary.seconds:.1f} s\n"
+        )
+    return EXIT_OK
+
+
+@contextmanager
+def _cancel_on_sigint(token) -> Iterator[None]:
+    """Ctrl-C cancels the scan cleanly at the next batch (a second Ctrl-C interrupts)."""
+    try:
+        previous = signal.getsignal(signal.SIGINT)
+
+        def handler(signum, frame):
+            if token.cancelled:
+                raise KeyboardInterrupt
+            token.cancel()
+
+        signal.signal(signal.SIGINT, handler)
+    except ValueError:  # not the main thread: leave signals alone
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+# -- selecting a pair set -----------------------------------------------------------------
+def select_pair_set(store: Store, args: argparse.Namespace):
+    """(method, params object, pairs_key, threshold) from --method/--set/--threshold and the store."""
+    last = store.last_method()
+    settings = parse_settings(getattr(args, "set", []) or [])
+    if args.method is None and last is None:
+        raise CommandError("the collection has not been scanned yet (run 'ndd scan')")
+    name = args.method or last[0]
+    method = _method(name)
+    if settings:
+        try:
+            params = method.params(settings)
+        except ValueError as exc:
+            raise UsageError(f"{method.name}: {exc}") from None
+    elif last is not None and last[0] == method.name:
+        params = method.params(last[1])
+    else:
+        sets = [ps for ps in store.pair_sets() if ps.method == method.name]
+        if not sets:
+            raise CommandError(f"the collection has no pairs for method {method.name!r} (scan with --method {method.name})")
+        params = method.params(sets[0].params)
+    pairs_key = method.pairs_key(params)
+    pset = store.pair_set(method.name, pairs_key)
+    if pset is None:
+        raise CommandError(f"the collection has no pairs for {method.name} with these parameters (scan first)")
+    threshold = method.threshold_for(params) if args.threshold is None else args.threshold
+    if not 0.0 <= threshold <= 1.0:
+        raise UsageError(f"--threshold must be between 0 and 1, got {threshold}")
+    if threshold < pset.floor:
+        sys.stderr.write(f"ndd: note: pairs below the floor {pset.floor} were not stored\n")
+    return method, params, pairs_key, threshold
+
+
+# -- pairs, clusters, errors ----------------------------------------------------------------
+def cmd_pairs(args: argparse.Namespace) -> int:
+    """``ndd pairs``: one row per pair at or above the threshold, best first."""
+    with open_store(args.db) as store:
+        method, _, pairs_key, threshold = select_pair_set(store, args)
+        write_rows(_pair_rows(store, method.name, pairs_key, threshold), args.format, sys.stdout, PAIR_COLUMNS)
+    return EXIT_OK
+
+
+def _pair_rows(store: Store, method: str, pairs_key: str, threshold: float):
+    """Pairs as output rows, read a page at a time so memory stays flat."""
+    offset, page = 0, PAGE
+    while True:
+        rows = store.pairs(method, pairs_key, threshold, order="score", descending=True, offset=offset, limit=page)
+        for p in rows:
+            yield {
+                "a": p.a.relpath, "b": p.b.relpath, "score": round(p.score, 6),
+                "containment_ab": p.cont_ab, "containment_ba": p.cont_ba, "hamming": p.hamming,
+                "verdict": p.verdict, "a_root": p.a.root, "b_root": p.b.root,
+                "a_id": p.a.id, "b_id": p.b.id, "pair_id": p.pair_id,
+            }
+        if len(rows) < page:
+            return
+        offset += page
+
+
+def cmd_clusters(args: argparse.Namespace) -> int:
+    """``ndd clusters``: one row per document of each group, keeper marked."""
+    from ..pipeline.grouping import KEEPER_RULES, groups_at
+
+    if args.keeper_rule not in KEEPER_RULES:
+        raise UsageError(f"unknown keeper rule {args.keeper_rule!r} (known: {', '.join(KEEPER_RULES)})")
+    with open_store(args.db) as store:
+        method, _, pairs_key, threshold = select_pair_set(store, args)
+        grouping = groups_at(store, method.name, pairs_key, threshold, keeper_rule=args.keeper_rule,
+                             folder_priority=args.priority)
+        docs = {d.id: d for d in store.documents([m for g in grouping.groups for m in g.members])}
+    if args.format == "json":
+        out = [
+            {
+                "group": g.group_id, "principal": docs[g.principal].relpath, "keeper": docs[g.keeper].relpath,
+                "members": [
+                    {"path": docs[m].relpath, "root": docs[m].root, "id": m, "score": round(g.scores[m], 6),
+                     "keeper": m == g.keeper}
+                    for m in g.members
+                ],
+            }
+            for g in grouping.groups
+        ]
+        import json
+
+        json.dump(_clean_tree(out), sys.stdout, indent=1, ensure_ascii=False)
+        sys.stdout.write("\n")
+        return EXIT_OK
+    rows = []
+    for g in grouping.groups:
+        for m in g.members:
+            d = docs[m]
+            rows.append({
+                "group": g.group_id, "path": d.relpath, "root": d.root,
+                "role": "principal" if m == g.principal else "member", "keeper": "yes" if m == g.keeper else "",
+                "score": round(g.scores[m], 6), "id": m, "size": d.size, "date": d.date,
+            })
+    write_rows(rows, "csv", sys.stdout, CLUSTER_COLUMNS)
+    return EXIT_OK
+
+
+def _clean_tree(value):
+    if isinstance(value, dict):
+        return {k: _clean_tree(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_clean_tree(v) for v in value]
+    return clean(value)
+
+
+def cmd_errors(args: argparse.Namespace) -> int:
+    """``ndd errors``: every file skipped or failed, with the reason."""
+    with open_store(args.db) as store:
+        rows = [
+            {"path": d.relpath, "root": d.root, "status": d.status, "reason": d.reason, "format": d.format,
+             "size": d.size, "id": d.id}
+            for d in store.errors()
+        ]
+    write_rows(rows, args.format, sys.stdout, ERROR_COLUMNS)
+    return EXIT_OK
+
+
+# -- methods, export ------------------------------------------------------------------------
+def cmd_methods(args: argparse.Namespace) -> int:
+    """``ndd methods``: each method, its description and parameters with defaults and ranges."""
+    methods = []
+    for name in method_names():
+        try:
+            methods.append(get_method(name))
+        except ImportError as exc:  # a method whose dependencies are missing is listed as such
+            sys.stderr.write(f"ndd: note: method {name} is unavailable ({exc})\n")
+    if args.format == "json":
+        import json
+
+        out = [
+            {
+                "name": m.name, "description": m.description, "default": m.name == DEFAULT_METHOD,
+                "default_threshold": m.default_threshold,
+                "default_containment_threshold": m.default_containment_threshold,
+                "parameters": [
+                    {"name": i.name, "type": i.type.__name__, "default": i.default, "minimum": i.minimum,
+                     "maximum": i.maximum, "choices": list(i.choices) if i.choices else None, "help": i.help,
+                     "affects_sketch": i.affects_sketch}
+                    for i in describe_params(m.Params)
+                ],
+            }
+            for m in methods
+        ]
+        json.dump(out, sys.stdout, indent=1)
+        sys.stdout.write("\n")
+        return EXIT_OK
+    for m in methods:
+        mark = " (default)" if m.name == DEFAULT_METHOD else ""
+        sys.stdout.write(f"{m.name}{mark}: {m.description}\n  default threshold {m.default_threshold}\n")
+        for i in describe_params(m.Params):
+            if i.choices:
+                rng = "one of " + ", ".join(str(c) for c in i.choices)
+            elif i.minimum is not None or i.maximum is not None:
+                rng = f"{'' if i.minimum is None else i.minimum}..{'' if i.maximum is None else i.maximum}"
+            else:
+                rng = i.type.__name__
+            sys.stdout.write(f"  --set {i.name}={i.default}  [{rng}]  {i.help}\n")
+        sys.stdout.write("\n")
+    return EXIT_OK
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    """``ndd export``: hand the selection to the export package (imported only here)."""
+    from ..export import ExportCancelled, ExportError, ExportOptions, run_export
+    from ..pipeline import CancelToken
+
+    with open_store(args.db) as store:
+        method, _, pairs_key, threshold = select_pair_set(store, args)
+        try:
+            options = ExportOptions(dest=args.to, method=method.name, pairs_key=pairs_key, threshold=threshold,
+                                    mode=args.mode, bagit=args.bagit, reports=args.report,
+                                    keeper_rule=args.keeper_rule)
+        except ExportError as exc:
+            raise UsageError(str(exc)) from None
+        bar = ProgressBar() if sys.stderr.isatty() else None
+        token = CancelToken()
+        try:
+            with _cancel_on_sigint(token):
+                result = run_export(store, options, progress=bar, cancel=token)
+        except ExportCancelled:
+            if bar:
+                bar.close()
+            sys.stderr.write("ndd: export interrupted; run the same command to resume\n")
+            return EXIT_INTERRUPTED
+        except (ExportError, OSError) as exc:
+            raise CommandError(str(exc)) from None
+        finally:
+            if bar:
+                bar.close()
+    for issue in result.failed:
+        sys.stderr.write(f"failed: {clean(issue.source)}: {issue.reason}\n")
+    for note in result.notes:
+        sys.stderr.write(f"note: {note}\n")
+    sys.stderr.write(
+        f"exported {result.files_planned} files to {result.dest} ({result.copied} copied, {result.linked} linked, "
+        f"{result.skipped} already there) in {result.seconds:.1f} s\n"
+    )
+    if not result.ok:
+        raise CommandError(f"export incomplete: {len(result.failed)} files failed" +
+                           (f"; bag: {result.bag_message}" if result.bag_valid is False else ""))
+    return EXIT_OK
+
+
+COMMANDS = {
+    "scan": cmd_scan,
+    "pairs": cmd_pairs,
+    "clusters": cmd_clusters,
+    "errors": cmd_errors,
+    "methods": cmd_methods,
+    "export": cmd_export,
+}

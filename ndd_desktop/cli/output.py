@@ -1,0 +1,86 @@
+"""Terminal output of ``ndd``: a progress line for a TTY, CSV and JSON rows for pipes."""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+import shutil
+import sys
+import time
+from typing import IO, Any, Iterable, Sequence
+
+from ..ingest.document import storable_path
+from ..pipeline import Progress
+
+
+def clean(value: Any) -> Any:
+    """A value fit for CSV or JSON: NaN becomes None, odd paths become printable."""
+    if isinstance(value, float) and math.isnan(value):
+        return None
+    if isinstance(value, str):
+        return storable_path(value)
+    return value
+
+
+def write_rows(rows: Iterable[dict], fmt: str, out: IO[str], columns: Sequence[str]) -> None:
+    """Stream rows as CSV (a header, then one line each) or as a JSON array of objects."""
+    if fmt == "json":
+        out.write("[")
+        for n, r in enumerate(rows):
+            out.write(",\n " if n else "\n ")
+            json.dump({k: clean(r.get(k)) for k in columns}, out, ensure_ascii=False)
+        out.write("\n]\n")
+        return
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(columns)
+    for r in rows:
+        writer.writerow(["" if clean(r.get(k)) is None else clean(r.get(k)) for k in columns])
+
+
+def _fmt_seconds(s: float | None) -> str:
+    if s is None or math.isinf(s):
+        return "--:--"
+    s = int(s)
+    return f"{s // 3600}:{s // 60 % 60:02d}:{s % 60:02d}" if s >= 3600 else f"{s // 60:02d}:{s % 60:02d}"
+
+
+class ProgressBar:
+    """A one-line progress display redrawn in place on a terminal (stderr)."""
+
+    def __init__(self, stream: IO[str] | None = None, interval: float = 0.1) -> None:
+        self.stream = stream if stream is not None else sys.stderr
+        self.interval = interval
+        self._last = 0.0
+        self._stage = ""
+        self._width = 0
+
+    def __call__(self, p: Progress) -> None:
+        now = time.monotonic()
+        if p.stage == self._stage and now - self._last < self.interval and (p.total is None or p.done < p.total):
+            return
+        if p.stage != self._stage and self._stage:
+            self.stream.write("\n")
+            self._width = 0
+        self._stage, self._last = p.stage, now
+        columns = shutil.get_terminal_size((80, 20)).columns
+        if p.total:
+            frac = min(p.done / p.total, 1.0)
+            bar_w = 24
+            filled = int(frac * bar_w)
+            head = f"{p.stage:8} [{'#' * filled}{'.' * (bar_w - filled)}] {p.done}/{p.total} {frac:4.0%}"
+        else:
+            head = f"{p.stage:8} {p.done}"
+        tail = f" {p.rate:,.0f}/s eta {_fmt_seconds(p.eta_s)} " if p.total else f" {p.rate:,.0f}/s "
+        line = head + tail + storable_path(p.current)
+        line = line[: max(columns - 1, 10)]
+        self.stream.write("\r" + line + " " * max(self._width - len(line), 0))
+        self._width = len(line)
+        self.stream.flush()
+
+    def close(self) -> None:
+        """End the progress line."""
+        if self._stage:
+            self.stream.write("\n")
+            self.stream.flush()
+            self._stage = ""

@@ -1,0 +1,25 @@
+"""The scan as a job: ingest -> core -> store, incremental, with progress and cancel.
+
+The window and the command line both drive :class:`ScanJob`; see docs/store.md for what
+a scan keeps and how it resumes.
+"""
+
+from ..ingest.limits import Limits
+from .cancel import CancelToken, ScanCancelled
+from .config import DEFAULT_FLOOR, ScanConfig, ScanError, ScanSummary
+from .job import ScanJob
+from .progress import STAGES, Progress, ProgressMeter
+
+__all__ = [
+    "DEFAULT_FLOOR",
+    "STAGES",
+    "CancelToken",
+    "Limits",
+    "Progress",
+    "ProgressMeter",
+    "ScanCancelled",
+    "ScanConfig",
+    "ScanError",
+    "ScanJob",
+    "ScanSummary",
+]

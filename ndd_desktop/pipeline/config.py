@@ -1,0 +1,48 @@
+"""What a scan is asked to do, and what it reports back."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..ingest.limits import Limits
+from ..store import Root
+
+#: Pairs scoring below this are not stored (lower than any threshold worth picking).
+DEFAULT_FLOOR = 0.3
+
+
+class ScanError(Exception):
+    """The scan cannot start: a root that is missing, a method or parameter that is wrong."""
+
+
+@dataclass
+class ScanConfig:
+    """The roots to scan, the method with its parameter overrides, the pair floor."""
+
+    roots: list[Root]
+    method: str
+    params: dict = field(default_factory=dict)
+    floor: float = DEFAULT_FLOOR
+    workers: int | None = None
+    limits: Limits = field(default_factory=Limits)
+
+
+@dataclass(frozen=True)
+class ScanSummary:
+    """Counts of one finished scan (documents, not files; ``errors`` counts the whole store).
+
+    ``new``: documents seen for the first time; ``changed``: documents whose content
+    changed; ``moved``: documents found at a new path with the same content (their
+    sketches and decisions are kept); ``unchanged``: the rest; ``removed``: documents
+    whose file is gone; ``pairs``: pairs stored for the method.
+    """
+
+    documents: int
+    new: int
+    changed: int
+    unchanged: int
+    removed: int
+    errors: int
+    pairs: int
+    seconds: float
+    moved: int = 0

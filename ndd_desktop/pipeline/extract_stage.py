@@ -1,0 +1,165 @@
+"""The extract stage: stream files through ingest, sketch each batch, write it whole.
+
+Documents arrive from ``extract_many`` in any order. They are gathered into batches
+(a number of documents, an amount of text or a time span, whichever comes first); each
+batch is matched against the store (same path, or same content at a missing path: a
+move), the documents that need it are normalised and sketched, and the batch is written
+in one transaction. A cancel or a crash therefore loses at most the batch in flight.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from ..core.method import Method
+from ..ingest.document import ExtractedDocument
+from ..store import DocumentInfo, DocWrite, Store
+from .cancel import CancelToken
+from .plan import ScanPlan
+from .progress import ProgressMeter
+from .worker_sketch import SKETCH_ATTR, SketchingExtractor, sketch_blobs
+
+BATCH_DOCS = 500
+BATCH_TEXT_CHARS = 32_000_000
+BATCH_SECONDS = 2.0
+
+
+@dataclass
+class ExtractCounts:
+    """What the extract stage did, in documents."""
+
+    new: int = 0
+    changed: int = 0
+    moved: int = 0
+    same: int = 0  # re-extracted (the file was touched) but the content is the same
+    files_done: int = 0
+    written: set[int] = field(default_factory=set)
+
+
+class ExtractStage:
+    """Runs extraction for a plan and writes the results batch by batch."""
+
+    def __init__(
+        self,
+        store: Store,
+        method: Method,
+        params: Any,
+        sketch_key: str,
+        plan: ScanPlan,
+        meter: ProgressMeter,
+        cancel: CancelToken,
+        on_error: Callable[[DocumentInfo], None] | None = None,
+    ) -> None:
+        self.store, self.method, self.params, self.sketch_key = store, method, params, sketch_key
+        self.plan, self.meter, self.cancel, self.on_error = plan, meter, cancel, on_error
+        self.param_overrides: dict = {}
+        self.counts = ExtractCounts()
+        self._pending: list[ExtractedDocument] = []
+        self._pending_chars = 0
+        self._last_flush = time.monotonic()
+
+    def run(self, limits, workers: int | None) -> ExtractCounts:
+        """Extract every planned file; raise ScanCancelled after writing the finished batch."""
+        from ..ingest.pool import extract_many  # the pool starts processes: import on use
+
+        self.meter.stage("extract", len(self.plan.to_extract))
+        if self.plan.walk_errors:
+            self._add(list(self.plan.walk_errors), count_files=False)
+        if self.plan.to_extract:
+            extractor = SketchingExtractor(self.method.name, tuple(sorted(self.param_overrides.items())))
+            for docs in extract_many(self.plan.to_extract, limits, workers=workers, cancel=self.cancel,
+                                     extractor=extractor):
+                self._add(docs)
+                if self.cancel.cancelled:
+                    break
+        self.flush()
+        self.cancel.raise_if_cancelled()
+        self.meter.finish()
+        return self.counts
+
+    def _add(self, docs: list[ExtractedDocument], count_files: bool = True) -> None:
+        self._pending.extend(docs)
+        self._pending_chars += sum(d.text_length for d in docs)
+        if count_files:
+            files = {(d.root, d.container or d.relpath) for d in docs}
+            self.counts.files_done += len(files)
+            current = docs[-1].relpath if docs else ""
+            self.meter.update(self.counts.files_done, current=current)
+        if (
+            len(self._pending) >= BATCH_DOCS
+            or self._pending_chars >= BATCH_TEXT_CHARS
+            or time.monotonic() - self._last_flush >= BATCH_SECONDS
+        ):
+            self.flush()
+
+    def flush(self) -> None:
+        """Match, sketch and write the pending documents in one transaction."""
+        docs, self._pending, self._pending_chars = self._pending, [], 0
+        self._last_flush = time.monotonic()
+        if not docs:
+            return
+        existing = self.store.documents_at([(d.root, d.relpath) for d in docs])
+        writes: list[DocWrite] = []
+        kinds: list[str] = []
+        for d in docs:
+            writes.append(self._doc_write(d))
+            known = existing.get((d.root, d.relpath))
+            w = writes[-1]
+            if known is not None:
+                w.doc_id = known.doc_id
+                w.content_changed = known.xxh128 != d.xxh128 or known.status != d.status
+                kinds.append("changed" if w.content_changed else "same")
+            elif d.status == "ok" and d.xxh128 and self.plan.move_pool.get(d.xxh128):
+                w.doc_id = self.plan.move_pool[d.xxh128].pop()
+                kinds.append("moved")
+            else:
+                kinds.append("new")
+        # Sketch what has no sketch for this method and key yet.
+        have = self.store.sketched([w.doc_id for w, k in zip(writes, kinds) if k in ("same", "moved")],
+                                   self.method.name, self.sketch_key)
+        need = [
+            n for n, (d, w, k) in enumerate(zip(docs, writes, kinds))
+            if d.status == "ok" and d.text is not None and not (k in ("same", "moved") and w.doc_id in have)
+        ]
+        for n in need:  # sketched in the extraction worker
+            writes[n].sketch = getattr(docs[n], SKETCH_ATTR, None)
+        rest = [n for n in need if writes[n].sketch is None]
+        if rest:
+            blobs = sketch_blobs(self.method, self.params, [docs[n].text for n in rest])
+            for n, blob in zip(rest, blobs):
+                writes[n].sketch = blob
+        ids = self.store.write_documents(writes, self.method.name, self.sketch_key, keep_ids=self.counts.written)
+        self.counts.written.update(ids)
+        for k in kinds:
+            setattr(self.counts, k, getattr(self.counts, k) + 1)
+        failed = [i for i, d in zip(ids, docs) if d.status != "ok"]
+        if failed and self.on_error is not None:
+            for info in self.store.documents(failed, status=None):
+                self.on_error(info)
+
+    def _doc_write(self, d: ExtractedDocument) -> DocWrite:
+        file_rel = d.container or d.relpath
+        entry = self.plan.entries.get((d.root, file_rel))
+        size = entry.size if entry is not None else d.size
+        mtime = entry.mtime_ns if entry is not None else d.mtime_ns
+        return DocWrite(
+            root=d.root,
+            file_relpath=file_rel,
+            file_size=size,
+            file_mtime_ns=mtime,
+            file_xxh128=(d.xxh128 or None) if d.container is None else None,
+            relpath=d.relpath,
+            container=d.container,
+            size=d.size,
+            mtime_ns=d.mtime_ns,
+            date=d.date,
+            format=d.format,
+            xxh128=d.xxh128,
+            sha256=d.sha256,
+            text_length=d.text_length,
+            status=d.status,
+            reason=d.reason,
+            text=d.text if d.status == "ok" else None,
+        )

@@ -1,0 +1,149 @@
+"""Groups of near-duplicates at a threshold, with the document to keep in each.
+
+Shared by the command line, the window and the export so that all three agree on what a
+group is. Pairs at or above the threshold are edges, strongest first; a reviewer's
+"not duplicate" is a cannot-link constraint (that pair never ends in one group) and a
+reviewer's "duplicate" is an edge whatever its score. Groups are principal groups
+(``core.clustering.principal_groups``): the longest document of a connected component
+leads a group of the documents directly similar to it.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from dataclasses import dataclass, field
+from typing import Callable, Sequence
+
+import numpy as np
+
+from ..core.clustering import principal_groups
+from ..store import DocumentInfo, Store
+
+KEEPER_RULES = ("reference-oldest", "oldest", "newest", "longest", "folder-priority")
+MEASURES = ("score", "containment")
+
+
+@dataclass(frozen=True)
+class DocGroup:
+    """One group: its principal, members (principal first), score to the principal, keeper.
+
+    ``group_id`` counts from 1 in the order the groups were formed.
+    """
+
+    group_id: int
+    principal: int
+    members: list[int]
+    scores: dict[int, float]
+    keeper: int
+
+
+@dataclass(frozen=True)
+class Grouping:
+    """The groups at one threshold; ``left_out``: documents with an edge but in no group
+    (kept apart by a reviewer's "not duplicate"); ``pair_count``: the edges used."""
+
+    groups: list[DocGroup]
+    left_out: set[int] = field(default_factory=set)
+    pair_count: int = 0
+
+
+def _date(d: DocumentInfo) -> float:
+    return d.date if d.date is not None and not math.isnan(d.date) else math.inf
+
+
+def _under(path: str, folder: str) -> bool:
+    folder = folder.rstrip("/\\")
+    return path == folder or path.startswith(folder + os.sep) or path.startswith(folder + "/")
+
+
+def keeper_key(rule: str, folder_priority: Sequence[str] = ()) -> Callable[[DocumentInfo], tuple]:
+    """The sort key that puts the document to keep first under ``rule``.
+
+    Raises:
+        ValueError: an unknown rule.
+    """
+    if rule == "reference-oldest":
+        return lambda d: (not d.reference, _date(d), d.id)
+    if rule == "oldest":
+        return lambda d: (_date(d), d.id)
+    if rule == "newest":
+        return lambda d: (-_date(d) if _date(d) != math.inf else math.inf, d.id)
+    if rule == "longest":
+        return lambda d: (-d.text_length, _date(d), d.id)
+    if rule == "folder-priority":
+        folders = [os.path.abspath(f) for f in folder_priority]
+
+        def rank(d: DocumentInfo) -> tuple:
+            path = os.path.join(d.root, *d.relpath.split("/"))
+            pos = next((k for k, f in enumerate(folders) if _under(path, f)), len(folders))
+            return (pos, not d.reference, _date(d), d.id)
+
+        return rank
+    raise ValueError(f"unknown keeper rule {rule!r} (known: {', '.join(KEEPER_RULES)})")
+
+
+def groups_at(
+    store: Store,
+    method: str,
+    pairs_key: str,
+    threshold: float,
+    *,
+    measure: str = "score",
+    keeper_rule: str = "reference-oldest",
+    folder_priority: Sequence[str] = (),
+) -> Grouping:
+    """Group the stored pairs of (method, pairs_key) at ``threshold``.
+
+    ``measure`` is "score" (the method's score) or "containment" (the larger of the two
+    containments; the score where the method has none). A reviewer's keeper choice in a
+    group wins over ``keeper_rule``.
+
+    Raises:
+        ValueError: an unknown measure or keeper rule.
+    """
+    if measure not in MEASURES:
+        raise ValueError(f"unknown measure {measure!r} (known: {', '.join(MEASURES)})")
+    sort_key = keeper_key(keeper_rule, folder_priority)
+    pa = store.pair_arrays(method, pairs_key)
+    value = pa.score
+    if measure == "containment" and len(pa):
+        cont = np.fmax(pa.cont_ab, pa.cont_ba)
+        value = np.where(np.isnan(cont), pa.score, cont)
+    verdicts = store.verdicts()
+    keep = value >= threshold
+    pair_value = {(int(a), int(b)): float(v) for a, b, v in zip(pa.a, pa.b, value)}
+    edges = {(int(a), int(b)): float(v) for a, b, v, k in zip(pa.a, pa.b, value, keep) if k}
+    above = {x for e in edges for x in e}  # before the reviewer's constraints
+    cannot = []
+    for (a, b), verdict in verdicts.items():
+        if verdict == "not_duplicate":
+            edges.pop((a, b), None)
+            cannot.append((a, b))
+        elif verdict == "duplicate":
+            edges[(a, b)] = pair_value.get((a, b), 1.0)
+    ids = sorted({x for e in edges for x in e} | above)
+    if not ids:
+        return Grouping([], set(), 0)
+    docs = {d.id: d for d in store.documents(ids)}
+    ids = [i for i in ids if i in docs]  # documents gone since the pairs were stored
+    index = {doc_id: k for k, doc_id in enumerate(ids)}
+    items = sorted(((v, a, b) for (a, b), v in edges.items() if a in index and b in index), key=lambda t: (-t[0], t[1], t[2]))
+    i = np.array([index[a] for _, a, _ in items], dtype=np.int64)
+    j = np.array([index[b] for _, _, b in items], dtype=np.int64)
+    score = np.array([v for v, _, _ in items], dtype=np.float64)
+    lengths = np.array([docs[d].text_length for d in ids], dtype=np.int64)
+    cl = np.array([(index[a], index[b]) for a, b in cannot if a in index and b in index], dtype=np.int64).reshape(-1, 2)
+    groups = principal_groups(len(ids), i, j, score, lengths, cl if len(cl) else None) if items else []
+    chosen = store.keepers()
+    out: list[DocGroup] = []
+    grouped: set[int] = set()
+    for n, g in enumerate(groups, start=1):
+        members = [ids[int(m)] for m in g.members]
+        grouped.update(members)
+        scores = {ids[int(m)]: float(s) for m, s in zip(g.members, g.scores)}
+        ranked = sorted((docs[m] for m in members), key=sort_key)
+        picked = [d.id for d in ranked if d.id in chosen]
+        keeper = picked[0] if picked else ranked[0].id
+        out.append(DocGroup(n, members[0], members, scores, keeper))
+    return Grouping(out, set(ids) - grouped, len(items))

@@ -1,0 +1,150 @@
+"""``ScanJob``: walk -> extract -> sketch -> candidates -> score -> store, incrementally.
+
+The window's worker thread and ``ndd scan`` both run exactly this. Each stage reports
+through a :class:`~ndd_desktop.pipeline.progress.Progress` callback and checks a
+:class:`~ndd_desktop.pipeline.cancel.CancelToken` between batches; cancelling (or a
+crash) keeps every finished batch, and the next run picks up where this one stopped.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import time
+from typing import Callable
+
+from ..core.methods import get_method
+from ..core.params import params_dict
+from ..ingest.document import ExtractedDocument, FileEntry
+from ..store import DocumentInfo, Root, Store
+from .cancel import CancelToken, ScanCancelled
+from .config import ScanConfig, ScanError, ScanSummary
+from .extract_stage import ExtractStage
+from .pair_stage import compute_pairs, sketch_missing
+from .plan import make_plan
+from .progress import ProgressCallback, ProgressMeter
+
+
+def normalise_roots(roots: list[Root]) -> list[Root]:
+    """Absolute root paths; a root listed twice keeps its first entry.
+
+    Raises:
+        ScanError: a root that is not a folder, or one root inside another.
+    """
+    out: dict[str, Root] = {}
+    for r in roots:
+        path = os.path.abspath(r.path)
+        if not os.path.isdir(path):
+            raise ScanError(f"not a folder: {r.path}")
+        out.setdefault(path, Root(path, bool(r.reference)))
+    paths = list(out)
+    for p in paths:
+        for q in paths:
+            if p != q and (q + os.sep).startswith(p.rstrip(os.sep) + os.sep):
+                raise ScanError(f"{q} is inside {p}; give each folder once")
+    return list(out.values())
+
+
+class ScanJob:
+    """One scan of a store's roots with one method (see the module docstring)."""
+
+    def __init__(
+        self,
+        store: Store,
+        config: ScanConfig,
+        progress: ProgressCallback | None = None,
+        cancel: CancelToken | None = None,
+        on_error: Callable[[DocumentInfo], None] | None = None,
+    ) -> None:
+        self.store = store
+        self.config = config
+        self.cancel = cancel if cancel is not None else CancelToken()
+        self.on_error = on_error
+        self.meter = ProgressMeter(progress)
+
+    def _validate(self):
+        try:
+            method = get_method(self.config.method)
+        except KeyError as exc:
+            raise ScanError(str(exc.args[0])) from None
+        try:
+            params = method.params(self.config.params)
+        except ValueError as exc:
+            raise ScanError(f"{method.name}: {exc}") from None
+        floor = float(self.config.floor)
+        if not (0.0 <= floor <= 1.0) or math.isnan(floor):
+            raise ScanError(f"floor must be between 0 and 1, got {self.config.floor}")
+        return method, params, floor
+
+    def run(self) -> ScanSummary:
+        """Run the scan to the end.
+
+        Raises:
+            ScanError: bad configuration (nothing is changed in the store).
+            ScanCancelled: the token was cancelled; finished batches are kept.
+        """
+        started = time.monotonic()
+        method, params, floor = self._validate()
+        roots = normalise_roots(self.config.roots)
+        pdict = params_dict(params)
+        sketch_key, pairs_key = method.sketch_key(params), method.pairs_key(params)
+        self.store.set_roots(roots)
+        run_id = self.store.begin_run(method.name, pdict, pairs_key, floor)
+        counts: dict[str, int] = {}
+        try:
+            entries, walk_errors = self._walk([r.path for r in roots])
+            plan = make_plan(self.store, entries, walk_errors)
+            self.store.touch_files(plan.touched)
+            stage = ExtractStage(self.store, method, params, sketch_key, plan, self.meter, self.cancel, self.on_error)
+            stage.param_overrides = dict(self.config.params)
+            done = stage.run(self.config.limits, self.config.workers)
+            removed = self.store.remove_files(plan.missing_file_ids)
+            sketch_missing(self.store, method, params, sketch_key, self.meter, self.cancel)
+            n_pairs = compute_pairs(self.store, method, params, pdict, floor, self.meter, self.cancel)
+            total = self.store.count_documents(status=None)
+            errors = total - self.store.count_documents("ok")
+            counts = {
+                "documents": total - errors,
+                "new": done.new,
+                "changed": done.changed,
+                "removed": removed,
+                "errors": errors,
+                "pairs": n_pairs,
+            }
+            counts["unchanged"] = max(total - done.new - done.changed - done.moved, 0)
+            summary = ScanSummary(
+                documents=counts["documents"], new=done.new, changed=done.changed, unchanged=counts["unchanged"],
+                removed=removed, errors=errors, pairs=n_pairs, seconds=time.monotonic() - started, moved=done.moved,
+            )
+        except ScanCancelled:
+            self._end(run_id, "cancelled", counts, "cancelled")
+            raise
+        except BaseException as exc:
+            self._end(run_id, "failed", counts, f"{type(exc).__name__}: {exc}")
+            raise
+        self.store.end_run(run_id, "finished", counts)
+        self.meter.stage("done", 1)
+        self.meter.finish()
+        return summary
+
+    def _end(self, run_id: int, status: str, counts: dict, message: str) -> None:
+        try:
+            self.store.end_run(run_id, status, counts, message)
+        except Exception:  # the store itself may be what failed; the original error matters
+            pass
+
+    def _walk(self, roots: list[str]) -> tuple[list[FileEntry], list[ExtractedDocument]]:
+        from ..ingest.walk import walk
+
+        self.meter.stage("walk", None)
+        errors: list[ExtractedDocument] = []
+        entries: list[FileEntry] = []
+        for entry in walk(roots, on_error=errors.append):
+            entries.append(entry)
+            if len(entries) % 256 == 0:
+                self.cancel.raise_if_cancelled()
+                self.meter.update(len(entries), current=entry.relpath)
+        self.cancel.raise_if_cancelled()
+        self.meter.set_total(len(entries))
+        self.meter.finish()
+        return entries, errors

@@ -1,0 +1,107 @@
+"""The sketch-catch-up and pair stages of a scan.
+
+Documents that are in the store but lack a sketch for the method and key (a new method,
+a changed parameter) are sketched from their stored text: no file is read again. Then
+all sketches are compared with the method's candidate strategy; pairs of two documents
+under reference roots are dropped; the pair set replaces the stored one in one
+transaction. When the input (documents, contents, reference flags, floor, parameters)
+is exactly what the stored set was computed from, the comparison is skipped.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+import numpy as np
+
+from ..core.method import Method, PairScores
+from ..store import Store
+from .cancel import CancelToken
+from .worker_sketch import sketch_blobs
+from .progress import ProgressMeter
+
+SKETCH_BATCH = 500
+
+
+def sketch_missing(store: Store, method: Method, params: Any, sketch_key: str,
+                   meter: ProgressMeter, cancel: CancelToken) -> int:
+    """Sketch stored documents that have no sketch for (method, sketch_key); how many."""
+    ids = store.unsketched(method.name, sketch_key)
+    meter.stage("sketch", len(ids))
+    done = 0
+    for start in range(0, len(ids), SKETCH_BATCH):
+        cancel.raise_if_cancelled()
+        part = ids[start : start + SKETCH_BATCH]
+        texts = store.texts(part)
+        have = [i for i in part if i in texts]
+        blobs = sketch_blobs(method, params, [texts[i] for i in have])
+        store.put_sketches(method.name, sketch_key, list(zip(have, blobs)))
+        done += len(part)
+        meter.update(done)
+    meter.finish()
+    return done
+
+
+def input_hash(ids: np.ndarray, hashes: list[str], refs: np.ndarray, floor: float, pairs_key: str) -> str:
+    """A digest of everything a pair set depends on besides the method's code."""
+    h = hashlib.sha256()
+    h.update(f"{pairs_key}|{float(floor)!r}|".encode())
+    h.update(np.ascontiguousarray(ids, dtype=np.int64).tobytes())
+    h.update(np.packbits(refs.astype(bool)).tobytes())
+    h.update("\n".join(hashes).encode())
+    return h.hexdigest()
+
+
+def drop_reference_pairs(scores: PairScores, refs: np.ndarray) -> PairScores:
+    """Remove pairs of two documents that are both under reference roots."""
+    if len(scores) == 0 or not refs.any():
+        return scores
+    both = refs[scores.i] & refs[scores.j]
+    return scores.select(~both)
+
+
+def to_columns(scores: PairScores, ids: np.ndarray) -> dict[str, np.ndarray]:
+    """Pair columns by document id with a < b (containment swapped where needed)."""
+    a, b = ids[scores.i], ids[scores.j]
+    swap = a > b
+    cab = np.where(swap, scores.cont_ji, scores.cont_ij)
+    cba = np.where(swap, scores.cont_ij, scores.cont_ji)
+    cols = {
+        "a": np.where(swap, b, a),
+        "b": np.where(swap, a, b),
+        "score": np.asarray(scores.score, dtype=np.float64),
+        "cont_ab": np.asarray(cab, dtype=np.float64),
+        "cont_ba": np.asarray(cba, dtype=np.float64),
+    }
+    if "hamming" in scores.extra:
+        cols["hamming"] = np.asarray(scores.extra["hamming"], dtype=np.float64)
+    keep = cols["a"] != cols["b"]
+    return {k: v[keep] for k, v in cols.items()}
+
+
+def compute_pairs(store: Store, method: Method, params: Any, params_dict: dict, floor: float,
+                  meter: ProgressMeter, cancel: CancelToken) -> int:
+    """Find, filter and store the pairs of the method; returns how many are stored."""
+    sketch_key, pairs_key = method.sketch_key(params), method.pairs_key(params)
+    meter.stage("pairs", None)
+    ids, hashes, refs = store.sketch_inventory(method.name, sketch_key)
+    digest = input_hash(ids, hashes, refs, floor, pairs_key)
+    if store.pair_set_input(method.name, pairs_key) == digest:
+        existing = store.pair_set(method.name, pairs_key)
+        meter.finish("unchanged")
+        return existing.count if existing else 0
+    ids, sketches, dates, refs = store.load_sketches(method.name, sketch_key, decode=method.from_bytes)
+    cancel.raise_if_cancelled()
+    if len(sketches) >= 2:
+        scores = method.find_pairs(sketches, params, floor, dates)
+    else:
+        scores = PairScores.empty()
+    del sketches
+    scores = drop_reference_pairs(scores, refs)
+    cancel.raise_if_cancelled()
+    meter.finish()
+    meter.stage("store", len(scores))
+    n = store.replace_pairs(method.name, pairs_key, sketch_key, params_dict, floor, digest, to_columns(scores, ids))
+    meter.finish()
+    return n

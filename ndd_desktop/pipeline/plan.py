@@ -1,0 +1,83 @@
+"""The incremental plan: compare what the walk found with what the store remembers.
+
+A file whose size and modification time match the store costs nothing more. A file of
+the same size with another modification time is "in doubt": its bytes are hashed and,
+if the hash matches, only the new time is recorded. Everything else is extracted. Files
+the store knows but the walk did not find are missing: their documents become the pool
+that a new file with the same content hash is matched against (a move), and what is left
+of them is removed once extraction is complete.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, Iterable
+
+import xxhash
+
+from ..ingest.document import ExtractedDocument, FileEntry
+from ..store import KnownFile, Store
+
+_READ_CHUNK = 1 << 20
+
+
+@dataclass
+class ScanPlan:
+    """What the extract stage has to do."""
+
+    to_extract: list[FileEntry] = field(default_factory=list)
+    entries: dict[tuple[str, str], FileEntry] = field(default_factory=dict)  # every file walked
+    walk_errors: list[ExtractedDocument] = field(default_factory=list)
+    unchanged_files: int = 0
+    touched: list[tuple[int, int, int]] = field(default_factory=list)  # (file id, size, mtime_ns)
+    missing_file_ids: list[int] = field(default_factory=list)
+    move_pool: dict[str, list[int]] = field(default_factory=dict)  # xxh128 -> doc ids of missing files
+    new_files: int = 0
+    changed_files: int = 0
+
+
+def file_xxh128(path: str) -> str | None:
+    """xxh3-128 hex of a file's bytes (as ingest computes it), None if it cannot be read."""
+    h = xxhash.xxh3_128()
+    try:
+        with open(path, "rb") as fh:
+            while chunk := fh.read(_READ_CHUNK):
+                h.update(chunk)
+    except OSError:
+        return None
+    return h.hexdigest()
+
+
+def make_plan(
+    store: Store,
+    entries: Iterable[FileEntry],
+    walk_errors: list[ExtractedDocument],
+    on_entry: Callable[[FileEntry], None] | None = None,
+) -> ScanPlan:
+    """Sort the walked files into unchanged, in doubt (hashed), changed and new."""
+    known: dict[tuple[str, str], KnownFile] = store.known_files()
+    plan = ScanPlan(walk_errors=walk_errors)
+    for entry in entries:
+        key = (entry.root, entry.relpath)
+        plan.entries[key] = entry
+        if on_entry is not None:
+            on_entry(entry)
+        kf = known.get(key)
+        if kf is None:
+            plan.new_files += 1
+            plan.to_extract.append(entry)
+        elif kf.size == entry.size and kf.mtime_ns == entry.mtime_ns:
+            plan.unchanged_files += 1
+        elif kf.size == entry.size and kf.xxh128 and file_xxh128(entry.abspath) == kf.xxh128:
+            plan.unchanged_files += 1
+            plan.touched.append((kf.file_id, entry.size, entry.mtime_ns))
+        else:
+            plan.changed_files += 1
+            plan.to_extract.append(entry)
+    seen = set(plan.entries)
+    seen.update((d.root, d.container or d.relpath) for d in walk_errors)
+    plan.missing_file_ids = [kf.file_id for key, kf in known.items() if key not in seen]
+    for doc in store.documents_of_files(plan.missing_file_ids):
+        if doc.status == "ok" and doc.xxh128:
+            plan.move_pool.setdefault(doc.xxh128, []).append(doc.doc_id)
+    return plan

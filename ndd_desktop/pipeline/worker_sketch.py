@@ -1,0 +1,49 @@
+"""Sketching inside the extraction workers, so it runs in parallel with everything else.
+
+``SketchingExtractor`` is handed to ``ingest.extract_many`` as its ``extractor``: each
+worker extracts a file and sketches its documents with the scan's method, and the sketch
+bytes come back on the document as the attribute ``sketch_blob``. The main process then
+only writes. A worker that cannot sketch (any exception) leaves the attribute off and the
+main process sketches that document itself, so a failure shows up there, in the scan.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..core.method import Method
+from ..core.methods import get_method
+from ..core.normalize import normalize
+from ..ingest.document import ExtractedDocument, FileEntry
+from ..ingest.extract import extract_entry
+
+#: Attribute name of the sketch bytes a worker attaches to an ExtractedDocument.
+SKETCH_ATTR = "sketch_blob"
+
+
+def sketch_blobs(method: Method, params: Any, texts: list[str]) -> list[bytes]:
+    """Normalise and sketch a batch of extracted texts; the sketches as stored bytes."""
+    sketches = method.sketch_many([normalize(t) for t in texts], params)
+    return [method.to_bytes(s) for s in sketches]
+
+
+@dataclass(frozen=True)
+class SketchingExtractor:
+    """A picklable extractor: ``extract_entry`` followed by the method's sketch."""
+
+    method: str
+    params: tuple[tuple[str, Any], ...]  # the parameter overrides, as sorted items
+
+    def __call__(self, entry: FileEntry, limits) -> list[ExtractedDocument]:
+        docs = extract_entry(entry, limits)
+        ok = [d for d in docs if d.status == "ok" and d.text is not None]
+        if ok:
+            try:
+                method = get_method(self.method)
+                blobs = sketch_blobs(method, method.params(dict(self.params)), [d.text for d in ok])
+            except Exception:  # the main process sketches again and reports the error
+                return docs
+            for d, blob in zip(ok, blobs):
+                setattr(d, SKETCH_ATTR, blob)
+        return docs

@@ -1,0 +1,1 @@
+"""Alembic migrations of the collection store, run by ``Store.open``."""

@@ -1,0 +1,1 @@
+"""Migration scripts, one per schema revision (0001, 0002, ...)."""

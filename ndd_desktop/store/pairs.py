@@ -1,0 +1,144 @@
+"""Reading stored pairs: pair sets, numpy arrays for clustering, pages of rows for tables."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+
+from ._sql import DOC_COLUMNS, DOC_WIDTH, doc_from_row, like_pattern
+from .types import PairArrays, PairRow, PairSet
+
+#: Latest verdict per (a, b): the decision log is append-only and the newest row wins.
+LATEST_VERDICTS = (
+    "SELECT a, b, value FROM decisions WHERE id IN "
+    "(SELECT MAX(id) FROM decisions WHERE kind = 'verdict' GROUP BY a, b)"
+)
+
+#: Sort orders of :meth:`PairsMixin.pairs` -> SQL expression.
+PAIR_ORDERS = {
+    "score": "p.score",
+    "cont_ab": "p.cont_ab",
+    "cont_ba": "p.cont_ba",
+    "containment": "MAX(COALESCE(p.cont_ab, -1), COALESCE(p.cont_ba, -1))",
+    "hamming": "p.hamming",
+    "a": "ra.path || '/' || da.relpath",
+    "b": "rb.path || '/' || db.relpath",
+    "pair_id": "p.id",
+    "verdict": "v.value",
+}
+
+_PAIR_FROM = (
+    "pairs p JOIN pair_sets s ON s.id = p.set_id "
+    "JOIN documents da ON da.id = p.a JOIN roots ra ON ra.id = da.root_id "
+    "JOIN documents db ON db.id = p.b JOIN roots rb ON rb.id = db.root_id"
+)
+
+
+def _nan(x: float | None) -> float:
+    return float("nan") if x is None else float(x)
+
+
+class PairsMixin:
+    """Pair queries of :class:`~ndd_desktop.store.Store`."""
+
+    def pair_sets(self) -> list[PairSet]:
+        """Every stored pair set (one per method and parameter hash), newest first."""
+        with self._read() as conn:
+            rows = conn.exec_driver_sql(
+                "SELECT method, params, pairs_key, floor, count FROM pair_sets ORDER BY created DESC, id DESC"
+            ).fetchall()
+        return [PairSet(m, json.loads(p), k, f, c) for m, p, k, f, c in rows]
+
+    def pair_set(self, method: str, pairs_key: str) -> PairSet | None:
+        """One pair set, None when that method and parameter hash were never scanned."""
+        for ps in self.pair_sets():
+            if ps.method == method and ps.pairs_key == pairs_key:
+                return ps
+        return None
+
+    def pair_arrays(self, method: str, pairs_key: str) -> PairArrays:
+        """All pairs of a set as numpy arrays, ordered by score descending (a < b)."""
+        with self._read() as conn:
+            cur = conn.exec_driver_sql(
+                "SELECT p.id, p.a, p.b, p.score, p.cont_ab, p.cont_ba, p.hamming FROM pairs p "
+                "JOIN pair_sets s ON s.id = p.set_id "
+                "JOIN documents da ON da.id = p.a JOIN documents db ON db.id = p.b "
+                "WHERE s.method = ? AND s.pairs_key = ? ORDER BY p.score DESC, p.a, p.b",
+                (method, pairs_key),
+            )
+            rows = cur.fetchall()
+        if not rows:
+            return PairArrays.empty()
+        ints = np.array([r[:3] for r in rows], dtype=np.int64)
+        floats = np.array([r[3:] for r in rows], dtype=np.float64)  # None becomes NaN
+        return PairArrays(
+            pair_id=ints[:, 0].copy(),
+            a=ints[:, 1].copy(),
+            b=ints[:, 2].copy(),
+            score=floats[:, 0].copy(),
+            cont_ab=floats[:, 1].copy(),
+            cont_ba=floats[:, 2].copy(),
+            hamming=floats[:, 3].copy(),
+        )
+
+    def _pair_where(self, method: str, pairs_key: str, threshold: float, text_filter: str | None) -> tuple[str, list]:
+        where = "s.method = ? AND s.pairs_key = ? AND p.score >= ?"
+        args: list = [method, pairs_key, float(threshold)]
+        if text_filter:
+            pattern = like_pattern(text_filter)
+            where += " AND (da.relpath LIKE ? ESCAPE '\\' OR db.relpath LIKE ? ESCAPE '\\')"
+            args += [pattern, pattern]
+        return where, args
+
+    def pairs(
+        self,
+        method: str,
+        pairs_key: str,
+        threshold: float,
+        *,
+        order: str = "score",
+        descending: bool = True,
+        offset: int = 0,
+        limit: int | None = None,
+        text_filter: str | None = None,
+    ) -> list[PairRow]:
+        """A page of pairs scoring >= ``threshold``, with both documents and the verdict.
+
+        ``order`` is one of :data:`PAIR_ORDERS`; ``text_filter`` keeps pairs where either
+        relative path contains the text (case-insensitive for ASCII).
+
+        Raises:
+            ValueError: an unknown ``order``.
+        """
+        if order not in PAIR_ORDERS:
+            raise ValueError(f"unknown order {order!r} (known: {', '.join(PAIR_ORDERS)})")
+        where, args = self._pair_where(method, pairs_key, threshold, text_filter)
+        direction = "DESC" if descending else "ASC"
+        cols_a = DOC_COLUMNS.replace("d.", "da.").replace("r.", "ra.")
+        cols_b = DOC_COLUMNS.replace("d.", "db.").replace("r.", "rb.")
+        sql = (
+            f"SELECT p.id, p.score, p.cont_ab, p.cont_ba, p.hamming, v.value, {cols_a}, {cols_b} "
+            f"FROM {_PAIR_FROM} LEFT JOIN ({LATEST_VERDICTS}) v ON v.a = p.a AND v.b = p.b "
+            f"WHERE {where} ORDER BY {PAIR_ORDERS[order]} {direction}, p.id {direction}"
+        )
+        if limit is not None:
+            sql += " LIMIT ? OFFSET ?"
+            args += [int(limit), int(offset)]
+        elif offset:
+            sql += " LIMIT -1 OFFSET ?"
+            args.append(int(offset))
+        with self._read() as conn:
+            rows = conn.exec_driver_sql(sql, tuple(args)).fetchall()
+        out = []
+        for r in rows:
+            a = doc_from_row(r[6 : 6 + DOC_WIDTH])
+            b = doc_from_row(r[6 + DOC_WIDTH : 6 + 2 * DOC_WIDTH])
+            out.append(PairRow(r[0], a, b, float(r[1]), _nan(r[2]), _nan(r[3]), _nan(r[4]), r[5] or None))
+        return out
+
+    def count_pairs(self, method: str, pairs_key: str, threshold: float, text_filter: str | None = None) -> int:
+        """How many pairs :meth:`pairs` would list without paging."""
+        where, args = self._pair_where(method, pairs_key, threshold, text_filter)
+        with self._read() as conn:
+            return int(conn.exec_driver_sql(f"SELECT COUNT(*) FROM {_PAIR_FROM} WHERE {where}", tuple(args)).scalar_one())

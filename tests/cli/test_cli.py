@@ -1,0 +1,220 @@
+"""The ``ndd`` command: driven through main() and once as a real subprocess."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import ndd_desktop
+from ndd_desktop.cli import main
+from ndd_desktop.core.methods import DEFAULT_METHOD
+from ndd_desktop.store import Store
+
+BASE = "the council met on tuesday to discuss the new bridge over the river and the budget for the harbour works"
+
+
+@pytest.fixture
+def corpus(tmp_path):
+    """Folders with near-duplicates: a/one ~ a/two, a/one == ref/old; a/other is unrelated."""
+    a, ref = tmp_path / "a", tmp_path / "ref"
+    (a / "sub").mkdir(parents=True)
+    ref.mkdir()
+    (a / "one.txt").write_text(BASE + " in the spring.")
+    (a / "sub" / "two.txt").write_text(BASE + " in the autumn.")
+    (a / "other.txt").write_text("a recipe for apple pie with cinnamon, butter and a crisp lattice crust on top")
+    (ref / "old.txt").write_text(BASE + " in the spring.")
+    return tmp_path
+
+
+def run(capsys, *argv):
+    """main(argv) -> (status, stdout, stderr)."""
+    status = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def scanned(capsys, corpus, *extra):
+    db = corpus / "c.ndd"
+    status, out, err = run(capsys, "scan", corpus / "a", "--reference", corpus / "ref", "--db", db, *extra)
+    assert status == 0, err
+    return db
+
+
+def test_version_and_help(capsys):
+    status, out, _ = run(capsys, "--version")
+    assert status == 0 and out.strip() == f"ndd {ndd_desktop.__version__}"
+    for cmd in ([], ["scan"], ["pairs"], ["clusters"], ["errors"], ["methods"], ["export"]):
+        status, out, _ = run(capsys, *cmd, "--help")
+        assert status == 0 and "usage: ndd" in out
+
+
+def test_scan_is_quiet_when_piped_and_summarises(capsys, corpus):
+    status, out, err = run(capsys, "scan", corpus / "a", "--db", corpus / "c.ndd")
+    assert status == 0 and out == ""
+    assert "\r" not in err  # no progress bar: stderr is not a terminal
+    assert f"[{DEFAULT_METHOD}] in " in err
+    assert "3 documents (3 new" in err
+
+
+def test_pairs_csv_with_relative_paths_and_reference(capsys, corpus):
+    db = scanned(capsys, corpus, "--method", "qgram")
+    status, out, _ = run(capsys, "pairs", "--db", db, "--threshold", "0.5")
+    assert status == 0
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert list(rows[0])[:3] == ["a", "b", "score"]
+    pairs = {frozenset((r["a"], r["b"])): float(r["score"]) for r in rows}
+    assert pairs[frozenset(("one.txt", "old.txt"))] == 1.0
+    assert 0.5 <= pairs[frozenset(("one.txt", "sub/two.txt"))] < 1.0
+    assert all("other.txt" not in p for p in pairs)
+    assert {r["verdict"] for r in rows} == {""}
+
+
+def test_pairs_json_default_method_and_threshold(capsys, corpus):
+    db = scanned(capsys, corpus, "--method", "exact")
+    status, out, _ = run(capsys, "pairs", "--db", db, "--format", "json")
+    assert status == 0
+    data = json.loads(out)
+    # which side is "a" follows document ids, which follow extraction order: compare as a set
+    assert [({d["a"], d["b"]}, d["score"]) for d in data] == [({"one.txt", "old.txt"}, 1.0)]
+    assert data[0]["containment_ab"] is None or isinstance(data[0]["containment_ab"], float)
+
+
+def test_pairs_are_read_in_pages(capsys, corpus, monkeypatch):
+    from ndd_desktop.cli import commands
+
+    db = scanned(capsys, corpus, "--method", "qgram")
+    _, whole, _ = run(capsys, "pairs", "--db", db, "--threshold", "0.3")
+    monkeypatch.setattr(commands, "PAGE", 1)
+    _, paged, _ = run(capsys, "pairs", "--db", db, "--threshold", "0.3", "--format", "csv")
+    assert paged == whole and whole.count("\n") >= 3
+
+
+def test_pairs_show_decisions(capsys, corpus):
+    db = scanned(capsys, corpus, "--method", "exact")
+    with Store.open(db) as s:
+        (p,) = s.pairs("exact", s.pair_sets()[0].pairs_key, 0.0)
+        s.set_verdict(p.a.id, p.b.id, "duplicate")
+    _, out, _ = run(capsys, "pairs", "--db", db)
+    assert list(csv.DictReader(io.StringIO(out)))[0]["verdict"] == "duplicate"
+
+
+def test_clusters_csv_and_json(capsys, corpus):
+    db = scanned(capsys, corpus, "--method", "qgram")
+    status, out, _ = run(capsys, "clusters", "--db", db, "--threshold", "0.5")
+    assert status == 0
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert {r["path"] for r in rows} == {"one.txt", "sub/two.txt", "old.txt"}
+    assert [r["path"] for r in rows if r["keeper"] == "yes"] == ["old.txt"]  # reference first
+    assert {r["group"] for r in rows} == {"1"}
+    status, out, _ = run(capsys, "clusters", "--db", db, "--threshold", "0.5", "--keeper-rule", "longest", "--format", "json")
+    (group,) = json.loads(out)
+    assert group["group"] == 1 and len(group["members"]) == 3
+    assert sum(m["keeper"] for m in group["members"]) == 1
+
+
+def test_errors_lists_failed_files(capsys, corpus, monkeypatch):
+    import ndd_desktop.ingest.pool as pool
+
+    real = pool.extract_many
+
+    def failing(entries, limits, **kw):
+        for batch in real(entries, limits, **kw):
+            for d in batch:
+                if d.relpath == "other.txt":
+                    d.status, d.reason, d.text = "skipped", "encrypted: no password", None
+            yield batch
+
+    monkeypatch.setattr(pool, "extract_many", failing)
+    db = corpus / "c.ndd"
+    status, _, err = run(capsys, "scan", corpus / "a", "--db", db)
+    assert status == 0 and "skipped: other.txt: encrypted: no password" in err
+    status, out, _ = run(capsys, "errors", "--db", db)
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert [(r["path"], r["status"], r["reason"]) for r in rows] == [("other.txt", "skipped", "encrypted: no password")]
+    status, out, _ = run(capsys, "errors", "--db", db, "--format", "json")
+    assert json.loads(out)[0]["reason"] == "encrypted: no password"
+
+
+def test_methods_lists_parameters(capsys):
+    status, out, _ = run(capsys, "methods")
+    assert status == 0
+    assert f"{DEFAULT_METHOD} (default):" in out and "exact:" in out and "--set q=4" in out
+    status, out, _ = run(capsys, "methods", "--format", "json")
+    data = {m["name"]: m for m in json.loads(out)}
+    assert data[DEFAULT_METHOD]["default"] is True
+    q = next(p for p in data["qgram"]["parameters"] if p["name"] == "q")
+    assert (q["default"], q["minimum"], q["maximum"]) == (4, 2, 8)
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["scan", "{tmp}/missing", "--db", "{tmp}/c.ndd"], "no such folder"),
+        (["scan", "{tmp}/a"], "required: --db"),
+        (["scan", "{tmp}/a", "--db", "{tmp}/c.ndd", "--method", "nope"], "unknown method"),
+        (["scan", "{tmp}/a", "--db", "{tmp}/c.ndd", "--set", "q=99"], "q"),
+        (["scan", "{tmp}/a", "--db", "{tmp}/c.ndd", "--set", "q"], "KEY=VALUE"),
+        (["scan", "{tmp}/a", "--db", "{tmp}/c.ndd", "--floor", "2"], "floor"),
+        (["pairs", "--db", "{tmp}/nothing.ndd"], "no collection file"),
+        (["pairs", "--db", "{tmp}/c.ndd", "--format", "xml"], "invalid choice"),
+        (["frobnicate"], "invalid choice"),
+        ([], None),
+    ],
+)
+def test_usage_errors_exit_2_with_one_line(capsys, corpus, argv, message):
+    status, out, err = run(capsys, *[a.format(tmp=corpus) for a in argv])
+    assert status == 2
+    if message is not None:
+        assert err.startswith("ndd: error: ") and message in err and err.count("\n") == 1
+
+
+def test_runtime_errors_exit_1(capsys, corpus):
+    bad = corpus / "bad.ndd"
+    bad.write_text("not a database")
+    status, _, err = run(capsys, "pairs", "--db", bad)
+    assert status == 1 and err.startswith("ndd: error: ") and "not an ndd-desktop collection" in err
+    db = scanned(capsys, corpus)
+    con = sqlite3.connect(db)
+    con.execute("UPDATE alembic_version SET version_num = '0042'")
+    con.commit()
+    con.close()
+    status, _, err = run(capsys, "pairs", "--db", db)
+    assert status == 1 and "newer ndd-desktop (schema 42)" in err and err.count("\n") == 1
+    empty = corpus / "empty.ndd"
+    Store.open(empty).close()
+    status, _, err = run(capsys, "pairs", "--db", empty)
+    assert status == 1 and "not been scanned" in err
+
+
+def test_export_is_wired_to_the_export_package(capsys, corpus):
+    db = scanned(capsys, corpus, "--method", "exact")
+    dest = corpus / "out"
+    status, _, err = run(capsys, "export", "--db", db, "--to", dest, "--report", "csv")
+    assert status == 0, err
+    exported = sorted(str(p.relative_to(dest)) for p in dest.rglob("*.txt"))
+    assert len(exported) == 3  # one.txt and old.txt are one document: one copy
+    assert any(p.suffix == ".csv" for p in dest.rglob("*.csv"))
+    status, _, err = run(capsys, "export", "--db", db, "--to", corpus / "out2", "--report", "pdf")
+    assert status == 2 and "pdf" in err
+
+
+def test_real_subprocess(corpus):
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(Path(ndd_desktop.__file__).parents[1]), env.get("PYTHONPATH", "")])
+    db = corpus / "c.ndd"
+    cmd = [sys.executable, "-m", "ndd_desktop.cli"]
+    r = subprocess.run([*cmd, "scan", str(corpus / "a"), "--db", str(db), "--method", "exact"],
+                       capture_output=True, text=True, env=env, timeout=300)
+    assert r.returncode == 0, r.stderr
+    r = subprocess.run([*cmd, "pairs", "--db", str(db), "--format", "json"], capture_output=True, text=True, env=env, timeout=300)
+    assert r.returncode == 0 and json.loads(r.stdout) == []
+    r = subprocess.run([*cmd, "pairs", "--db", str(corpus / "nope.ndd")], capture_output=True, text=True, env=env, timeout=300)
+    assert r.returncode == 2 and r.stderr.startswith("ndd: error:")

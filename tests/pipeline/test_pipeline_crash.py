@@ -1,0 +1,169 @@
+"""Cancel and crash safety: a scan stopped at any point resumes to the same result."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+from pipehelp import make_corpus, pairs_by_path, scan
+
+import ndd_desktop
+from ndd_desktop.pipeline import CancelToken, ScanCancelled
+from ndd_desktop.pipeline import ProgressMeter, extract_stage
+from ndd_desktop.pipeline import job as job_module
+from ndd_desktop.store import Store
+
+# The child: a scan with tiny batches, slowed down per file so the parent can kill it
+# mid-way; at the kill point named by argv[3] it writes a marker file and waits.
+CHILD = textwrap.dedent(
+    """
+    import os, sys, time, zlib
+    import ndd_desktop.ingest.pool as pool
+    from ndd_desktop.pipeline import ScanConfig, ScanJob, extract_stage
+    from ndd_desktop.core.methods import get_method
+    from ndd_desktop.store import Root, Store, scanwrite
+
+    db, folder, point, marker = sys.argv[1:5]
+    extract_stage.BATCH_DOCS = 5
+
+    def hold():
+        open(marker, "w").close()
+        time.sleep(600)
+
+    real_many = pool.extract_many
+    def slow_many(entries, limits, **kw):
+        for batch in real_many(entries, limits, **kw):
+            time.sleep(0.02)
+            yield batch
+    pool.extract_many = slow_many
+
+    if point == "in-transaction":
+        calls = [0]
+        real_compress = zlib.compress
+        def compress(data, level=-1):
+            calls[0] += 1
+            if calls[0] == 23:   # the middle of the fifth batch's write transaction
+                hold()
+            return real_compress(data, level)
+        scanwrite.zlib = type("Z", (), {"compress": staticmethod(compress), "decompress": zlib.decompress})
+    if point == "pairs":
+        m = get_method("qgram")
+        real_find = m.find_pairs
+        def find(*a, **k):
+            hold()
+        m.find_pairs = find
+    if point == "store":
+        real_replace = Store.replace_pairs
+        def replace(self, *a, **k):
+            hold()
+        Store.replace_pairs = replace
+
+    if __name__ == "__main__":  # the extraction pool may start workers by spawning
+        store = Store.open(db)
+        ScanJob(store, ScanConfig([Root(folder)], "qgram", {}, 0.3, workers=1)).run()
+    """
+)
+
+
+def _documents_in(db: Path) -> int:
+    try:
+        con = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=1)
+        try:
+            return con.execute("SELECT COUNT(*) FROM documents").fetchone()[0]
+        finally:
+            con.close()
+    except sqlite3.Error:
+        return 0
+
+
+def _run_and_kill(tmp_path: Path, db: Path, folder: Path, point: str) -> None:
+    script = tmp_path / "child.py"
+    script.write_text(CHILD)
+    marker = tmp_path / f"marker-{point}"
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([str(Path(ndd_desktop.__file__).parents[1]), env.get("PYTHONPATH", "")])
+    proc = subprocess.Popen([sys.executable, str(script), str(db), str(folder), point, str(marker)], env=env)
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            if point == "extract" and _documents_in(db) >= 40:  # 30 from the first scan
+                break
+            if marker.exists():
+                break
+            assert proc.poll() is None, f"the child scan ended (status {proc.returncode}) before the kill point"
+            time.sleep(0.01)
+        else:
+            pytest.fail(f"kill point {point} never reached")
+        proc.send_signal(signal.SIGKILL)
+    finally:
+        proc.wait(30)
+    assert proc.returncode == -signal.SIGKILL
+
+
+@pytest.mark.parametrize("point", ["extract", "in-transaction", "pairs", "store"])
+def test_scan_killed_then_resumed_gives_the_same_pairs(tmp_path, point):
+    folder = tmp_path / "c"
+    make_corpus(folder, n=60)
+    # The reference: one uninterrupted scan.
+    with Store.open(tmp_path / "ref.ndd") as ref:
+        scan(ref, [folder])
+        expected = pairs_by_path(ref)
+    assert expected
+    # A first complete scan of part of the collection, with a reviewer's decision on it.
+    db = tmp_path / "killed.ndd"
+    hidden = tmp_path / "hidden"
+    hidden.mkdir()
+    for name in sorted(os.listdir(folder))[30:]:
+        os.rename(folder / name, hidden / name)
+    with Store.open(db) as s:
+        scan(s, [folder])
+        pair = s.pairs("qgram", s.pair_sets()[0].pairs_key, 0.0)[0]
+        s.set_verdict(pair.a.id, pair.b.id, "duplicate", reviewer="ann", note="before the crash")
+    for name in os.listdir(hidden):
+        os.rename(hidden / name, folder / name)
+
+    _run_and_kill(tmp_path, db, folder, point)
+
+    with Store.open(db) as s:
+        assert s.integrity_check() == "ok"
+        assert s.scans()[0].status == "running"
+        history = s.decision_history()
+        assert [(d.a, d.b, d.value, d.note) for d in history] == [(pair.a.id, pair.b.id, "duplicate", "before the crash")]
+        summary = scan(s, [folder])
+        assert summary.documents == 60
+        assert pairs_by_path(s) == expected
+        assert s.verdicts() == {(pair.a.id, pair.b.id): "duplicate"}
+        assert s.scans()[1].status == "interrupted"
+
+
+def test_cancel_keeps_finished_batches_and_resumes(tmp_path, store, monkeypatch):
+    folder = tmp_path / "c"
+    make_corpus(folder, n=40)
+    with Store.open(tmp_path / "ref.ndd") as ref:
+        scan(ref, [folder])
+        expected = pairs_by_path(ref)
+    monkeypatch.setattr(extract_stage, "BATCH_DOCS", 4)
+    token = CancelToken()
+
+    def progress(p):
+        if p.stage == "extract" and p.done >= 10:
+            token.cancel()
+
+    # Report every update (no throttling) so the cancel lands at a known point.
+    monkeypatch.setattr(job_module, "ProgressMeter", lambda cb: ProgressMeter(cb, interval=0.0))
+    with pytest.raises(ScanCancelled):
+        scan(store, [folder], cancel=token, progress=progress)
+    kept = store.count_documents()
+    assert 10 <= kept < 40
+    assert store.scans()[0].status == "cancelled"
+    monkeypatch.undo()
+    summary = scan(store, [folder])
+    assert summary.new == 40 - kept
+    assert pairs_by_path(store) == expected

@@ -1,0 +1,91 @@
+"""groups_at: edges at a threshold, reviewer constraints, keeper rules."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from ndd_desktop.pipeline.grouping import KEEPER_RULES, groups_at, keeper_key
+from ndd_desktop.store import DocWrite, Root, Store
+
+
+def _doc(root, rel, *, date, length, xxh):
+    return DocWrite(root=root, file_relpath=rel, file_size=1, file_mtime_ns=1, file_xxh128=xxh, relpath=rel,
+                    container=None, size=1, mtime_ns=1, date=date, format="txt", xxh128=xxh, sha256="",
+                    text_length=length, status="ok", reason="", text="x" * length)
+
+
+@pytest.fixture
+def gstore():
+    """Documents a..e; a,b,c similar (c is under the reference root), d~e weakly."""
+    s = Store.open(":memory:")
+    s.set_roots([Root("/new"), Root("/ref", True)])
+    ids = s.write_documents([
+        _doc("/new", "a.txt", date=300.0, length=50, xxh="a"),
+        _doc("/new", "b.txt", date=100.0, length=80, xxh="b"),
+        _doc("/ref", "c.txt", date=200.0, length=60, xxh="c"),
+        _doc("/new", "d.txt", date=None, length=10, xxh="d"),
+        _doc("/new", "e.txt", date=50.0, length=20, xxh="e"),
+    ], "m", "k")
+    a, b, c, d, e = ids
+    cols = {"a": np.array([a, a, b, d]), "b": np.array([b, c, c, e]), "score": np.array([0.9, 0.8, 0.85, 0.5]),
+            "cont_ab": np.array([0.9, 0.8, 0.85, 0.95]), "cont_ba": np.array([0.9, 0.8, 0.85, 0.4])}
+    s.replace_pairs("m", "pk", "k", {}, 0.3, "", cols)
+    yield s, ids
+    s.close()
+
+
+def test_groups_at_threshold_with_principal_and_reference_keeper(gstore):
+    s, (a, b, c, d, e) = gstore
+    g = groups_at(s, "m", "pk", 0.7)
+    assert len(g.groups) == 1 and g.pair_count == 3 and g.left_out == set()
+    (grp,) = g.groups
+    assert grp.group_id == 1 and grp.principal == b and grp.members[0] == b  # the longest leads
+    assert set(grp.members) == {a, b, c} and grp.scores[b] == 1.0 and grp.scores[a] == 0.9
+    assert grp.keeper == c  # under the reference root
+    low = groups_at(s, "m", "pk", 0.4)
+    assert len(low.groups) == 2 and {d, e} == set(low.groups[1].members)
+
+
+def test_containment_measure(gstore):
+    s, (a, b, c, d, e) = gstore
+    g = groups_at(s, "m", "pk", 0.93, measure="containment")
+    assert [set(x.members) for x in g.groups] == [{d, e}]
+    with pytest.raises(ValueError):
+        groups_at(s, "m", "pk", 0.5, measure="nonsense")
+
+
+def test_keeper_rules(gstore):
+    s, (a, b, c, d, e) = gstore
+    keeper = {rule: groups_at(s, "m", "pk", 0.7, keeper_rule=rule, folder_priority=("/new",)).groups[0].keeper
+              for rule in KEEPER_RULES}
+    assert keeper == {"reference-oldest": c, "oldest": b, "newest": a, "longest": b, "folder-priority": b}
+    with pytest.raises(ValueError):
+        keeper_key("best")
+
+
+def test_reviewer_keeper_wins(gstore):
+    s, (a, b, c, d, e) = gstore
+    s.set_keeper(a, True, reviewer="ann")
+    assert groups_at(s, "m", "pk", 0.7).groups[0].keeper == a
+
+
+def test_not_duplicate_splits_and_duplicate_joins(gstore):
+    s, (a, b, c, d, e) = gstore
+    s.set_verdict(a, b, "not_duplicate")
+    s.set_verdict(b, c, "not_duplicate")
+    g = groups_at(s, "m", "pk", 0.7)
+    for grp in g.groups:
+        assert not {a, b} <= set(grp.members) and not {b, c} <= set(grp.members)
+    assert {a, c} in [set(x.members) for x in g.groups]
+    assert b in g.left_out
+    s.set_verdict(d, e, "duplicate")  # scored 0.5, below the threshold, joined by the reviewer
+    g = groups_at(s, "m", "pk", 0.7)
+    assert {d, e} in [set(x.members) for x in g.groups]
+
+
+def test_no_pairs_no_groups():
+    s = Store.open(":memory:")
+    g = groups_at(s, "m", "none", 0.5)
+    assert (g.groups, g.left_out, g.pair_count) == ([], set(), 0)
+    s.close()

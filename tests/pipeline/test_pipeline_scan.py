@@ -1,0 +1,165 @@
+"""The scan job: first scan, incremental rescans, references, floor, errors, validation."""
+
+from __future__ import annotations
+
+import os
+import shutil
+
+import pytest
+from pipehelp import make_corpus, pairs_by_path, scan, text_of, touch, variant
+
+from ndd_desktop.pipeline import Progress, ScanError
+from ndd_desktop.store import Root
+
+
+def test_first_scan_records_documents_sketches_and_pairs(tmp_path, store, calls):
+    make_corpus(tmp_path / "c", n=12)
+    seen: list[Progress] = []
+    s = scan(store, [tmp_path / "c"], progress=seen.append)
+    assert (s.documents, s.new, s.changed, s.removed, s.errors) == (12, 12, 0, 0, 0)
+    assert calls["extract"] == 12 and calls["sketch"]["qgram"] == 12
+    pairs = pairs_by_path(store, threshold=0.7)
+    # Each planted near-duplicate pairs with its original: doc001~doc002, doc004~doc005, ...
+    names = {(os.path.basename(a), os.path.basename(b)) for a, b, _ in pairs}
+    assert {("doc001.txt", "doc002.txt"), ("doc004.txt", "doc005.txt"), ("doc010.txt", "doc011.txt")} <= names
+    assert s.pairs == len(pairs_by_path(store))
+    stages = [p.stage for p in seen]
+    assert stages[0] == "walk" and stages[-1] == "done"
+    assert {"extract", "sketch", "pairs", "store"} <= set(stages)
+    run = store.scans()[0]
+    assert (run.status, run.method, run.documents, run.pairs) == ("finished", "qgram", 12, s.pairs)
+    assert store.last_method()[0] == "qgram"
+    assert store.document_text(store.documents()[0].id).startswith(text_of(0)[:20])
+
+
+def test_rescan_of_an_unchanged_collection_does_no_work(tmp_path, store, calls):
+    make_corpus(tmp_path / "c", n=9)
+    scan(store, [tmp_path / "c"])
+    before = pairs_by_path(store)
+    calls["extract"], calls["sketch"] = 0, {}
+    s = scan(store, [tmp_path / "c"])
+    assert (s.new, s.changed, s.removed, s.unchanged) == (0, 0, 0, 9)
+    assert calls["extract"] == 0 and calls["sketch"] == {}
+    assert pairs_by_path(store) == before
+
+
+def test_touched_file_is_confirmed_by_hash_not_extracted(tmp_path, store, calls):
+    make_corpus(tmp_path / "c", n=6)
+    scan(store, [tmp_path / "c"])
+    touch(tmp_path / "c" / "doc000.txt")
+    calls["extract"] = 0
+    s = scan(store, [tmp_path / "c"])
+    assert calls["extract"] == 0 and s.changed == 0
+    calls["extract"] = 0
+    scan(store, [tmp_path / "c"])  # the new time was recorded: still nothing to do
+    assert calls["extract"] == 0
+
+
+def test_added_changed_and_removed_files(tmp_path, store, calls):
+    files = make_corpus(tmp_path / "c", n=9)
+    scan(store, [tmp_path / "c"])
+    ids = {d.relpath: d.id for d in store.documents()}
+    (tmp_path / "c" / "new.txt").write_text(variant(files["doc006.txt"], 99), encoding="utf-8")
+    (tmp_path / "c" / "doc003.txt").write_text(text_of(4242), encoding="utf-8")  # a different text now
+    (tmp_path / "c" / "doc000.txt").unlink()
+    calls["extract"], calls["sketch"] = 0, {}
+    s = scan(store, [tmp_path / "c"])
+    assert (s.new, s.changed, s.removed, s.documents) == (1, 1, 1, 9)
+    assert calls["extract"] == 2 and calls["sketch"] == {"qgram": 2}
+    after = {d.relpath: d.id for d in store.documents()}
+    assert "doc000.txt" not in after and after["doc003.txt"] == ids["doc003.txt"]
+    names = {(os.path.basename(a), os.path.basename(b)) for a, b, _ in pairs_by_path(store, threshold=0.7)}
+    assert ("doc006.txt", "new.txt") in names
+    assert not any("doc000.txt" in pair for pair in names)
+
+
+def test_moved_file_keeps_its_id_sketch_and_decisions(tmp_path, store, calls):
+    make_corpus(tmp_path / "c", n=6)
+    scan(store, [tmp_path / "c"])
+    docs = {d.relpath: d.id for d in store.documents()}
+    store.set_verdict(docs["doc001.txt"], docs["doc002.txt"], "not_duplicate", reviewer="ann")
+    (tmp_path / "c" / "sub").mkdir()
+    shutil.move(tmp_path / "c" / "doc002.txt", tmp_path / "c" / "sub" / "renamed.txt")
+    s = scan(store, [tmp_path / "c"])
+    assert (s.moved, s.new, s.removed) == (1, 0, 0)
+    moved = store.document(docs["doc002.txt"])
+    assert moved.relpath == "sub/renamed.txt"
+    assert store.verdicts() == {(docs["doc001.txt"], docs["doc002.txt"]): "not_duplicate"}
+
+
+def test_parameter_change_resketches_only_that_method(tmp_path, store, calls):
+    make_corpus(tmp_path / "c", n=6)
+    scan(store, [tmp_path / "c"], method="exact")
+    scan(store, [tmp_path / "c"], method="qgram")
+    calls["extract"], calls["sketch"] = 0, {}
+    scan(store, [tmp_path / "c"], method="qgram", params={"q": 3})
+    assert calls["extract"] == 0 and calls["sketch"] == {"qgram": 6}
+    calls["sketch"] = {}
+    scan(store, [tmp_path / "c"], method="qgram", params={"q": 3, "measure": "containment"})
+    assert calls["sketch"] == {}  # measure does not change the sketch
+    calls["sketch"] = {}
+    scan(store, [tmp_path / "c"], method="exact")
+    assert calls["sketch"] == {}
+    assert {ps.method for ps in store.pair_sets()} == {"exact", "qgram"}
+    assert len([ps for ps in store.pair_sets() if ps.method == "qgram"]) == 3
+
+
+def test_reference_documents_are_not_compared_with_each_other(tmp_path, store):
+    ref, new = tmp_path / "ref", tmp_path / "new"
+    ref.mkdir()
+    new.mkdir()
+    t = text_of(7)
+    (ref / "a.txt").write_text(t)
+    (ref / "b.txt").write_text(t)
+    (new / "c.txt").write_text(t)
+    scan(store, [new, Root(str(ref), True)], method="exact")
+    pairs = pairs_by_path(store, method="exact")
+    names = sorted(tuple(sorted((os.path.basename(a), os.path.basename(b)))) for a, b, _ in pairs)
+    assert names == [("a.txt", "c.txt"), ("b.txt", "c.txt")]
+    assert {d.relpath: d.reference for d in store.documents()} == {"a.txt": True, "b.txt": True, "c.txt": False}
+
+
+def test_floor_decides_what_is_stored(tmp_path, store):
+    make_corpus(tmp_path / "c", n=12)
+    scan(store, [tmp_path / "c"], floor=0.9)
+    high = pairs_by_path(store)
+    assert high and all(score >= 0.9 for _, _, score in high)
+    scan(store, [tmp_path / "c"], floor=0.0)  # another floor: the set is recomputed
+    assert len(pairs_by_path(store)) > len(high)
+    assert store.pair_sets()[0].floor == 0.0
+
+
+def test_failed_files_are_recorded_and_reported(tmp_path, store, monkeypatch):
+    import ndd_desktop.ingest.pool as pool
+
+    make_corpus(tmp_path / "c", n=3)
+    real = pool.extract_many
+
+    def failing(entries, limits, **kw):
+        for batch in real(entries, limits, **kw):
+            for d in batch:
+                if d.relpath == "doc001.txt":
+                    d.status, d.reason, d.text = "error", "unreadable: test", None
+            yield batch
+
+    monkeypatch.setattr(pool, "extract_many", failing)
+    reported = []
+    s = scan(store, [tmp_path / "c"], on_error=reported.append)
+    assert [(d.relpath, d.status, d.reason) for d in reported] == [("doc001.txt", "error", "unreadable: test")]
+    assert s.errors == 1 and s.documents == 2
+    assert [d.relpath for d in store.errors()] == ["doc001.txt"]
+
+
+def test_bad_configuration_changes_nothing(tmp_path, store):
+    make_corpus(tmp_path / "c", n=2)
+    with pytest.raises(ScanError, match="not a folder"):
+        scan(store, [tmp_path / "missing"])
+    with pytest.raises(ScanError, match="unknown method"):
+        scan(store, [tmp_path / "c"], method="nope")
+    with pytest.raises(ScanError, match="q"):
+        scan(store, [tmp_path / "c"], params={"q": 99})
+    with pytest.raises(ScanError, match="inside"):
+        scan(store, [tmp_path, tmp_path / "c"])
+    with pytest.raises(ScanError, match="floor"):
+        scan(store, [tmp_path / "c"], floor=1.5)
+    assert store.roots() == [] and store.scans() == []
