@@ -1,0 +1,234 @@
+"""The open collection as the window sees it: the store, the pair set shown, the threshold.
+
+``Collection`` owns the store handle and every piece of state the views share. Reading a
+pair set and grouping at a threshold run on worker threads; a new request while one is
+running is remembered and run next (latest wins), so a slider dragged quickly never
+queues a backlog and never blocks the window. Verdicts and keepers are written to the
+store at once and can be undone.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import numpy as np
+from PySide6.QtCore import QObject, Signal
+
+from ..core.methods import default_threshold, get_method
+from ..pipeline.grouping import KEEPER_RULES, groups_at
+from ..store import PairArrays, Root, Store
+from .worker import Worker
+
+
+@dataclass
+class PairSetData:
+    """Everything the views need about one pair set, read in one go off the GUI thread."""
+
+    method: str
+    params: dict
+    pairs_key: str
+    floor: float
+    arrays: PairArrays
+    docs: dict[int, Any]
+    verdicts: dict[tuple[int, int], str] = field(default_factory=dict)
+
+
+def read_pair_set(store: Store, method: str, params: dict, pairs_key: str, floor: float) -> PairSetData:
+    """Read a pair set with its documents and the verdicts (worker thread)."""
+    arrays = store.pair_arrays(method, pairs_key)
+    docs = {d.id: d for d in store.documents()}
+    return PairSetData(method, dict(params), pairs_key, floor, arrays, docs, store.verdicts())
+
+
+class Collection(QObject):
+    """State shared by the views of one open store; see the module docstring."""
+
+    pairSetLoaded = Signal(object)  # PairSetData
+    groupingChanged = Signal(object)  # pipeline Grouping
+    verdictChanged = Signal(int, int, object)  # a, b, verdict or None
+    keepersChanged = Signal()
+    busyChanged = Signal(bool)
+    failed = Signal(str)
+
+    def __init__(self, store: Store, parent: QObject | None = None):
+        super().__init__(parent)
+        self.store = store
+        self.data: PairSetData | None = None
+        self.threshold = 0.5
+        self.keeper_rule = KEEPER_RULES[0]
+        self.folder_priority: tuple[str, ...] = ()
+        self.grouping: Any = None
+        self._undo: list[tuple[int, int, str | None]] = []
+        self._workers: set[Worker] = set()
+        self._group_worker: Worker | None = None
+        self._regroup_again = False
+        self._closed = False
+
+    @property
+    def path(self) -> str:
+        """The store file."""
+        return str(self.store.path)
+
+    # -- workers --------------------------------------------------------------------------
+    def _run(self, fn: Callable, on_result: Callable[[Any], None], name: str) -> Worker | None:
+        if self._closed:
+            return None
+        worker = Worker(lambda progress, cancel: fn(), name=name, parent=self)
+        worker.finished.connect(on_result)
+        worker.failed.connect(self.failed)
+        worker.done.connect(lambda: self._finished(worker))
+        self._workers.add(worker)
+        self.busyChanged.emit(True)
+        worker.start()
+        return worker
+
+    def _finished(self, worker: Worker) -> None:
+        self._workers.discard(worker)
+        if not self._workers:
+            self.busyChanged.emit(False)
+
+    def busy(self) -> bool:
+        """True while a read or a regrouping runs."""
+        return bool(self._workers)
+
+    def shutdown(self) -> None:
+        """Wait for running work; no signal is emitted and no work started afterwards."""
+        self._closed = True
+        self.blockSignals(True)
+        self._regroup_again = False
+        for w in list(self._workers):
+            w.wait()
+        self._workers.clear()
+
+    # -- pair sets ------------------------------------------------------------------------
+    def load_pair_set(self, method: str, params: dict, pairs_key: str, floor: float,
+                      threshold: float | None = None) -> Worker | None:
+        """Read a pair set in the background; ``pairSetLoaded`` and ``groupingChanged`` follow."""
+        if threshold is None:
+            threshold = default_threshold(method, params)
+        store = self.store
+
+        def done(data: PairSetData) -> None:
+            self.data = data
+            self.threshold = max(float(threshold), data.floor)
+            self.pairSetLoaded.emit(data)
+            self.regroup()
+
+        return self._run(lambda: read_pair_set(store, method, params, pairs_key, floor), done, "read-pairs")
+
+    def load_latest(self) -> Worker | None:
+        """Load the pair set of the last scan, if there is one."""
+        last = self.store.last_method()
+        if last is None:
+            return None
+        method, params = last
+        for ps in self.store.pair_sets():
+            if ps.method == method and ps.params == params:
+                return self.load_pair_set(ps.method, ps.params, ps.pairs_key, ps.floor)
+        m = get_method(method)
+        key = m.pairs_key(m.params(params))
+        match = [ps for ps in self.store.pair_sets() if ps.method == method and ps.pairs_key == key]
+        if match:
+            return self.load_pair_set(method, params, key, match[0].floor)
+        return None
+
+    def roots(self) -> list[Root]:
+        """The folders of the collection."""
+        return self.store.roots()
+
+    # -- threshold and groups -------------------------------------------------------------
+    def set_threshold(self, threshold: float) -> None:
+        """Change the threshold and regroup (no rescan)."""
+        self.threshold = float(threshold)
+        self.regroup()
+
+    def set_keeper_rule(self, rule: str, folder_priority: tuple[str, ...] = ()) -> None:
+        """Change how each group's keeper is chosen and regroup."""
+        if rule not in KEEPER_RULES:
+            raise ValueError(rule)
+        self.keeper_rule = rule
+        self.folder_priority = tuple(folder_priority)
+        self.regroup()
+
+    def regroup(self) -> None:
+        """Recompute the groups at the current settings (latest request wins)."""
+        if self.data is None:
+            return
+        if self._group_worker is not None:
+            self._regroup_again = True
+            return
+        d, t, rule, prio, store = self.data, self.threshold, self.keeper_rule, self.folder_priority, self.store
+
+        def job() -> Any:
+            return groups_at(store, d.method, d.pairs_key, t, keeper_rule=rule, folder_priority=prio)
+
+        def done(grouping: Any) -> None:
+            self.grouping = grouping
+            if not self._regroup_again:
+                self.groupingChanged.emit(grouping)
+
+        worker = self._run(job, done, "regroup")
+        if worker is not None:
+            worker.done.connect(self._regroup_done)
+        self._group_worker = worker
+
+    def _regroup_done(self) -> None:
+        self._group_worker = None
+        if self._regroup_again:
+            self._regroup_again = False
+            self.regroup()
+
+    def regrouping(self) -> bool:
+        """True while groups are being recomputed."""
+        return self._group_worker is not None
+
+    # -- review ---------------------------------------------------------------------------
+    def verdict(self, a: int, b: int) -> str | None:
+        """The current verdict of a pair."""
+        if self.data is None:
+            return None
+        return self.data.verdicts.get((min(a, b), max(a, b)))
+
+    def set_verdict(self, a: int, b: int, verdict: str | None, *, record_undo: bool = True) -> None:
+        """Save a verdict at once, remember the old one for undo, and regroup."""
+        a, b = min(a, b), max(a, b)
+        old = self.verdict(a, b)
+        self.store.set_verdict(a, b, verdict)
+        if self.data is not None:
+            if verdict is None:
+                self.data.verdicts.pop((a, b), None)
+            else:
+                self.data.verdicts[(a, b)] = verdict
+        if record_undo:
+            self._undo.append((a, b, old))
+        self.verdictChanged.emit(a, b, verdict)
+        self.regroup()
+
+    def can_undo(self) -> bool:
+        """True when there is a verdict to undo."""
+        return bool(self._undo)
+
+    def undo(self) -> tuple[int, int] | None:
+        """Put back the verdict before the last change; returns the pair, or None."""
+        if not self._undo:
+            return None
+        a, b, old = self._undo.pop()
+        self.set_verdict(a, b, old, record_undo=False)
+        return a, b
+
+    def set_keeper(self, doc_id: int, group_members: list[int]) -> None:
+        """Make ``doc_id`` the keeper of its group (clearing other chosen keepers in it)."""
+        chosen = self.store.keepers()
+        for m in group_members:
+            if m != doc_id and m in chosen:
+                self.store.set_keeper(m, False)
+        self.store.set_keeper(doc_id, True)
+        self.keepersChanged.emit()
+        self.regroup()
+
+    def pairs_at_threshold(self) -> int:
+        """Pairs at or above the threshold."""
+        if self.data is None:
+            return 0
+        return int(np.count_nonzero(self.data.arrays.score >= self.threshold))

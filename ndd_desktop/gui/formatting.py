@@ -1,0 +1,71 @@
+"""Small text helpers shared by the views: sizes, dates, document labels."""
+
+from __future__ import annotations
+
+import math
+import os
+import time
+from typing import Any
+
+
+def human_size(n: float | int | None) -> str:
+    """``1234567`` -> ``"1.2 MB"``."""
+    if n is None or (isinstance(n, float) and math.isnan(n)):
+        return "–"
+    n = float(n)
+    for unit in ("B", "KB", "MB", "GB"):
+        if abs(n) < 1024 or unit == "GB":
+            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
+        n /= 1024
+    return f"{n:.1f} TB"
+
+
+def fmt_date(epoch: float | None) -> str:
+    """Epoch seconds as ``YYYY-MM-DD`` (``–`` when unknown)."""
+    if epoch is None or (isinstance(epoch, float) and math.isnan(epoch)):
+        return "–"
+    try:
+        return time.strftime("%Y-%m-%d", time.localtime(epoch))
+    except (OverflowError, OSError, ValueError):
+        return "–"
+
+
+def fmt_duration(seconds: float | None) -> str:
+    """Seconds as ``1 h 02 min``, ``3 min 05 s`` or ``12 s`` (``–`` when unknown)."""
+    if seconds is None or not math.isfinite(seconds) or seconds < 0:
+        return "–"
+    s = int(round(seconds))
+    if s >= 3600:
+        return f"{s // 3600} h {s % 3600 // 60:02d} min"
+    if s >= 60:
+        return f"{s // 60} min {s % 60:02d} s"
+    return f"{s} s"
+
+
+def doc_label(doc: Any) -> str:
+    """A document as the user knows it: the root folder's name and the relative path."""
+    root = os.path.basename(str(getattr(doc, "root", "")).rstrip("/\\"))
+    rel = str(getattr(doc, "relpath", ""))
+    return f"{root}/{rel}" if root else rel
+
+
+def doc_date(doc: Any) -> float | None:
+    """The document's date, else the file's modification time (epoch seconds)."""
+    date = getattr(doc, "date", None)
+    if date is not None and not (isinstance(date, float) and math.isnan(date)):
+        return float(date)
+    mtime = getattr(doc, "mtime_ns", None)
+    return mtime / 1e9 if mtime else None
+
+
+def error_path(item: Any) -> str:
+    """The file an error is about, from a DocumentInfo-like object (or a plain string)."""
+    if isinstance(item, str):
+        return item
+    for attr in ("abspath",):
+        value = getattr(item, attr, None)
+        if value:
+            return str(value)
+    root = getattr(item, "root", "")
+    rel = getattr(item, "relpath", "")
+    return os.path.join(str(root), str(rel)) if rel else str(root)

@@ -1,0 +1,376 @@
+"""The main window: the start page, then the workspace of one open collection.
+
+Layout of the workspace: the scan set-up on the left (folders, method, parameters, Scan and
+its progress); on the right the threshold panel, the tabs (Pairs, Groups, Methods, Errors)
+and the compare view. This module only builds and wires; each concept lives in its own
+module, and every long task runs on a worker thread.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction, QCloseEvent, QIcon
+from PySide6.QtWidgets import (
+    QMainWindow,
+    QMessageBox,
+    QScrollArea,
+    QSplitter,
+    QStackedWidget,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ..core.methods import get_method
+from ..store import Root, StoreError
+from . import resources
+from .cluster_tree import ClusterTree
+from .collection import Collection, PairSetData
+from .compare_view import CompareView
+from .errors_panel import ErrorsPanel
+from .export_dialog import ExportDialog
+from .method_compare import MethodComparePanel
+from .opening import OpeningMixin
+from .pairs_view import PairsView
+from .review_actions import ReviewActions
+from .scan_progress import ScanProgress
+from .scan_runner import ScanRunner
+from .scan_setup import ScanSetupPanel, folders_from_mime
+from .settings import Settings
+from .start_page import StartPage
+from .window_actions import build_menus
+
+TAB_PAIRS, TAB_GROUPS, TAB_METHODS, TAB_ERRORS = range(4)
+
+
+class MainWindow(OpeningMixin, QMainWindow):
+    """The application window (see the module docstring)."""
+
+    def __init__(self, settings: Settings | None = None, data_dir: Path | None = None):
+        super().__init__()
+        self.settings = settings or Settings()
+        self.data_dir = Path(data_dir) if data_dir else resources.data_dir()
+        self.collection: Collection | None = None
+        self.export_dialog: ExportDialog | None = None
+        self.setWindowTitle("ndd-desktop")
+        icon = resources.icon_file()
+        if icon is not None:
+            self.setWindowIcon(QIcon(str(icon)))
+        self.setAcceptDrops(True)
+        self.scan = ScanRunner(self)
+        self._build()
+        self.actions_ = build_menus(self)
+        self.review = ReviewActions(self, self.pairs)
+        review_menu = self.menuBar().addMenu("&Review")
+        self.menuBar().insertMenu(self.actions_["help_menu"].menuAction(), review_menu)
+        for a in self.review.actions():
+            review_menu.addAction(a)
+        self._wire()
+        self.start_page.set_recent(self.settings.recent())
+        self._restore_layout()
+        self._set_workspace_enabled(False)
+        self.statusBar().showMessage("Open a folder or a collection to begin.")
+
+    # -- building -------------------------------------------------------------------------
+    def _build(self) -> None:
+        self.start_page = StartPage(self)
+        self.setup = ScanSetupPanel(self)
+        self.progress = ScanProgress(self)
+        left = QWidget(self)
+        ll = QVBoxLayout(left)
+        ll.setContentsMargins(0, 0, 0, 0)
+        ll.addWidget(self.setup, 1)
+        ll.addWidget(self.progress)
+        scroll = QScrollArea(self)
+        scroll.setWidget(left)
+        scroll.setWidgetResizable(True)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        left.setMinimumWidth(280)
+        scroll.setMinimumWidth(300)
+        self.threshold = self._threshold_panel()
+        self.pairs = PairsView(self)
+        self.clusters = ClusterTree(self)
+        self.methods = MethodComparePanel(self)
+        self.errors = ErrorsPanel(self)
+        self.tabs = QTabWidget(self)
+        self.tabs.setObjectName("mainTabs")
+        self.tabs.addTab(self.pairs, "&Pairs")
+        self.tabs.addTab(self.clusters, "&Groups")
+        self.tabs.addTab(self.methods, "&Methods")
+        self.tabs.addTab(self.errors, "&Errors")
+        for i, tip in enumerate(("Every pair at or above the threshold", "Groups of near-duplicates and their keepers",
+                                 "Compare two methods on this collection", "Files that could not be read")):
+            self.tabs.setTabToolTip(i, tip)
+        self.compare = CompareView(self)
+        self.right = QSplitter(Qt.Orientation.Vertical, self)
+        self.right.addWidget(self.threshold)
+        self.right.addWidget(self.tabs)
+        self.right.addWidget(self.compare)
+        self.right.setStretchFactor(0, 0)
+        self.right.setStretchFactor(1, 2)
+        self.right.setStretchFactor(2, 3)
+        self.right.setSizes([150, 290, 340])
+        self.split = QSplitter(Qt.Orientation.Horizontal, self)
+        self.split.addWidget(scroll)
+        self.split.addWidget(self.right)
+        self.split.setStretchFactor(1, 1)
+        self.split.setSizes([330, 950])
+        self.stack = QStackedWidget(self)
+        self.stack.addWidget(self.start_page)
+        self.stack.addWidget(self.split)
+        self.setCentralWidget(self.stack)
+        self.resize(1280, 800)
+
+    def _threshold_panel(self):
+        from .threshold_panel import ThresholdPanel
+
+        panel = ThresholdPanel(self)
+        panel.setMinimumHeight(120)
+        return panel
+
+    def _wire(self) -> None:
+        sp = self.start_page
+        sp.openFolderRequested.connect(self.choose_folder)
+        sp.openCollectionRequested.connect(self.choose_collection)
+        sp.demoRequested.connect(self.open_demo)
+        sp.recentChosen.connect(self.open_store)
+        self.setup.addFolderRequested.connect(self.choose_extra_folder)
+        self.setup.scanRequested.connect(self.start_scan)
+        self.setup.saveAsRequested.connect(self.save_collection_as)
+        self.setup.rootsChanged.connect(self._roots_changed)
+        self.progress.cancelRequested.connect(self.scan.cancel)
+        self.scan.progress.connect(self.progress.update_progress)
+        self.scan.errors.connect(self.errors.add)
+        self.scan.finished.connect(self._scan_finished)
+        self.scan.cancelled.connect(self._scan_cancelled)
+        self.scan.failed.connect(self._scan_failed)
+        self.scan.done.connect(self._scan_done)
+        self.errors.countChanged.connect(lambda n: self.tabs.setTabText(TAB_ERRORS, f"&Errors ({n})" if n else "&Errors"))
+        self.threshold.thresholdChanged.connect(self.pairs.set_threshold)
+        self.threshold.thresholdSettled.connect(self._threshold_settled)
+        self.pairs.pairSelected.connect(self._show_pair)
+        self.clusters.memberSelected.connect(self._show_docs)
+        self.clusters.keeperRuleChanged.connect(lambda _: self._apply_keeper_rule())
+        self.clusters.keeperChosen.connect(lambda d, members: self.collection and self.collection.set_keeper(d, members))
+        self.methods.runMethodRequested.connect(self.run_method)
+
+    # -- scanning -------------------------------------------------------------------------
+    def start_scan(self, method: str | None = None, params: dict | None = None) -> bool:
+        """Scan the listed folders with the chosen method on the worker thread."""
+        if self.collection is None or self.scan.running():
+            return False
+        roots = self.setup.roots()
+        if not roots:
+            self._warn("Add at least one folder to scan.")
+            return False
+        if method and method != self.setup.method_name():
+            self.setup.set_method(method, params or {})
+        method = method or self.setup.method_name()
+        params = self.setup.params() if params is None else params
+        self.settings.set_last_method(method)
+        self.settings.set_method_params(method, params)
+        self.errors.clear()
+        self.setup.set_busy(True)
+        self.progress.start(f"Scanning with {method}…")
+        self.statusBar().showMessage(f"Scanning {len(roots)} folder(s) with {method}…")
+        return self.scan.start(self.collection.store, roots, method, params)
+
+    def run_method(self, name: str) -> bool:
+        """Scan the same folders with another method (its default parameters)."""
+        return self.start_scan(name, {})
+
+    def cancel_scan(self) -> None:
+        """Stop the running scan (what was done is kept)."""
+        if self.scan.running():
+            self.progress._cancel()
+
+    def _scan_finished(self, summary: Any) -> None:
+        self.progress.finish(f"Done: {summary.documents:,} documents, {summary.pairs:,} pairs "
+                             f"in {summary.seconds:.1f} s")
+        self.statusBar().showMessage(
+            f"Scan finished: {summary.documents:,} documents ({summary.new:,} new, {summary.changed:,} changed), "
+            f"{summary.errors:,} errors, {summary.pairs:,} pairs.")
+        if self.collection is not None:
+            s = self.scan
+            self.collection.load_pair_set(s.method, s.params, s.pairs_key, s.floor)
+
+    def _scan_cancelled(self) -> None:
+        self.progress.finish("Cancelled: what was read is kept; scan again to continue.")
+        self.statusBar().showMessage("Scan cancelled. Documents read so far are kept in the store.")
+
+    def _scan_failed(self, message: str) -> None:
+        self.progress.finish(f"Scan failed: {message}")
+        self._warn(f"The scan stopped with an error:\n{message}")
+
+    def _scan_done(self) -> None:
+        self.setup.set_busy(False)
+        if self.collection is not None:
+            self.methods.set_store(self.collection.store, self.collection.data.docs if self.collection.data else {})
+
+    # -- pairs, threshold, groups ---------------------------------------------------------
+    def _pair_set_loaded(self, data: PairSetData) -> None:
+        method = get_method(data.method)
+        t = self.collection.threshold
+        self.threshold.set_scores(data.arrays.score, data.floor)
+        self.threshold.set_threshold(t, emit=False)
+        self.threshold.set_curve(_acceptance(method, data))
+        self.pairs.set_pairs(data.arrays, data.docs, data.verdicts, t)
+        self.methods.set_store(self.collection.store, data.docs)
+        self._apply_keeper_rule()
+        self.statusBar().showMessage(f"{len(data.arrays):,} pairs of {data.method} above {data.floor:.2f}; "
+                                     f"{self.pairs.model.total_rows():,} at the threshold {t:.2f}.")
+        if self.pairs.model.total_rows():
+            self.pairs.select_row(0)
+
+    def _roots_changed(self) -> None:
+        """Keep the store's folders as listed (a removed folder's documents leave the store)."""
+        if self.collection is None or self.scan.running():
+            return
+        roots = [Root(p, r) for p, r in self.setup.roots()]
+        try:
+            if roots != self.collection.store.roots():
+                self.collection.store.set_roots(roots)
+        except StoreError as exc:
+            self.statusBar().showMessage(str(exc))
+        self._apply_keeper_rule()
+
+    def _threshold_settled(self, t: float) -> None:
+        if self.collection is not None:
+            self.collection.set_threshold(t)
+
+    def _apply_keeper_rule(self) -> None:
+        if self.collection is None or self.collection.data is None:
+            return
+        prio = tuple(p for p, _ in self.setup.roots())
+        self.collection.set_keeper_rule(self.clusters.rule.currentData(), prio)
+
+    def _grouping_changed(self, grouping: Any) -> None:
+        docs = self.collection.data.docs if self.collection and self.collection.data else {}
+        self.clusters.set_grouping(grouping, docs)
+        dropped = sum(len(g.members) - 1 for g in grouping.groups)
+        self.threshold.set_counts(self.collection.pairs_at_threshold(), len(grouping.groups), dropped)
+
+    def _show_pair(self, pair: Any) -> None:
+        if pair is None:
+            self.compare.clear()
+            return
+        self._show_docs(pair.a, pair.b)
+
+    def _show_docs(self, a: int, b: int) -> None:
+        if self.collection is None or self.collection.data is None:
+            return
+        docs, store = self.collection.data.docs, self.collection.store
+        if a in docs and b in docs:
+            self.compare.show_pair(docs[a], docs[b], store.document_text)
+
+    # -- export ---------------------------------------------------------------------------
+    def open_export(self) -> ExportDialog | None:
+        """Open the export dialog for the pairs and threshold shown."""
+        if self.collection is None or self.collection.data is None:
+            self._warn("Scan first: the export needs pairs.")
+            return None
+        c = self.collection
+        dialog = ExportDialog(c.store, c.data.method, c.data.pairs_key, c.threshold, c.keeper_rule,
+                              c.folder_priority, self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.destroyed.connect(lambda: setattr(self, "export_dialog", None))
+        self.export_dialog = dialog
+        dialog.open()
+        return dialog
+
+    # -- misc -----------------------------------------------------------------------------
+    def _set_workspace_enabled(self, enabled: bool) -> None:
+        for name in ("scan", "export", "save_as"):
+            action: QAction | None = getattr(self, "actions_", {}).get(name)
+            if action is not None:
+                action.setEnabled(enabled)
+
+    def _warn(self, message: str) -> None:
+        self.statusBar().showMessage(message.splitlines()[0])
+        if os.environ.get("QT_QPA_PLATFORM") != "offscreen":
+            QMessageBox.warning(self, "ndd-desktop", message)
+
+    def dragEnterEvent(self, event) -> None:  # noqa: N802
+        """Accept folders dropped anywhere on the window."""
+        if folders_from_mime(event.mimeData()):
+            event.acceptProposedAction()
+
+    def dropEvent(self, event) -> None:  # noqa: N802
+        """On the start page a dropped folder opens; in the workspace it is added."""
+        folders = folders_from_mime(event.mimeData())
+        if not folders:
+            return
+        if self.collection is None:
+            self.open_folder(folders[0])
+            folders = folders[1:]
+        for f in folders:
+            self.setup.add_folder(f)
+        event.acceptProposedAction()
+
+    def _restore_layout(self) -> None:
+        for key, restore in (("geometry", self.restoreGeometry), ("state", self.restoreState)):
+            value = self.settings.state(key)
+            if value is not None:
+                restore(value)
+        self._splitters_restored = False
+
+    def _show_workspace(self) -> None:
+        """Switch to the workspace; the first time, put the splitters where they were left."""
+        self.stack.setCurrentIndex(1)
+        if not self._splitters_restored:
+            self._splitters_restored = True
+            for key, splitter in (("split", self.split), ("right", self.right)):
+                value = self.settings.state(key)
+                if value is not None:
+                    splitter.restoreState(value)
+
+    def save_layout(self) -> None:
+        """Remember geometry and splitters."""
+        self.settings.set_state("geometry", self.saveGeometry())
+        self.settings.set_state("state", self.saveState())
+        if self._splitters_restored:  # never overwrite them with the unshown defaults
+            self.settings.set_state("split", self.split.saveState())
+            self.settings.set_state("right", self.right.saveState())
+        self.settings.sync()
+
+    def shutdown(self) -> None:
+        """Stop every background task and close the store (idempotent)."""
+        self.scan.cancel()
+        self.scan.wait()
+        if self.export_dialog is not None:
+            self.export_dialog.done(0)
+        self._close_collection()
+
+    def closeEvent(self, event: QCloseEvent) -> None:  # noqa: N802
+        """Save the layout, stop the workers, close the store."""
+        self.save_layout()
+        self.shutdown()
+        super().closeEvent(event)
+
+
+def _acceptance(method: Any, data: PairSetData):
+    """The method's acceptance curve ``x -> P(found)`` for these parameters, or None.
+
+    Methods that find candidates by banding (MinHash with LSH) offer
+    ``acceptance_curve(params, x[, floor])``, on the method or in its module.
+    """
+    fn = getattr(method, "acceptance_curve", None)
+    if fn is None:
+        fn = getattr(sys.modules.get(type(method).__module__), "acceptance_curve", None)
+    if fn is None:
+        return None
+    params = method.params(data.params)
+
+    def curve(xs):
+        try:
+            return fn(params, xs, data.floor)
+        except TypeError:
+            return fn(params, xs)
+
+    return curve

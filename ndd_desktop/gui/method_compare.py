@@ -1,0 +1,242 @@
+"""Comparing two methods on the same collection: where they agree and where they do not.
+
+Pick two stored pair sets (each a method with its parameters) and a threshold for each; the
+panel counts the pairs both find, the pairs only one finds, and lists them. "Run another
+method" scans the same folders with a second method so that there is something to compare.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from PySide6.QtCore import Signal
+from PySide6.QtGui import QStandardItem, QStandardItemModel
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDoubleSpinBox,
+    QGridLayout,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPushButton,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ..core.methods import default_threshold
+from .formatting import doc_label
+from .scan_setup import available_methods
+from .worker import Worker
+
+MAX_LISTED = 5000
+VIEWS = (("only_a", "Only the first method finds"), ("only_b", "Only the second method finds"),
+         ("both", "Both methods find"))
+
+
+@dataclass
+class Agreement:
+    """Pairs of two pair sets at their thresholds: in both, only in A, only in B."""
+
+    both: np.ndarray  # (n, 2) a, b
+    only_a: np.ndarray
+    only_b: np.ndarray
+    score_a: dict[tuple[int, int], float]
+    score_b: dict[tuple[int, int], float]
+
+    @property
+    def jaccard(self) -> float:
+        """Pairs in both over pairs in either."""
+        union = len(self.both) + len(self.only_a) + len(self.only_b)
+        return 1.0 if union == 0 else len(self.both) / union
+
+
+def agreement(arrays_a: Any, t_a: float, arrays_b: Any, t_b: float) -> Agreement:
+    """Compare two PairArrays at their thresholds (numpy set operations on pair keys)."""
+    def keyed(arr: Any, t: float) -> tuple[np.ndarray, np.ndarray]:
+        m = arr.score >= t
+        return np.stack([arr.a[m], arr.b[m]], axis=1).astype(np.int64), arr.score[m]
+
+    pa, _ = keyed(arrays_a, t_a)
+    pb, _ = keyed(arrays_b, t_b)
+    stride = np.int64(max(int(pa.max(initial=0)), int(pb.max(initial=0))) + 1)
+    ka, kb = pa[:, 0] * stride + pa[:, 1], pb[:, 0] * stride + pb[:, 1]
+    in_b, in_a = np.isin(ka, kb), np.isin(kb, ka)
+    # Scores of every stored pair, so a pair one method rejects still shows its score there.
+    score_a = {(int(x), int(y)): float(s) for x, y, s in zip(arrays_a.a, arrays_a.b, arrays_a.score)}
+    score_b = {(int(x), int(y)): float(s) for x, y, s in zip(arrays_b.a, arrays_b.b, arrays_b.score)}
+    return Agreement(pa[in_b], pa[~in_b], pb[~in_a], score_a, score_b)
+
+
+def pair_set_label(ps: Any) -> str:
+    """``qgram (q=5, …) — 1,234 pairs``."""
+    shown = ", ".join(f"{k}={v}" for k, v in list(ps.params.items())[:3])
+    return f"{ps.method} ({shown}) — {ps.count:,} pairs"
+
+
+class MethodComparePanel(QWidget):
+    """Two pair-set pickers with thresholds, the agreement counts and the pair lists."""
+
+    runMethodRequested = Signal(str)
+    compared = Signal(object)  # Agreement
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.store: Any = None
+        self.docs: dict[int, Any] = {}
+        self.result: Agreement | None = None
+        self._worker: Worker | None = None
+        self._again = False
+        self.set_a, self.set_b = QComboBox(self), QComboBox(self)
+        self.t_a, self.t_b = QDoubleSpinBox(self), QDoubleSpinBox(self)
+        for combo, spin, which in ((self.set_a, self.t_a, "first"), (self.set_b, self.t_b, "second")):
+            combo.setToolTip(f"The {which} method's stored pairs (a method with its parameters)")
+            combo.currentIndexChanged.connect(lambda _, s=spin, c=combo: self._default_threshold(c, s))
+            spin.setRange(0.0, 1.0)
+            spin.setDecimals(3)
+            spin.setSingleStep(0.01)
+            spin.setToolTip(f"Threshold for the {which} method")
+            spin.valueChanged.connect(lambda _: self.compare())
+        self.run_method = QComboBox(self)
+        self.run_method.addItems([m.name for m in available_methods()])
+        self.run_method.setToolTip("A method to run on the same folders")
+        self.run_button = QPushButton("Run this method", self)
+        self.run_button.setToolTip("Scan the same folders with the chosen method (default parameters); "
+                                   "its pairs then appear in the lists above")
+        self.run_button.clicked.connect(lambda: self.runMethodRequested.emit(self.run_method.currentText()))
+        grid = QGridLayout()
+        grid.addWidget(QLabel("First:"), 0, 0)
+        grid.addWidget(self.set_a, 0, 1)
+        grid.addWidget(self.t_a, 0, 2)
+        grid.addWidget(QLabel("Second:"), 1, 0)
+        grid.addWidget(self.set_b, 1, 1)
+        grid.addWidget(self.t_b, 1, 2)
+        grid.setColumnStretch(1, 1)
+        run_row = QHBoxLayout()
+        run_row.addWidget(QLabel("Run another method on these folders:"))
+        run_row.addWidget(self.run_method)
+        run_row.addWidget(self.run_button)
+        run_row.addStretch(1)
+        self.counts = QLabel("Scan with two methods to compare them.", self)
+        self.counts.setObjectName("methodCounts")
+        self.which = QComboBox(self)
+        self.which.setToolTip("Which pairs to list")
+        for key, label in VIEWS:
+            self.which.addItem(label, key)
+        self.which.currentIndexChanged.connect(lambda _: self._fill_list())
+        self.model = QStandardItemModel(self)
+        self.view = QTableView(self)
+        self.view.setModel(self.model)
+        self.view.setObjectName("methodPairs")
+        self.view.verticalHeader().hide()
+        self.view.setSortingEnabled(True)
+        self.view.setEditTriggers(QTableView.EditTrigger.NoEditTriggers)
+        self.view.setToolTip("The pairs of the chosen kind with both methods' scores (– below the floor)")
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(6, 6, 6, 6)
+        lay.addLayout(grid)
+        lay.addLayout(run_row)
+        lay.addWidget(self.counts)
+        lay.addWidget(self.which)
+        lay.addWidget(self.view, 1)
+
+    def set_store(self, store: Any, docs: dict[int, Any]) -> None:
+        """List the store's pair sets (first: the newest two)."""
+        self.store, self.docs = store, docs
+        sets = store.pair_sets() if store is not None else []
+        for combo in (self.set_a, self.set_b):
+            current = combo.currentData()
+            combo.blockSignals(True)
+            combo.clear()
+            for ps in sets:
+                combo.addItem(pair_set_label(ps), ps)
+            keys = [(ps.method, ps.pairs_key) for ps in sets]
+            if current is not None and (current.method, current.pairs_key) in keys:
+                combo.setCurrentIndex(keys.index((current.method, current.pairs_key)))
+            combo.blockSignals(False)
+        if len(sets) >= 2 and self.set_a.currentIndex() == self.set_b.currentIndex():
+            self.set_b.setCurrentIndex(1 if self.set_a.currentIndex() == 0 else 0)
+        for combo, spin in ((self.set_a, self.t_a), (self.set_b, self.t_b)):
+            self._default_threshold(combo, spin, compare=False)
+        self.compare()
+
+    def _default_threshold(self, combo: QComboBox, spin: QDoubleSpinBox, compare: bool = True) -> None:
+        ps = combo.currentData()
+        if ps is not None:
+            spin.blockSignals(True)
+            spin.setValue(max(default_threshold(ps.method, ps.params), ps.floor))
+            spin.blockSignals(False)
+        if compare:
+            self.compare()
+
+    def compare(self) -> None:
+        """Recompute the agreement on a worker thread (latest request wins)."""
+        a, b = self.set_a.currentData(), self.set_b.currentData()
+        if self.store is None or a is None or b is None:
+            return
+        if self._worker is not None:
+            self._again = True
+            return
+        store, t_a, t_b = self.store, self.t_a.value(), self.t_b.value()
+
+        def job(progress, cancel):
+            return agreement(store.pair_arrays(a.method, a.pairs_key), t_a,
+                             store.pair_arrays(b.method, b.pairs_key), t_b)
+
+        self._worker = Worker(job, name="method-compare", parent=self)
+        self._worker.finished.connect(self._show)
+        self._worker.failed.connect(lambda m: self.counts.setText(f"Could not compare: {m}"))
+        self._worker.done.connect(self._done)
+        self._worker.start()
+
+    def busy(self) -> bool:
+        """True while comparing."""
+        return self._worker is not None
+
+    def shutdown(self) -> None:
+        """Wait for a running comparison (on close)."""
+        if self._worker is not None:
+            self._worker.wait()
+
+    def _done(self) -> None:
+        self._worker = None
+        if self._again:
+            self._again = False
+            self.compare()
+
+    def _show(self, result: Agreement) -> None:
+        if self._again:
+            return
+        self.result = result
+        self.counts.setText(
+            f"Both find <b>{len(result.both):,}</b> pairs · only the first <b>{len(result.only_a):,}</b> · "
+            f"only the second <b>{len(result.only_b):,}</b> · agreement {result.jaccard:.0%}")
+        if not len(getattr(result, self.which.currentData())):  # show a list that has something
+            for k, (key, _) in enumerate(VIEWS):
+                if len(getattr(result, key)):
+                    self.which.blockSignals(True)
+                    self.which.setCurrentIndex(k)
+                    self.which.blockSignals(False)
+                    break
+        self._fill_list()
+        self.compared.emit(result)
+
+    def _fill_list(self) -> None:
+        self.model.clear()
+        self.model.setHorizontalHeaderLabels(["Document A", "Document B", "First score", "Second score"])
+        if self.result is None:
+            return
+        rows = getattr(self.result, self.which.currentData())
+        for a, b in rows[:MAX_LISTED].tolist():
+            sa, sb = self.result.score_a.get((a, b)), self.result.score_b.get((a, b))
+            self.model.appendRow([
+                QStandardItem(doc_label(self.docs[a]) if a in self.docs else f"#{a}"),
+                QStandardItem(doc_label(self.docs[b]) if b in self.docs else f"#{b}"),
+                QStandardItem("–" if sa is None else f"{sa:.3f}"),
+                QStandardItem("–" if sb is None else f"{sb:.3f}"),
+            ])
+        header = self.view.horizontalHeader()
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)

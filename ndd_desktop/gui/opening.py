@@ -1,0 +1,153 @@
+"""Opening collections: a folder, a store file, the demo, a recent one; saving elsewhere.
+
+A mixin of :class:`~ndd_desktop.gui.main_window.MainWindow`, kept apart so the window
+module holds layout and wiring only.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+from PySide6.QtWidgets import QFileDialog
+
+from ..core.methods import DEFAULT_METHOD, get_method
+from ..store import Root, Store, StoreError
+from . import resources
+from .collection import Collection
+from .scan_setup import available_methods
+
+
+class OpeningMixin:
+    """Open and close the window's collection (needs the MainWindow's widgets)."""
+
+    def choose_folder(self) -> None:
+        """Ask for a folder and open it as a collection."""
+        path = QFileDialog.getExistingDirectory(self, "Open folder", os.path.expanduser("~"))
+        if path:
+            self.open_folder(path)
+
+    def choose_extra_folder(self) -> None:
+        """Ask for one more folder of the open collection."""
+        path = QFileDialog.getExistingDirectory(self, "Add folder", os.path.expanduser("~"))
+        if path:
+            self.setup.add_folder(path)
+
+    def choose_collection(self) -> None:
+        """Ask for a store file and open it."""
+        start = str(self.data_dir / "collections")
+        path, _ = QFileDialog.getOpenFileName(self, "Open collection", start,
+                                              "Collections (*.ndd.sqlite *.sqlite);;All files (*)")
+        if path:
+            self.open_store(path)
+
+    def open_path(self, path: str) -> bool:
+        """Open a folder or a store file, whichever ``path`` is."""
+        p = Path(path).expanduser()
+        if p.is_dir():
+            return self.open_folder(str(p))
+        if resources.is_store_file(p):
+            return self.open_store(str(p))
+        self._warn(f"{path} is neither a folder nor a collection file.")
+        return False
+
+    def open_folder(self, folder: str, *, reference: bool = False) -> bool:
+        """Open (or reuse) the default store for ``folder`` with the folder as its root."""
+        folder = os.path.abspath(folder)
+        store_path = resources.default_store_path(os.path.basename(folder.rstrip(os.sep)) or "collection", self.data_dir)
+        if not self.open_store(str(store_path), create=True):
+            return False
+        if folder not in [p for p, _ in self.setup.roots()]:
+            self.setup.add_folder(folder, reference)
+        return True
+
+    def open_demo(self) -> bool:
+        """Open the demo collection (its store in the data folder) and scan it if needed."""
+        if not resources.demo_folder().is_dir():
+            self._warn(f"The demo collection is missing (looked in {resources.demo_folder()}).")
+            return False
+        if not self.open_store(str(resources.default_store_path("demo", self.data_dir)), create=True):
+            return False
+        roots = resources.demo_roots()
+        if [p for p, _ in self.setup.roots()] != [p for p, _ in roots]:
+            self.setup.set_roots([Root(p, r) for p, r in roots])
+        if self.collection is not None and not self.collection.store.pair_sets():
+            self.start_scan()
+        return True
+
+    def open_store(self, path: str, *, create: bool = False) -> bool:
+        """Open a collection store; show its last scan's pairs."""
+        if self.scan.running():
+            self._warn("A scan is running; cancel it before opening another collection.")
+            return False
+        try:
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+            store = Store.open(path, create=create)
+        except (StoreError, OSError) as exc:
+            self._warn(f"Could not open {path}:\n{exc}")
+            if not create:
+                self.settings.remove_recent(path)
+                self.start_page.set_recent(self.settings.recent())
+            return False
+        self._close_collection()
+        self.collection = Collection(store, self)
+        self.collection.pairSetLoaded.connect(self._pair_set_loaded)
+        self.collection.groupingChanged.connect(self._grouping_changed)
+        self.collection.failed.connect(lambda m: self.statusBar().showMessage(f"Error: {m}"))
+        self.review.set_collection(self.collection)
+        self.settings.add_recent(str(store.path))
+        self.start_page.set_recent(self.settings.recent())
+        self.setup.set_store_path(str(store.path))
+        self.setup.set_roots(store.roots())
+        last = store.last_method()
+        name = last[0] if last else (self.settings.last_method() or DEFAULT_METHOD)
+        params = last[1] if last else self.settings.method_params(name)
+        self._select_method(name, params)
+        self.errors.clear()
+        self.errors.add(store.errors())
+        self.methods.set_store(store, {})
+        self._show_workspace()
+        self.setWindowTitle(f"{Path(path).name.removesuffix('.ndd.sqlite')} — ndd-desktop")
+        self._set_workspace_enabled(True)
+        self.collection.load_latest()
+        self.statusBar().showMessage(f"Opened {store.path}")
+        return True
+
+    def _select_method(self, name: str, params: dict) -> None:
+        if name not in [m.name for m in available_methods()]:
+            name, params = DEFAULT_METHOD, {}
+        try:
+            get_method(name).params(params)
+        except ValueError:
+            params = {}
+        self.setup.set_method(name, params)
+
+    def _close_collection(self) -> None:
+        if self.collection is None:
+            return
+        self.compare.shutdown()
+        self.methods.shutdown()
+        self.collection.shutdown()
+        self.collection.store.close()
+        self.collection.deleteLater()
+        self.collection = None
+        self.compare.clear()
+
+    def save_collection_as(self) -> None:
+        """Keep the store at a place the user picks (copied there, then reopened)."""
+        if self.collection is None or self.scan.running():
+            return
+        path, _ = QFileDialog.getSaveFileName(self, "Save collection as", str(self.collection.path),
+                                              "Collections (*.ndd.sqlite)")
+        if path:
+            self.move_store_to(path)
+
+    def move_store_to(self, path: str) -> bool:
+        """Copy the open store to ``path`` and continue there."""
+        if not path.endswith(resources.STORE_SUFFIX):
+            path += resources.STORE_SUFFIX
+        source = self.collection.path
+        self._close_collection()
+        shutil.copy2(source, path)
+        return self.open_store(path)

@@ -1,0 +1,95 @@
+"""Reviewing pairs from the keyboard: duplicate, not duplicate, undo, next and previous.
+
+=====================  ===========================================
+Key                    Does
+=====================  ===========================================
+D                      mark the selected pair duplicate, go to next
+N                      mark it not duplicate (keeps the two apart in the groups), go to next
+C                      clear its verdict
+U or Ctrl+Z            undo the last verdict
+J or ↓                 next pair
+K or ↑                 previous pair
+=====================  ===========================================
+
+The single-letter keys are window shortcuts; a text box that has the focus still gets its
+letters (Qt gives typed text precedence over shortcuts).
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import QWidget
+
+from .collection import Collection
+from .pairs_view import PairsView
+
+
+class ReviewActions(QObject):
+    """The review QActions, bound to a pairs view and the collection that saves verdicts."""
+
+    reviewed = Signal(int, int, object)
+
+    def __init__(self, window: QWidget, pairs: PairsView):
+        super().__init__(window)
+        self.pairs = pairs
+        self.collection: Collection | None = None
+        self.duplicate = self._action(window, "Mark &duplicate", ["D"], "The selected pair is a duplicate (D)")
+        self.not_duplicate = self._action(window, "Mark &not duplicate", ["N"],
+                                          "The selected pair is not a duplicate: keep the two apart (N)")
+        self.clear = self._action(window, "&Clear verdict", ["C"], "Forget the verdict of the selected pair (C)")
+        self.undo = self._action(window, "&Undo verdict", ["U", QKeySequence.StandardKey.Undo],
+                                 "Undo the last verdict (U or Ctrl+Z)")
+        self.next = self._action(window, "Ne&xt pair", ["J"], "Go to the next pair (J or ↓)")
+        self.previous = self._action(window, "&Previous pair", ["K"], "Go to the previous pair (K or ↑)")
+        self.duplicate.triggered.connect(lambda: self.mark("duplicate"))
+        self.not_duplicate.triggered.connect(lambda: self.mark("not_duplicate"))
+        self.clear.triggered.connect(lambda: self.mark(None, advance=False))
+        self.undo.triggered.connect(self.undo_last)
+        self.next.triggered.connect(lambda: self.pairs.step(+1))
+        self.previous.triggered.connect(lambda: self.pairs.step(-1))
+        self.set_collection(None)
+
+    @staticmethod
+    def _action(window: QWidget, text: str, keys: list, tip: str) -> QAction:
+        action = QAction(text, window)
+        action.setShortcuts([QKeySequence(k) for k in keys])
+        action.setToolTip(tip)
+        action.setStatusTip(tip)
+        window.addAction(action)
+        return action
+
+    def actions(self) -> list[QAction]:
+        """All review actions, in menu order."""
+        return [self.duplicate, self.not_duplicate, self.clear, self.undo, self.next, self.previous]
+
+    def set_collection(self, collection: Collection | None) -> None:
+        """Bind to the open collection (None: disable)."""
+        self.collection = collection
+        for a in self.actions():
+            a.setEnabled(collection is not None)
+
+    def mark(self, verdict: str | None, advance: bool = True) -> bool:
+        """Save ``verdict`` for the selected pair; move to the next one."""
+        pair = self.pairs.current_pair()
+        if pair is None or self.collection is None:
+            return False
+        row = self.pairs.current_row()
+        self.collection.set_verdict(pair.a, pair.b, verdict)
+        self.pairs.model.set_verdict(pair.a, pair.b, verdict)
+        self.reviewed.emit(pair.a, pair.b, verdict)
+        if advance:
+            self.pairs.select_row(min(row + 1, self.pairs.model.total_rows() - 1))
+        return True
+
+    def undo_last(self) -> bool:
+        """Undo the last verdict and select its pair again."""
+        if self.collection is None:
+            return False
+        pair = self.collection.undo()
+        if pair is None:
+            return False
+        a, b = pair
+        self.pairs.model.set_verdict(a, b, self.collection.verdict(a, b))
+        self.pairs.select_pair(a, b)
+        return True

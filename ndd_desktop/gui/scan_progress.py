@@ -1,0 +1,94 @@
+"""The scan's progress: stage, count, rate and time left, with a Cancel button."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QProgressBar, QPushButton, QVBoxLayout, QWidget
+
+from .formatting import fmt_duration
+
+STAGE_NAMES = {
+    "walk": "Finding files",
+    "extract": "Reading documents",
+    "sketch": "Sketching",
+    "pairs": "Comparing",
+    "store": "Saving",
+    "done": "Done",
+}
+
+
+def describe(p: Any) -> str:
+    """One line for a pipeline ``Progress``: stage, count, rate, time left."""
+    stage = STAGE_NAMES.get(p.stage, str(p.stage).capitalize())
+    count = f"{p.done:,}" if p.total is None else f"{p.done:,} of {p.total:,}"
+    parts = [stage, count]
+    if p.rate:
+        parts.append(f"{p.rate:,.0f}/s")
+    if p.eta_s is not None:
+        parts.append(f"{fmt_duration(p.eta_s)} left")
+    return " · ".join(parts)
+
+
+class ScanProgress(QWidget):
+    """Progress bar, a line of text, the current file and Cancel; hidden when idle."""
+
+    cancelRequested = Signal()
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.bar = QProgressBar(self)
+        self.bar.setObjectName("scanProgressBar")
+        self.bar.setToolTip("Progress of the current stage of the scan")
+        self.label = QLabel(self)
+        self.label.setObjectName("scanProgressLabel")
+        self.label.setWordWrap(True)
+        self.current = QLabel(self)
+        self.current.setEnabled(False)
+        self.cancel_button = QPushButton("Cancel", self)
+        self.cancel_button.setToolTip("Stop the scan (Esc). What was read so far is kept; "
+                                      "the next scan continues from there.")
+        self.cancel_button.clicked.connect(self._cancel)
+        row = QHBoxLayout()
+        row.addWidget(self.label, 1)
+        row.addWidget(self.cancel_button)
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(6, 2, 6, 2)
+        lay.addLayout(row)
+        lay.addWidget(self.bar)
+        lay.addWidget(self.current)
+        self.hide()
+
+    def start(self, title: str = "Starting the scan…") -> None:
+        """Show the widget for a new run."""
+        self.bar.setRange(0, 0)
+        self.label.setText(title)
+        self.current.setText("")
+        self.cancel_button.setEnabled(True)
+        self.show()
+
+    def update_progress(self, p: Any) -> None:
+        """Show one ``Progress`` report."""
+        if p.total:
+            self.bar.setRange(0, int(p.total))
+            self.bar.setValue(min(int(p.done), int(p.total)))
+        else:
+            self.bar.setRange(0, 0)
+        self.label.setText(describe(p))
+        current = str(getattr(p, "current", "") or "")
+        metrics = self.current.fontMetrics()
+        self.current.setText(metrics.elidedText(current, Qt.TextElideMode.ElideMiddle, max(self.current.width(), 200)))
+        self.current.setToolTip(current)
+
+    def _cancel(self) -> None:
+        self.cancel_button.setEnabled(False)
+        self.label.setText("Cancelling… (keeping what was done)")
+        self.cancelRequested.emit()
+
+    def finish(self, message: str) -> None:
+        """Show the outcome briefly; the main window hides the widget."""
+        self.bar.setRange(0, 1)
+        self.bar.setValue(1)
+        self.label.setText(message)
+        self.cancel_button.setEnabled(False)

@@ -1,0 +1,223 @@
+"""The threshold: a slider and a spin box beside a histogram of the pair scores.
+
+Moving either re-filters the pairs at once (``thresholdChanged``) and, a moment later when
+the hand rests, asks for the groups again (``thresholdSettled``); nothing is rescanned. For
+methods that can say how likely a pair of a given true similarity is to be found (MinHash
+with LSH banding), the acceptance curve is drawn over the histogram.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+import numpy as np
+from PySide6.QtCore import QPointF, QRectF, Qt, QTimer, Signal
+from PySide6.QtGui import QColor, QMouseEvent, QPainter, QPainterPath, QPalette, QPen
+from PySide6.QtWidgets import (
+    QDoubleSpinBox,
+    QHBoxLayout,
+    QLabel,
+    QSizePolicy,
+    QSlider,
+    QVBoxLayout,
+    QWidget,
+)
+
+SLIDER_STEPS = 1000
+BINS = 50
+
+
+class ScoreHistogram(QWidget):
+    """Bars of the pair-score distribution; the part at or above the threshold is coloured.
+
+    Clicking or dragging on it moves the threshold (``clicked(score)``).
+    """
+
+    clicked = Signal(float)
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.counts = np.zeros(BINS, dtype=np.int64)
+        self.lo, self.hi = 0.0, 1.0
+        self.threshold = 0.5
+        self.curve: np.ndarray | None = None  # acceptance probability at each x in [lo, hi]
+        self.log_scale = True
+        self.setMinimumSize(220, 90)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
+        self.setToolTip("Pair scores: how many pairs fall at each score. Click to set the threshold.\n"
+                        "Bars are on a logarithmic scale; the dashed line is the method's acceptance curve.")
+
+    def set_scores(self, scores: np.ndarray, lo: float) -> None:
+        """Count ``scores`` into bins from ``lo`` (the floor) to 1."""
+        self.lo = max(0.0, min(float(lo), 0.99))
+        self.counts, _ = np.histogram(scores, bins=BINS, range=(self.lo, 1.0))
+        self.update()
+
+    def set_threshold(self, t: float) -> None:
+        """Move the threshold line."""
+        self.threshold = t
+        self.update()
+
+    def set_curve(self, curve: np.ndarray | None) -> None:
+        """The acceptance curve sampled at ``BINS + 1`` points from lo to 1, or None."""
+        self.curve = curve
+        self.update()
+
+    def _plot_rect(self) -> QRectF:
+        return QRectF(self.rect()).adjusted(6, 6, -6, -18)
+
+    def _x_of(self, score: float, r: QRectF) -> float:
+        return r.left() + (score - self.lo) / (self.hi - self.lo) * r.width()
+
+    def paintEvent(self, _event) -> None:  # noqa: N802
+        """Draw the bars, the threshold line, the curve and the axis labels."""
+        p = QPainter(self)
+        p.setRenderHint(QPainter.RenderHint.Antialiasing)
+        pal = self.palette()
+        r = self._plot_rect()
+        p.fillRect(self.rect(), pal.color(QPalette.ColorRole.Base))
+        counts = self.counts.astype(np.float64)
+        heights = np.log1p(counts) if self.log_scale else counts
+        top = heights.max() if len(heights) and heights.max() > 0 else 1.0
+        bw = r.width() / max(len(counts), 1)
+        accent = pal.color(QPalette.ColorRole.Highlight)
+        muted = pal.color(QPalette.ColorRole.Mid)
+        for k, h in enumerate(heights):
+            if h <= 0:
+                continue
+            x = r.left() + k * bw
+            bar_h = h / top * r.height()
+            left_edge = self.lo + k * (self.hi - self.lo) / len(counts)
+            p.fillRect(QRectF(x + 0.5, r.bottom() - bar_h, max(bw - 1, 1), bar_h),
+                       accent if left_edge >= self.threshold - 1e-9 else muted)
+        if self.curve is not None and len(self.curve) > 1:
+            path = QPainterPath()
+            xs = np.linspace(r.left(), r.right(), len(self.curve))
+            for k, (x, y) in enumerate(zip(xs, self.curve)):
+                pt = QPointF(float(x), r.bottom() - float(np.clip(y, 0, 1)) * r.height())
+                path.moveTo(pt) if k == 0 else path.lineTo(pt)
+            pen = QPen(QColor("#c0392b"), 1.5, Qt.PenStyle.DashLine)
+            p.setPen(pen)
+            p.drawPath(path)
+        tx = self._x_of(self.threshold, r)
+        p.setPen(QPen(pal.color(QPalette.ColorRole.Text), 1.5))
+        p.drawLine(QPointF(tx, r.top()), QPointF(tx, r.bottom()))
+        p.setPen(pal.color(QPalette.ColorRole.PlaceholderText))
+        p.drawText(QRectF(r.left(), r.bottom() + 2, 60, 14), Qt.AlignmentFlag.AlignLeft, f"{self.lo:.2f}")
+        p.drawText(QRectF(r.right() - 60, r.bottom() + 2, 60, 14), Qt.AlignmentFlag.AlignRight, "1.00")
+        p.drawText(QRectF(tx - 30, r.bottom() + 2, 60, 14), Qt.AlignmentFlag.AlignHCenter, f"{self.threshold:.2f}")
+        p.end()
+
+    def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802
+        """Set the threshold where the user clicked."""
+        self._emit_at(event.position().x())
+
+    def mouseMoveEvent(self, event: QMouseEvent) -> None:  # noqa: N802
+        """Drag the threshold."""
+        if event.buttons() & Qt.MouseButton.LeftButton:
+            self._emit_at(event.position().x())
+
+    def _emit_at(self, x: float) -> None:
+        r = self._plot_rect()
+        frac = (x - r.left()) / max(r.width(), 1)
+        self.clicked.emit(float(np.clip(self.lo + frac * (self.hi - self.lo), 0.0, 1.0)))
+
+
+class ThresholdPanel(QWidget):
+    """Slider, spin box, histogram and the live counts (pairs, groups, left out)."""
+
+    thresholdChanged = Signal(float)  # at once, on every move
+    thresholdSettled = Signal(float)  # after the hand rests (groups are recomputed then)
+
+    def __init__(self, parent: QWidget | None = None, settle_ms: int = 120):
+        super().__init__(parent)
+        self._threshold = 0.5
+        self._scores = np.zeros(0)
+        self._updating = False
+        self.slider = QSlider(Qt.Orientation.Horizontal, self)
+        self.slider.setRange(0, SLIDER_STEPS)
+        self.slider.setPageStep(SLIDER_STEPS // 20)
+        self.slider.setObjectName("thresholdSlider")
+        self.slider.setToolTip("Threshold: pairs scoring at least this much count as near-duplicates.\n"
+                               "Moving it re-filters pairs and regroups documents; nothing is rescanned.")
+        self.slider.setAccessibleName("Threshold")
+        self.spin = QDoubleSpinBox(self)
+        self.spin.setRange(0.0, 1.0)
+        self.spin.setDecimals(3)
+        self.spin.setSingleStep(0.01)
+        self.spin.setObjectName("thresholdSpin")
+        self.spin.setToolTip("The threshold as a number from 0 to 1")
+        self.spin.setAccessibleName("Threshold value")
+        self.histogram = ScoreHistogram(self)
+        self.counts_label = QLabel(self)
+        self.counts_label.setObjectName("thresholdCounts")
+        self.counts_label.setToolTip("Pairs at or above the threshold; groups they form; documents an "
+                                     "export would leave out (the duplicates that are not kept)")
+        label = QLabel("&Threshold", self)
+        label.setBuddy(self.slider)
+        row = QHBoxLayout()
+        row.addWidget(label)
+        row.addWidget(self.slider, 1)
+        row.addWidget(self.spin)
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(6, 6, 6, 6)
+        lay.addLayout(row)
+        lay.addWidget(self.histogram, 1)
+        lay.addWidget(self.counts_label)
+        self._settle = QTimer(self)
+        self._settle.setSingleShot(True)
+        self._settle.setInterval(settle_ms)
+        self._settle.timeout.connect(lambda: self.thresholdSettled.emit(self._threshold))
+        self.slider.valueChanged.connect(lambda v: self.set_threshold(v / SLIDER_STEPS))
+        self.spin.valueChanged.connect(self.set_threshold)
+        self.histogram.clicked.connect(self.set_threshold)
+        self.set_counts(None, None, None)
+        self.set_threshold(0.5, emit=False)
+
+    def threshold(self) -> float:
+        """The current threshold."""
+        return self._threshold
+
+    def set_threshold(self, t: float, emit: bool = True) -> None:
+        """Move every control to ``t``; emit ``thresholdChanged`` and later ``thresholdSettled``."""
+        t = round(float(np.clip(t, 0.0, 1.0)), 3)
+        if self._updating:
+            return
+        changed = abs(t - self._threshold) > 1e-9
+        self._threshold = t
+        self._updating = True
+        try:
+            self.slider.setValue(int(round(t * SLIDER_STEPS)))
+            self.spin.setValue(t)
+            self.histogram.set_threshold(t)
+        finally:
+            self._updating = False
+        if emit and changed:
+            self.set_counts(int((self._scores >= t).sum()), None, None)
+            self.thresholdChanged.emit(t)
+            self._settle.start()
+
+    def set_scores(self, scores: np.ndarray, floor: float) -> None:
+        """The scores of every stored pair (the floor is where the histogram starts)."""
+        self._scores = np.asarray(scores, dtype=np.float64)
+        self.histogram.set_scores(self._scores, floor)
+        self.set_counts(int((self._scores >= self._threshold).sum()), None, None)
+
+    def set_curve(self, fn: Callable[[np.ndarray], np.ndarray] | None) -> None:
+        """An acceptance curve ``fn(x) -> probability`` to draw, or None."""
+        if fn is None:
+            self.histogram.set_curve(None)
+            return
+        xs = np.linspace(self.histogram.lo, 1.0, 101)
+        try:
+            self.histogram.set_curve(np.asarray(fn(xs), dtype=np.float64))
+        except Exception:  # a curve is a nicety; a broken one must not break tuning
+            self.histogram.set_curve(None)
+
+    def set_counts(self, pairs: int | None, groups: int | None, left_out: int | None) -> None:
+        """Show the live counts (None: being computed)."""
+        def fmt(n: int | None) -> str:
+            return "…" if n is None else f"{n:,}"
+        self.counts_label.setText(
+            f"<b>{fmt(pairs)}</b> pairs · <b>{fmt(groups)}</b> groups · "
+            f"<b>{fmt(left_out)}</b> documents left out of an export")

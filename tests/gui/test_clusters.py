@@ -1,0 +1,61 @@
+"""Flow 7: the tree of groups and the keeper of each, by rule or by the reviewer."""
+
+from __future__ import annotations
+
+import os
+
+from gui_helpers import make_collection, scan, wait_idle
+
+from ndd_desktop.gui.cluster_tree import DOC_ROLE
+
+
+def test_groups_tree_and_keepers(qtbot, window, tmp_path):
+    folder = make_collection(tmp_path / "docs", families=3, copies=3, singles=2, broken=False)
+    # distinct dates: the copies are newer than the originals
+    for k, path in enumerate(sorted(folder.iterdir())):
+        stamp = 1.0e9 + (0 if "original" in path.name else 1e7) + k * 1000
+        os.utime(path, (stamp, stamp))
+    window.open_folder(str(folder))
+    scan(qtbot, window)
+    tree = window.clusters
+    groups = window.collection.grouping.groups
+    assert tree.model.rowCount() == len(groups) >= 3
+    head = tree.model.item(0, 0)
+    g = groups[0]
+    assert head.rowCount() == len(g.members)
+    members = [head.child(k, 0).data(DOC_ROLE) for k in range(head.rowCount())]
+    assert members == list(g.members)
+    assert head.child(0, 1).text() == "1.000"  # the principal, scored to itself
+    roles = [head.child(k, 2).text() for k in range(head.rowCount())]
+    assert "principal" in roles[0] and sum("★ keeper" in r for r in roles) == 1
+    docs = window.collection.data.docs
+    # rule: oldest -> the original; newest -> a copy
+    tree.rule.setCurrentIndex(tree.rule.findData("oldest"))
+    wait_idle(qtbot, window)
+    keepers = {gr.group_id: gr.keeper for gr in window.collection.grouping.groups}
+    assert all("original" in docs[k].relpath for k in keepers.values())
+    tree.rule.setCurrentIndex(tree.rule.findData("newest"))
+    wait_idle(qtbot, window)
+    assert all("copy" in docs[gr.keeper].relpath for gr in window.collection.grouping.groups)
+    # the reviewer's choice wins over the rule, and is saved at once
+    group = window.collection.grouping.groups[0]
+    choice = next(m for m in group.members if m != group.keeper)
+    assert tree.select_document(choice)
+    tree.keep_button.click()
+    assert choice in window.collection.store.keepers()
+    wait_idle(qtbot, window)
+    qtbot.waitUntil(lambda: window.collection.grouping.groups[0].keeper == choice, timeout=5000)
+    qtbot.waitUntil(lambda: tree.fully_filled(), timeout=5000)
+    head = tree.model.item(0, 0)
+    row = next(k for k in range(head.rowCount()) if head.child(k, 0).data(DOC_ROLE) == choice)
+    assert "★ keeper" in head.child(row, 2).text()
+
+
+def test_selecting_a_member_compares_it_with_the_principal(qtbot, scanned):
+    tree = scanned.clusters
+    group = scanned.collection.grouping.groups[0]
+    member = group.members[1]
+    with qtbot.waitSignal(scanned.compare.loaded, timeout=10000):
+        tree.select_document(member)
+    assert scanned.compare.header_a.doc.id == group.principal
+    assert scanned.compare.header_b.doc.id == member

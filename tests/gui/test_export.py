@@ -1,0 +1,43 @@
+"""Flow 10: the export dialog runs the export on the worker thread with progress."""
+
+from __future__ import annotations
+
+import os
+
+
+def test_export_dialog_runs_in_the_background(qtbot, scanned, tmp_path):
+    w = scanned
+    dialog = w.open_export()
+    assert dialog is not None and dialog.isVisible()
+    dest = tmp_path / "export"
+    dialog.dest.setText(str(dest))
+    dialog.mode.setCurrentIndex(dialog.mode.findData("copy"))
+    dialog.bagit.setChecked(True)
+    dialog.reports["html"].setChecked(False)
+    progress = []
+    with qtbot.waitSignal(dialog.exported, timeout=120000) as blocker:
+        assert dialog.start()
+        dialog.worker.progress.connect(progress.append)
+        assert dialog.progress.isVisible()
+    result = blocker.args[0]
+    qtbot.waitUntil(lambda: dialog.worker is None, timeout=5000)
+    assert result.ok and result.bag and result.bag_valid
+    assert os.path.isfile(dest / "bagit.txt")
+    names = {os.path.basename(r) for r in result.reports}
+    assert any(n.endswith(".csv") for n in names) and not any(n.endswith(".html") for n in names)
+    groups = w.collection.grouping.groups
+    every = len(w.collection.store.documents(status=None))  # unreadable files are exported too
+    assert 0 < result.files_planned <= every - sum(len(g.members) - 1 for g in groups)
+    assert "Exported" in dialog.status.text()
+    dialog.close()
+
+
+def test_export_refuses_a_bad_destination(qtbot, scanned, folder):
+    dialog = scanned.open_export()
+    dialog.dest.setText(str(folder / "inside"))  # inside a scanned folder: refused
+    assert dialog.start() in (True, False)
+    qtbot.waitUntil(lambda: dialog.worker is None, timeout=30000)
+    assert "fail" in dialog.status.text().lower() or "inside" in dialog.status.text().lower() \
+        or "must" in dialog.status.text().lower()
+    assert not (folder / "inside").exists() or not any((folder / "inside").iterdir())
+    dialog.close()

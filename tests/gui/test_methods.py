@@ -1,0 +1,36 @@
+"""Flow 9: a second method on the same collection, and where the two agree."""
+
+from __future__ import annotations
+
+from gui_helpers import wait_idle
+
+
+def test_second_method_and_agreement(qtbot, scanned):
+    w = scanned
+    first = w.collection.data.method
+    other = next(w.setup.methods.item(k).text().split(" — ")[0] for k in range(w.setup.methods.count())
+                 if not w.setup.methods.item(k).text().startswith(first) and
+                 not w.setup.methods.item(k).text().startswith("exact"))
+    panel = w.methods
+    w.tabs.setCurrentIndex(2)
+    panel.run_method.setCurrentText(other)
+    with qtbot.waitSignal(w.scan.done, timeout=120000):
+        panel.run_button.click()
+    assert w.scan.outcome == "finished"
+    wait_idle(qtbot, w)
+    assert {ps.method for ps in w.collection.store.pair_sets()} >= {first, other}
+    assert panel.set_a.count() >= 2
+    panel.set_a.setCurrentIndex([panel.set_a.itemData(k).method for k in range(panel.set_a.count())].index(first))
+    panel.set_b.setCurrentIndex([panel.set_b.itemData(k).method for k in range(panel.set_b.count())].index(other))
+    qtbot.waitUntil(lambda: not panel.busy() and panel.result is not None, timeout=10000)
+    r = panel.result
+    assert len(r.both) > 0
+    assert "Both find" in panel.counts.text()
+    total_a = int((w.collection.store.pair_arrays(first, panel.set_a.currentData().pairs_key).score
+                   >= panel.t_a.value()).sum())
+    assert len(r.both) + len(r.only_a) == total_a
+    panel.which.setCurrentIndex(2)  # both
+    assert panel.model.rowCount() == len(r.both)
+    # a threshold of 1 for the second method: it finds (almost) nothing, so the first finds more alone
+    panel.t_b.setValue(1.0)
+    qtbot.waitUntil(lambda: not panel.busy() and len(panel.result.only_a) >= len(r.only_a), timeout=10000)

@@ -1,0 +1,101 @@
+"""Flow 1: the start page, the demo, and the command line of ``ndd-desktop``."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+from gui_helpers import wait_idle
+from PySide6.QtCore import Qt
+
+from ndd_desktop.gui import app
+from ndd_desktop.gui.main_window import MainWindow
+from ndd_desktop.gui.resources import default_store_path, demo_folder
+
+
+def test_start_page_then_demo(qtbot, window, data_dir):
+    assert window.stack.currentIndex() == 0
+    page = window.start_page
+    for button in (page.folder_button, page.collection_button, page.demo_button):
+        assert button.isVisible() and button.toolTip()
+    assert page.no_recent.isVisible()
+    with qtbot.waitSignal(window.scan.done, timeout=120000):
+        qtbot.mouseClick(page.demo_button, Qt.MouseButton.LeftButton)
+    assert window.scan.outcome == "finished"
+    wait_idle(qtbot, window)
+    assert window.stack.currentIndex() == 1
+    assert window.collection.path == str(default_store_path("demo", data_dir))
+    assert any(ref and p.endswith("holdings") for p, ref in window.setup.roots())
+    # the demo has real near-duplicates across formats
+    model = window.pairs.model
+    assert model.total_rows() >= 3
+    formats = {f for r in range(model.rowCount()) for f in model.data(model.index(r, 5)).split(" / ")}
+    assert len(formats) >= 3
+    assert window.collection.grouping.groups
+    assert str(demo_folder()) not in window.collection.path  # the store never goes into resources/
+
+
+def test_recent_collections_are_listed_and_open(qtbot, settings, data_dir, tmp_path):
+    folder = tmp_path / "letters"
+    folder.mkdir()
+    first = MainWindow(settings=settings, data_dir=data_dir)
+    qtbot.addWidget(first)
+    assert first.open_folder(str(folder))
+    store_path = first.collection.path
+    first.close()
+    second = MainWindow(settings=settings, data_dir=data_dir)
+    qtbot.addWidget(second)
+    recent = second.start_page.recent
+    assert recent.count() == 1 and recent.item(0).data(Qt.ItemDataRole.UserRole) == store_path
+    assert not second.start_page.no_recent.isVisible() or not second.isVisible()
+    second.start_page.recentChosen.emit(store_path)
+    assert second.collection is not None and second.collection.path == store_path
+    assert [p for p, _ in second.setup.roots()] == [str(folder)]
+
+
+def test_command_line_opens_demo_folder_or_store(qtbot, settings, data_dir, tmp_path):
+    folder = tmp_path / "box"
+    folder.mkdir()
+    w = app.create_window(app.parse_args([str(folder)]), settings=settings, data_dir=data_dir)
+    qtbot.addWidget(w)
+    assert w.collection is not None and [p for p, _ in w.setup.roots()] == [str(folder)]
+    store = w.collection.path
+    w.close()
+    w2 = app.create_window(app.parse_args([store]), settings=settings, data_dir=data_dir)
+    qtbot.addWidget(w2)
+    assert w2.collection is not None and w2.collection.path == store
+    w2.close()
+    args = app.parse_args(["--demo"])
+    assert args.demo and args.path is None
+    w3 = app.create_window(args, settings=settings, data_dir=data_dir)
+    qtbot.addWidget(w3)
+    assert w3.stack.currentIndex() == 1 and w3.scan.running()
+    with qtbot.waitSignal(w3.scan.done, timeout=120000):
+        pass
+
+
+def test_version_and_missing_path(capsys):
+    with pytest.raises(SystemExit) as exc:
+        app.main(["--version"])
+    assert exc.value.code == 0
+    assert "ndd-desktop" in capsys.readouterr().out
+    assert app.main(["/no/such/folder"]) == 2
+    assert "no such file" in capsys.readouterr().err
+
+
+def test_without_a_display_it_names_the_ndd_command(monkeypatch, capsys, tmp_path):
+    for var in ("QT_QPA_PLATFORM", "DISPLAY", "WAYLAND_DISPLAY"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setattr(sys, "platform", "linux")
+    assert app.main([]) != 0
+    err = capsys.readouterr().err
+    assert "ndd scan FOLDER --db" in err and "display" in err
+    assert app.main([str(tmp_path)]) != 0
+    assert f"ndd scan {tmp_path} --db" in capsys.readouterr().err
+
+
+def test_python_dash_m_runs_the_same_entry_point():
+    out = subprocess.run([sys.executable, "-m", "ndd_desktop", "--version"], capture_output=True, text=True,
+                         timeout=60, cwd=str(demo_folder().parent.parent))
+    assert out.returncode == 0 and out.stdout.startswith("ndd-desktop ")

@@ -1,0 +1,72 @@
+"""Flow 4: the threshold re-filters and regroups at once, with no rescan."""
+
+from __future__ import annotations
+
+import numpy as np
+from gui_helpers import wait_idle
+from PySide6.QtCore import Qt
+
+from ndd_desktop.gui.threshold_panel import SLIDER_STEPS
+
+
+def test_threshold_refilters_and_regroups_without_rescan(qtbot, scanned):
+    w = scanned
+    store = w.collection.store
+    runs = len(store.scans())
+    scores = w.collection.data.arrays.score
+    assert w.threshold.histogram.counts.sum() == len(scores)
+    assert f"<b>{int((scores >= w.threshold.threshold()).sum()):,}</b> pairs" in w.threshold.counts_label.text()
+    high_groups = len(w.collection.grouping.groups)
+    # lower the threshold with the slider: more pairs at once, groups follow
+    lowest = float(scores.min())
+    w.threshold.slider.setValue(int(lowest * SLIDER_STEPS))
+    t = w.threshold.threshold()
+    assert w.pairs.model.total_rows() == int((scores >= t).sum())
+    qtbot.waitUntil(lambda: abs(w.collection.threshold - t) < 1e-9, timeout=3000)
+    wait_idle(qtbot, w)
+    low = w.collection.grouping
+    assert low.pair_count == int((scores >= t).sum())
+    dropped = sum(len(g.members) - 1 for g in low.groups)
+    assert f"<b>{len(low.groups):,}</b> groups" in w.threshold.counts_label.text()
+    assert f"<b>{dropped:,}</b> documents" in w.threshold.counts_label.text()
+    # raise it with the spin box above every score: nothing left
+    w.threshold.spin.setValue(1.0)
+    assert w.pairs.model.total_rows() == int((scores >= 1.0).sum())
+    wait_idle(qtbot, w)
+    qtbot.waitUntil(lambda: w.collection.threshold == 1.0, timeout=3000)
+    wait_idle(qtbot, w)
+    assert len(w.collection.grouping.groups) <= high_groups
+    assert w.threshold.slider.value() == SLIDER_STEPS
+    assert len(store.scans()) == runs  # no rescan
+
+
+def test_histogram_click_and_keyboard(qtbot, scanned):
+    w = scanned
+    hist = w.threshold.histogram
+    hist.resize(400, 120)
+    r = hist._plot_rect()
+    qtbot.mouseClick(hist, Qt.MouseButton.LeftButton, pos=r.center().toPoint())
+    expected = hist.lo + 0.5 * (1 - hist.lo)
+    assert abs(w.threshold.threshold() - expected) < 0.02
+    w.threshold.slider.setFocus()
+    before = w.threshold.threshold()
+    qtbot.keyClick(w.threshold.slider, Qt.Key.Key_PageUp)
+    assert w.threshold.threshold() > before
+
+
+def test_acceptance_curve_for_banded_methods(qtbot, window, folder):
+    from gui_helpers import scan
+
+    from ndd_desktop.core.methods import get_method
+
+    window.open_folder(str(folder))
+    window.setup.set_method("minhash", {})
+    scan(qtbot, window)
+    method = get_method("minhash")
+    curve = window.threshold.histogram.curve
+    assert curve is not None and len(curve) > 10
+    assert np.all(np.diff(curve) >= -1e-9)  # more similar, more likely found
+    params = method.params({})
+    floor = window.collection.data.floor
+    expected = float(np.asarray(method.acceptance_curve(params, np.array([1.0]), floor))[0])
+    assert abs(curve[-1] - expected) < 1e-6
