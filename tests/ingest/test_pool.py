@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 
 import ingest_hooks
-from conftest import entry_for
+from ingest_support import entry_for
 from ndd_desktop.ingest import Limits, extract_many
 
 

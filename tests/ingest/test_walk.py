@@ -6,7 +6,7 @@ import importlib
 import os
 import threading
 
-from conftest import entry_for, walk_all
+from ingest_support import entry_for, walk_all
 from ndd_desktop.ingest import Limits, display_path, extract_entry, walk
 from ndd_desktop.ingest import extract as extract_module
 

@@ -1,0 +1,288 @@
+"""The export plan: which files go where, and one report row per document.
+
+The deduplicated set is every document in no duplicate group plus the keeper of each
+group (``pipeline.grouping.groups_at`` applies the reviewer's keepers and "not
+duplicate" verdicts). The unit that is copied is the file on disk: a container member
+is exported as its container file, so a container goes out when any of its documents is
+kept, and stays out only when all of them are left-out duplicates.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from ..pipeline.grouping import groups_at
+from .decisions import DecisionIndex
+from .errors import ExportError
+from .layout import bag_safe_relpath, check_destination, root_names, safe_relpath
+from .options import ExportOptions, resolve_options
+
+#: Role of a document in the reports.
+KEEPER, DUPLICATE, UNIQUE = "keeper", "duplicate", "unique"
+
+
+@dataclass(frozen=True)
+class PlannedFile:
+    """One file on disk to export.
+
+    ``expected_sha256`` is the store's hash of the whole file, or None where the store only
+    knows the hashes of its members (a container with no document of its own) or has no
+    hash (a file that could not be read at scan time): such a file is verified against
+    the hash of its bytes as read at export time, after a check that its modification
+    time is still the one the scan saw.
+    """
+
+    source: str
+    target: str  # POSIX path relative to the payload folder: "<root-name>/<relpath>"
+    expected_sha256: str | None
+    scanned_mtime_ns: int
+    doc_ids: tuple[int, ...]
+    size: int | None = None  # known when the store has a document of the whole file
+
+
+@dataclass(frozen=True)
+class DocumentRow:
+    """One document as the reports list it (see docs/export.md for the columns)."""
+
+    doc_id: int
+    path: str  # "<root-name>/<relpath>", members as "<root-name>/mail.eml!att.pdf"
+    source: str  # the file on disk (the container file for a member)
+    root: str
+    relpath: str
+    container: str | None
+    sha256: str
+    size: int
+    format: str
+    status: str
+    reference: bool
+    group_id: int | None
+    principal: int | None
+    principal_path: str
+    keeper_path: str
+    role: str
+    score: float | None
+    containment: float | None
+    verdict: str
+    reviewer: str
+    decided_at: str
+    target: str  # payload path of the file that carries it; "" when it is not exported
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class PlanIssue:
+    """A document the plan cannot export (an unsafe path, a missing root)."""
+
+    doc_id: int
+    path: str
+    reason: str
+
+
+@dataclass
+class ExportPlan:
+    """Everything an export will do, computed from the store before any file is touched."""
+
+    options: ExportOptions  # resolved: method, pairs_key and threshold are set
+    params: dict
+    floor: float
+    roots: list  # store Root objects
+    root_names: dict[str, str]
+    files: list[PlannedFile]
+    rows: list[DocumentRow]
+    groups: list  # pipeline DocGroup objects
+    left_out: list[int]
+    pair_count: int
+    issues: list[PlanIssue] = field(default_factory=list)
+    plan_id: str = ""
+
+    def __post_init__(self) -> None:
+        self._by_id = {r.doc_id: r for r in self.rows}
+
+    def row(self, doc_id: int) -> DocumentRow:
+        """The report row of one document."""
+        return self._by_id[doc_id]
+
+    @property
+    def left_out_rows(self) -> list[DocumentRow]:
+        """Rows of the duplicates left out of the set, in path order."""
+        return sorted((self._by_id[d] for d in self.left_out), key=lambda r: r.path)
+
+    @property
+    def known_bytes(self) -> int:
+        """Bytes to export as far as the store knows them (containers without a
+        document of their own are not counted)."""
+        return sum(f.size or 0 for f in self.files)
+
+
+def containment_lookup(pairs) -> callable:
+    """A function ``(x, y) -> share of x found in y`` over the store's pair arrays."""
+    if len(pairs) == 0:
+        return lambda x, y: None
+    a = pairs.a.astype(np.int64)
+    b = pairs.b.astype(np.int64)
+    keys = (a << 32) | b
+    order = np.argsort(keys, kind="stable")
+    skeys = keys[order]
+
+    def lookup(x: int, y: int) -> float | None:
+        lo, hi = (x, y) if x < y else (y, x)
+        k = (int(lo) << 32) | int(hi)
+        pos = int(np.searchsorted(skeys, k))
+        if pos >= len(skeys) or int(skeys[pos]) != k:
+            return None
+        idx = order[pos]
+        value = float(pairs.cont_ab[idx] if x < y else pairs.cont_ba[idx])
+        return None if math.isnan(value) else value
+
+    return lookup
+
+
+def plan_export(store, options: ExportOptions) -> ExportPlan:
+    """Compute the export of ``options`` from ``store`` without touching any file.
+
+    Raises:
+        ExportError: no scan or pairs to export, a destination inside a source folder,
+            an unknown keeper rule or measure.
+    """
+    options, pair_set = resolve_options(store, options)
+    roots = store.roots()
+    docs = store.documents(status=None)
+    listed = [r.path for r in roots]
+    root_paths = listed + sorted({d.root for d in docs} - set(listed))
+    check_destination(options.dest, root_paths)
+    names = root_names(root_paths)
+    try:
+        grouping = groups_at(
+            store,
+            options.method,
+            options.pairs_key,
+            options.threshold,
+            measure=options.measure,
+            keeper_rule=options.keeper_rule,
+            folder_priority=options.folder_priority,
+        )
+    except ValueError as exc:  # an unknown keeper rule or measure
+        raise ExportError(str(exc)) from None
+    # Grouping.left_out names documents kept apart by a "not duplicate" (they are in no
+    # group and so are exported); the duplicates this export leaves out are the members
+    # of each group other than its keeper.
+    membership = {}
+    left_out: set[int] = set()
+    for g in grouping.groups:
+        for m in g.members:
+            membership[int(m)] = g
+            if int(m) != int(g.keeper):
+                left_out.add(int(m))
+    planner = _Planner(options, names, membership, left_out)
+    files, issues = planner.files(docs)
+    contained = containment_lookup(store.pair_arrays(options.method, options.pairs_key))
+    decisions = DecisionIndex(store.decision_history())
+    rows = [planner.row(d, contained, decisions) for d in docs]
+    rows.sort(key=lambda r: r.path)
+    plan = ExportPlan(
+        options=options, params=dict(pair_set.params), floor=float(pair_set.floor),
+        roots=list(roots), root_names=names, files=files, rows=rows,
+        groups=list(grouping.groups), left_out=sorted(left_out),
+        pair_count=int(grouping.pair_count), issues=issues,
+    )
+    plan.plan_id = plan_identity(plan)
+    return plan
+
+
+class _Planner:
+    """The per-file and per-document halves of :func:`plan_export`, sharing their context."""
+
+    def __init__(self, options: ExportOptions, names: dict, membership: dict, left_out: set):
+        self.options, self.names = options, names
+        self.membership, self.left_out = membership, left_out
+        self.by_id: dict[int, object] = {}
+        self.target_of: dict[int, str] = {}
+
+    def display(self, doc) -> str:
+        """A document's path as the reports show it: ``<root-name>/<relpath>``."""
+        return f"{self.names[doc.root]}/{doc.relpath}"
+
+    def files(self, docs) -> tuple[list[PlannedFile], list[PlanIssue]]:
+        """The files on disk to export, grouping documents by the file that carries them."""
+        self.by_id = {d.id: d for d in docs}
+        disk_files: dict[tuple[str, str], list] = {}
+        for d in docs:
+            disk_files.setdefault((d.root, d.container or d.relpath), []).append(d)
+        files, issues = [], []
+        o = self.options
+        for (root, diskrel), members in disk_files.items():
+            rel = safe_relpath(diskrel)
+            if rel is None:
+                issues.extend(PlanIssue(d.id, self.display(d), "unsafe path: it would leave its folder")
+                              for d in members)
+                continue
+            if not any(d.id not in self.left_out and (o.include_reference or not d.reference) for d in members):
+                continue
+            own = next((d for d in members if d.container is None and d.relpath == diskrel), None)
+            target = f"{self.names[root]}/{rel}"
+            if o.bagit:
+                target = bag_safe_relpath(target)
+            files.append(PlannedFile(
+                source=members[0].abspath,
+                target=target,
+                expected_sha256=(own.sha256 or None) if own is not None else None,
+                scanned_mtime_ns=max(d.mtime_ns for d in members),
+                doc_ids=tuple(sorted(d.id for d in members)),
+                size=own.size if own is not None else None,
+            ))
+            for d in members:
+                self.target_of[d.id] = target
+        files.sort(key=lambda f: f.target)
+        return files, issues
+
+    def row(self, d, contained, decisions: DecisionIndex) -> DocumentRow:
+        """The report row of document ``d`` (call :meth:`files` first)."""
+        g = self.membership.get(d.id)
+        score = cont = None
+        principal_path = keeper_path = ""
+        if g is None:
+            role, shown = UNIQUE, decisions.for_unique(d.id)
+        else:
+            role = KEEPER if d.id == g.keeper else (DUPLICATE if d.id in self.left_out else UNIQUE)
+            shown = decisions.for_member(d.id, g.principal, g.keeper)
+            score = g.scores.get(d.id, 1.0 if d.id == g.principal else None)
+            cont = None if d.id == g.principal else contained(d.id, g.principal)
+            principal_path = self.display(self.by_id[g.principal]) if g.principal in self.by_id else ""
+            keeper_path = self.display(self.by_id[g.keeper]) if g.keeper in self.by_id else ""
+        note = ""
+        if d.id in self.left_out and d.id in self.target_of:
+            note = "left out, but exported inside its container"
+        elif not self.options.include_reference and d.reference and d.id not in self.left_out:
+            note = "reference document: not exported"
+        return DocumentRow(
+            doc_id=d.id, path=self.display(d), source=d.abspath, root=d.root, relpath=d.relpath,
+            container=d.container, sha256=d.sha256, size=d.size, format=d.format,
+            status=d.status, reference=bool(d.reference),
+            group_id=None if g is None else int(g.group_id),
+            principal=None if g is None else int(g.principal),
+            principal_path=principal_path, keeper_path=keeper_path, role=role,
+            score=None if score is None or math.isnan(score) else float(score),
+            containment=cont, verdict=shown.verdict, reviewer=shown.reviewer,
+            decided_at=shown.time_iso, target=self.target_of.get(d.id, ""), note=note,
+        )
+
+
+def plan_identity(plan: ExportPlan) -> str:
+    """A hash of what the export writes: a rerun resumes only into the same identity."""
+    o = plan.options
+    body = {
+        "version": 1,
+        "method": o.method,
+        "pairs_key": o.pairs_key,
+        "threshold": o.threshold,
+        "mode": o.mode,
+        "bagit": o.bagit,
+        "sha512": o.sha512,
+        "files": [[f.target, f.expected_sha256 or "", f.source] for f in plan.files],
+    }
+    return hashlib.sha256(json.dumps(body, sort_keys=True).encode("utf-8")).hexdigest()

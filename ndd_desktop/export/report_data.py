@@ -1,0 +1,134 @@
+"""What every report says, computed once: the summary and one flat record per document."""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+
+from .. import __version__
+from .plan import DUPLICATE, DocumentRow, ExportPlan
+
+#: Columns of the per-document CSV and JSON reports, in order.
+COLUMNS = (
+    "document_id", "path", "source", "sha256", "size", "format", "status", "group_id",
+    "principal", "role", "score", "containment", "method", "parameters", "threshold",
+    "verdict", "reviewer", "decided_at", "exported_to", "export_status", "note",
+)
+#: Columns of the list of left-out duplicates.
+LEFT_OUT_COLUMNS = (
+    "path", "source", "sha256", "size", "format", "group_id", "keeper", "score",
+    "containment", "verdict", "reviewer", "decided_at", "still_exported_in_container",
+)
+
+
+@dataclass
+class ReportContext:
+    """A plan together with what became of each planned file.
+
+    ``outcomes`` maps a planned file's target to "copied", "linked" or "failed: reason".
+    """
+
+    plan: ExportPlan
+    outcomes: dict[str, str] = field(default_factory=dict)
+    generated_at: float = field(default_factory=time.time)
+
+    def __post_init__(self) -> None:
+        self._issues = {i.doc_id: i.reason for i in self.plan.issues}
+
+    def export_status(self, row: DocumentRow) -> str:
+        """What happened to the file carrying ``row``."""
+        if row.doc_id in self._issues:
+            return f"failed: {self._issues[row.doc_id]}"
+        if row.target:
+            return self.outcomes.get(row.target, "not exported")
+        if row.role == DUPLICATE:
+            return "left out"
+        return "not exported"
+
+    def record(self, row: DocumentRow) -> dict:
+        """One document as a flat dict with the keys of :data:`COLUMNS`."""
+        o = self.plan.options
+        return {
+            "document_id": row.doc_id,
+            "path": row.path,
+            "source": row.source,
+            "sha256": row.sha256,
+            "size": row.size,
+            "format": row.format,
+            "status": row.status,
+            "group_id": row.group_id,
+            "principal": row.principal_path,
+            "role": row.role,
+            "score": row.score,
+            "containment": row.containment,
+            "method": o.method,
+            "parameters": self.plan.params,
+            "threshold": o.threshold,
+            "verdict": row.verdict,
+            "reviewer": row.reviewer,
+            "decided_at": row.decided_at,
+            "exported_to": row.target if self.export_status(row) in ("copied", "linked") else "",
+            "export_status": self.export_status(row),
+            "note": row.note,
+        }
+
+    def left_out_record(self, row: DocumentRow) -> dict:
+        """One left-out duplicate with the keys of :data:`LEFT_OUT_COLUMNS`."""
+        return {
+            "path": row.path,
+            "source": row.source,
+            "sha256": row.sha256,
+            "size": row.size,
+            "format": row.format,
+            "group_id": row.group_id,
+            "keeper": row.keeper_path,
+            "score": row.score,
+            "containment": row.containment,
+            "verdict": row.verdict,
+            "reviewer": row.reviewer,
+            "decided_at": row.decided_at,
+            "still_exported_in_container": bool(row.target),
+        }
+
+    def summary(self) -> dict:
+        """The figures the HTML report opens with and the JSON report carries."""
+        plan, o = self.plan, self.plan.options
+        failed = sum(1 for s in self.outcomes.values() if s.startswith("failed"))
+        return {
+            "generated_at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(self.generated_at)),
+            "application": f"ndd-desktop {__version__}",
+            "documents": len(plan.rows),
+            "groups": len(plan.groups),
+            "left_out": len(plan.left_out),
+            "files_planned": len(plan.files),
+            "files_exported": sum(1 for s in self.outcomes.values() if s in ("copied", "linked")),
+            "files_failed": failed + len({i.path for i in plan.issues}),
+            "pairs_at_threshold": plan.pair_count,
+            "method": o.method,
+            "parameters": plan.params,
+            "pairs_key": o.pairs_key,
+            "threshold": o.threshold,
+            "floor": plan.floor,
+            "measure": o.measure,
+            "keeper_rule": o.keeper_rule,
+            "mode": o.mode,
+            "bagit": o.bagit,
+            "roots": [
+                {"path": r.path, "name": plan.root_names.get(r.path, ""), "reference": bool(r.reference)}
+                for r in plan.roots
+            ],
+        }
+
+
+def cell(value) -> str:
+    """A value as a CSV cell: numbers plainly, dicts as JSON, None as empty."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float):
+        return f"{value:.6g}"
+    if isinstance(value, (dict, list)):
+        return json.dumps(value, sort_keys=True, ensure_ascii=False)
+    return str(value)

@@ -1,0 +1,202 @@
+"""Running an export: plan, copy or link each file with verification, reports, bag.
+
+The job reads the store and the source files and writes only inside the destination
+(every write goes through :class:`~.layout.WriteGuard`). It can be cancelled between
+chunks of a file; a rerun with the same plan resumes from the journal.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass, field
+
+from ..pipeline.progress import ProgressMeter
+from . import bag as bagging
+from .copy import FileProblem, is_cancelled, transfer_file
+from .errors import ExportCancelled
+from .journal import Journal
+from .layout import REPORTS_DIR, WriteGuard
+from .options import ExportOptions
+from .plan import ExportPlan, plan_export
+from .report_data import ReportContext
+from .report_html import closest_pairs, write_html
+from .reports_csv_json import write_documents_csv, write_documents_json, write_left_out_csv
+
+#: Stages an export reports through the progress callback, in order.
+EXPORT_STAGES = ("plan", "copy", "reports", "bag", "validate", "done")
+
+
+@dataclass(frozen=True)
+class FileIssue:
+    """A file that was not exported, and why."""
+
+    target: str
+    source: str
+    reason: str
+
+
+@dataclass
+class ExportResult:
+    """What an export did. ``ok`` is True when every planned file is in DEST (and the bag is valid)."""
+
+    dest: str
+    payload_dir: str
+    plan_id: str
+    files_planned: int = 0
+    copied: int = 0
+    linked: int = 0
+    skipped: int = 0  # verified in an earlier, interrupted run
+    bytes_written: int = 0
+    failed: list[FileIssue] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    reports: list[str] = field(default_factory=list)
+    bag: bool = False
+    bag_valid: bool | None = None
+    bag_message: str = ""
+    resumed: bool = False
+    already_complete: bool = False
+    seconds: float = 0.0
+
+    @property
+    def ok(self) -> bool:
+        """No file failed and, for a bag, the bag validates."""
+        return not self.failed and self.bag_valid is not False
+
+
+def _target_path(root: str, target: str) -> str:
+    return os.path.join(root, *target.split("/"))
+
+
+def run_export(store, options: ExportOptions, progress=None, cancel=None, *, plan: ExportPlan | None = None) -> ExportResult:
+    """Export the deduplicated set and the reports of ``store`` as ``options`` say.
+
+    Args:
+        progress: called with ``pipeline.Progress`` reports (stages: :data:`EXPORT_STAGES`).
+        cancel: any object with ``cancelled`` (e.g. ``pipeline.CancelToken``).
+        plan: a plan already computed with :func:`plan_export` (the dialog shows one first).
+
+    Raises:
+        ExportError: the export cannot start (destination, options, store).
+        ExportCancelled: ``cancel`` was set; verified copies stay and a rerun resumes.
+    """
+    started = time.monotonic()
+    meter = ProgressMeter(progress)
+    meter.stage("plan")
+    if plan is None:
+        plan = plan_export(store, options)
+    o = plan.options
+    dest = os.path.abspath(o.dest)
+    guard = WriteGuard(dest, sorted({r.path for r in plan.roots} | {r.root for r in plan.rows}))
+    journal = Journal.open(dest, plan.plan_id, guard)
+    result = ExportResult(dest=dest, payload_dir=dest, plan_id=plan.plan_id,
+                          files_planned=len(plan.files), bag=o.bagit, resumed=journal.resumed)
+    try:
+        if o.bagit and journal.state == "complete":
+            result.already_complete = True
+            result.payload_dir = os.path.join(dest, bagging.PAYLOAD_DIR)
+            result.bag_valid, result.bag_message = bagging.validate_bag(dest)
+            meter.stage("done")
+            return result
+        outcomes = _transfer_all(plan, dest, journal, guard, meter, cancel, result)
+        if is_cancelled(cancel):
+            raise ExportCancelled()
+        meter.stage("reports")
+        ctx = ReportContext(plan, outcomes)
+        pairs = closest_pairs(store, ctx, o.closest_pairs) if "html" in o.reports else []
+        if o.bagit:
+            meter.stage("bag")
+            _bag_payload(dest, plan, journal)
+            result.payload_dir = os.path.join(dest, bagging.PAYLOAD_DIR)
+        result.reports = _write_reports(ctx, pairs, dest, guard)
+        journal.set_state("complete")
+        journal.close()
+        if o.bagit:
+            bagging.refresh_tag_manifests(dest)
+            meter.stage("validate")
+            result.bag_valid, result.bag_message = bagging.validate_bag(dest)
+    finally:
+        journal.close()
+        result.seconds = time.monotonic() - started
+    meter.stage("done")
+    return result
+
+
+def _transfer_all(plan, dest, journal, guard, meter, cancel, result) -> dict[str, str]:
+    """Copy or link every planned file; return target -> "copied" | "linked" | "failed: ..."."""
+    o = plan.options
+    outcomes: dict[str, str] = {}
+    folded = {t.casefold() for t in journal.done}
+    meter.stage("copy", total=len(plan.files))
+    for n, pf in enumerate(plan.files):
+        if is_cancelled(cancel):
+            raise ExportCancelled()
+        meter.update(n, current=pf.target)
+        target = _target_path(dest, pf.target)
+        done = journal.done.get(pf.target)
+        if done is not None:
+            if os.path.isfile(target) and os.path.getsize(target) == done["size"]:
+                outcomes[pf.target] = done["how"]
+                result.skipped += 1
+                continue
+            journal.forget(pf.target)
+            if os.path.lexists(target):
+                os.remove(guard.check(target))
+        elif os.path.lexists(target) and pf.target.casefold() not in folded:
+            # DEST held only our journal when the export began, so this is our own copy,
+            # renamed into place just before a crash kept it out of the journal
+            os.remove(guard.check(target))
+        try:
+            t = transfer_file(pf.source, target, pf.expected_sha256, pf.scanned_mtime_ns,
+                              mode=o.mode, guard=guard, cancel=cancel, keep_writable=o.bagit)
+        except FileProblem as exc:
+            outcomes[pf.target] = f"failed: {exc}"
+            result.failed.append(FileIssue(pf.target, pf.source, str(exc)))
+            continue
+        journal.record(pf.target, t.sha256, t.size, t.how)
+        folded.add(pf.target.casefold())
+        outcomes[pf.target] = t.how
+        result.bytes_written += t.size if t.how == "copied" else 0
+        if t.how == "linked":
+            result.linked += 1
+        else:
+            result.copied += 1
+        if t.note:
+            result.notes.append(f"{pf.target}: {t.note}")
+    for issue in plan.issues:
+        result.failed.append(FileIssue(issue.path, "", issue.reason))
+    meter.finish()
+    return outcomes
+
+
+def _bag_payload(dest: str, plan: ExportPlan, journal: Journal) -> None:
+    """Make the bag, with the journal stepping aside (bagit moves all of DEST into data/).
+
+    If bagit fails before it moved anything, the journal comes back so a rerun can try
+    again; after a partial move DEST is left for the user to inspect, and a rerun refuses it.
+    """
+    bagging.check_can_bag(dest)
+    journal.detach()
+    before = set(os.listdir(dest))
+    try:
+        bagging.make_payload_bag(dest, plan)
+    except Exception:
+        if set(os.listdir(dest)) == before:
+            journal.reattach()
+        raise
+    journal.reattach()
+
+
+def _write_reports(ctx: ReportContext, pairs, dest: str, guard) -> list[str]:
+    """Write the asked reports and the left-out list into DEST/_ndd_reports."""
+    folder = os.path.join(dest, REPORTS_DIR)
+    os.makedirs(guard.check(folder), exist_ok=True)
+    written = [write_left_out_csv(ctx, folder, guard)]
+    asked = ctx.plan.options.reports
+    if "csv" in asked:
+        written.append(write_documents_csv(ctx, folder, guard))
+    if "json" in asked:
+        written.append(write_documents_json(ctx, folder, guard))
+    if "html" in asked:
+        written.append(write_html(ctx, pairs, folder, guard))
+    return written
