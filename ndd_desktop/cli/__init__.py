@@ -54,7 +54,9 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Scan folders into a collection file. A rescan only reads what changed.")
     p.add_argument("paths", nargs="+", metavar="PATH", help="folders to scan")
     _add_db(p)
-    p.add_argument("--method", metavar="NAME", help="detection method (see 'ndd methods'; default: %(default)s)")
+    from ..core.methods import DEFAULT_METHOD  # the registry is light: methods load on use
+
+    p.add_argument("--method", metavar="NAME", help=f"detection method (see 'ndd methods'; default: {DEFAULT_METHOD})")
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="method parameter (repeatable)")
     p.add_argument("--reference", action="append", default=[], metavar="PATH",
                    help="a reference folder: compared with the others, not within itself (repeatable)")
@@ -76,6 +78,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="reference-oldest, oldest, newest, longest or folder-priority (default: %(default)s)")
     p.add_argument("--priority", action="append", default=[], metavar="FOLDER",
                    help="folder order for --keeper-rule folder-priority (repeatable)")
+    p.add_argument("--grouping", choices=("components", "principal"), default="components",
+                   help="components: every linked document in one group around its most linked document; "
+                        "principal: the longest document and those directly similar to it (default: %(default)s)")
     p.add_argument("--format", choices=("csv", "json"), default="csv")
 
     p = sub.add_parser("errors", help="list files that were skipped or failed")
@@ -94,6 +99,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--bagit", action="store_true", help="write a BagIt bag")
     p.add_argument("--report", default="csv,json,html", metavar="LIST", help="reports to write (default: %(default)s)")
     p.add_argument("--keeper-rule", default="reference-oldest", metavar="RULE", help="how the keeper is chosen")
+    p.add_argument("--grouping", choices=("components", "principal"), default="components",
+                   help="components: every linked document in one group around its most linked document; "
+                        "principal: the longest document and those directly similar to it (default: %(default)s)")
     return parser
 
 

@@ -199,15 +199,15 @@ def cmd_clusters(args: argparse.Namespace) -> int:
     with open_store(args.db) as store:
         method, _, pairs_key, threshold = select_pair_set(store, args)
         grouping = groups_at(store, method.name, pairs_key, threshold, keeper_rule=args.keeper_rule,
-                             folder_priority=args.priority)
+                             folder_priority=args.priority, grouping=args.grouping)
         docs = {d.id: d for d in store.documents([m for g in grouping.groups for m in g.members])}
     if args.format == "json":
         out = [
             {
                 "group": g.group_id, "principal": docs[g.principal].relpath, "keeper": docs[g.keeper].relpath,
                 "members": [
-                    {"path": docs[m].relpath, "root": docs[m].root, "id": m, "score": round(g.scores[m], 6),
-                     "keeper": m == g.keeper}
+                    {"path": docs[m].relpath, "root": docs[m].root, "id": m, "score": _rounded(g.scores[m]),
+                     "direct": g.linked(m), "keeper": m == g.keeper}
                     for m in g.members
                 ],
             }
@@ -224,11 +224,22 @@ def cmd_clusters(args: argparse.Namespace) -> int:
             d = docs[m]
             rows.append({
                 "group": g.group_id, "path": d.relpath, "root": d.root,
-                "role": "principal" if m == g.principal else "member", "keeper": "yes" if m == g.keeper else "",
-                "score": round(g.scores[m], 6), "id": m, "size": d.size, "date": d.date,
+                "role": _role(g, m), "keeper": "yes" if m == g.keeper else "",
+                "score": _rounded(g.scores[m]), "id": m, "size": d.size, "date": d.date,
             })
     write_rows(rows, "csv", sys.stdout, CLUSTER_COLUMNS)
     return EXIT_OK
+
+
+def _role(group, member: int) -> str:
+    """principal, member (similar to the principal) or chained (linked through other members)."""
+    if member == group.principal:
+        return "principal"
+    return "member" if group.linked(member) else "chained"
+
+
+def _rounded(score: float | None) -> float | None:
+    return None if score is None else round(score, 6)
 
 
 def _clean_tree(value):
@@ -282,7 +293,10 @@ def cmd_methods(args: argparse.Namespace) -> int:
         return EXIT_OK
     for m in methods:
         mark = " (default)" if m.name == DEFAULT_METHOD else ""
-        sys.stdout.write(f"{m.name}{mark}: {m.description}\n  default threshold {m.default_threshold}\n")
+        sys.stdout.write(f"{m.name}{mark}: {m.description}\n  default threshold {m.default_threshold:g}")
+        if any(i.name == "measure" for i in describe_params(m.Params)):
+            sys.stdout.write(f" (with measure=containment: {m.default_containment_threshold:g})")
+        sys.stdout.write("\n")
         for i in describe_params(m.Params):
             if i.choices:
                 rng = "one of " + ", ".join(str(c) for c in i.choices)
@@ -305,7 +319,7 @@ def cmd_export(args: argparse.Namespace) -> int:
         try:
             options = ExportOptions(dest=args.to, method=method.name, pairs_key=pairs_key, threshold=threshold,
                                     mode=args.mode, bagit=args.bagit, reports=args.report,
-                                    keeper_rule=args.keeper_rule)
+                                    keeper_rule=args.keeper_rule, grouping=args.grouping)
         except ExportError as exc:
             raise UsageError(str(exc)) from None
         bar = ProgressBar() if sys.stderr.isatty() else None

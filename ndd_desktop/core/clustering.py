@@ -255,6 +255,59 @@ def principal_groups(n: int, i, j, score, lengths, cannot_link=None) -> list[Gro
     ]
 
 
+def component_groups(n: int, i, j, score, lengths, cannot_link=None) -> list[Group]:
+    """One group per connected component of the edges, led by its hub.
+
+    The principal of a component is the document with the most distinct neighbours (ties:
+    the longer document, then the lower index): in a chain of partial copies the source is
+    usually the one every copy touches, and it need not be the longest. ``members`` starts
+    with the principal (score 1.0), then its direct neighbours by descending score, then the
+    documents reached only through others (score NaN: no edge to the principal), by index.
+    Repeated edges keep their highest score. Groups come out by their smallest member.
+    """
+    i, j = _as_edges(n, i, j)
+    score = np.asarray(score, dtype=np.float64).reshape(-1)
+    lengths = np.asarray(lengths).reshape(-1)
+    if score.shape != i.shape or lengths.shape[0] != n:
+        raise ValueError("score must match the edges and lengths must have n entries")
+    labels = connected_components(n, i, j, cannot_link)
+    keep = (i != j) & (labels[i] == labels[j])
+    i, j, score = i[keep], j[keep], score[keep]
+    if i.shape[0] == 0:
+        return []
+    lo, hi = np.minimum(i, j), np.maximum(i, j)
+    order = np.lexsort((-score, hi, lo))  # per distinct edge, the highest score first
+    lo, hi, score = lo[order], hi[order], score[order]
+    first = np.ones(lo.shape[0], dtype=bool)
+    first[1:] = (lo[1:] != lo[:-1]) | (hi[1:] != hi[:-1])
+    lo, hi, score = lo[first], hi[first], score[first]
+    degree = np.bincount(np.concatenate((lo, hi)), minlength=n)
+    nodes = np.flatnonzero(degree)
+    # Per component the best hub: sort by (label, -degree, -length, index), take the first.
+    ranked = nodes[np.lexsort((nodes, -lengths[nodes], -degree[nodes], labels[nodes]))]
+    lab = labels[ranked]
+    starts = np.flatnonzero(np.r_[True, lab[1:] != lab[:-1]])
+    principal_of = np.full(n, -1, dtype=np.int64)  # by component label
+    principal_of[lab[starts]] = ranked[starts]
+    to_principal = np.full(n, np.nan)
+    for a, b in ((lo, hi), (hi, lo)):
+        direct = principal_of[labels[a]] == a
+        to_principal[b[direct]] = score[direct]
+    groups = []
+    bounds = np.r_[starts, ranked.shape[0]].tolist()
+    for m in range(starts.shape[0]):
+        p = int(ranked[bounds[m]])  # ranked puts each component's hub first
+        others = ranked[bounds[m] + 1 : bounds[m + 1]]
+        s = to_principal[others]
+        direct = ~np.isnan(s)
+        d_order = np.lexsort((others[direct], -s[direct]))
+        members = np.concatenate(([p], others[direct][d_order], np.sort(others[~direct]))).astype(np.int64)
+        scores = np.concatenate(([1.0], s[direct][d_order], np.full(int((~direct).sum()), np.nan)))
+        groups.append(Group(p, members, scores))
+    groups.sort(key=lambda g: int(g.members.min()))
+    return groups
+
+
 def group_labels(groups: list[Group], n: int) -> np.ndarray:
     """Group index of each of ``n`` documents (int64), -1 for documents in no group."""
     labels = np.full(n, -1, dtype=np.int64)

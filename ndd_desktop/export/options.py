@@ -46,7 +46,7 @@ class ExportOptions:
         bagit: write the set as a BagIt bag (RFC 8493) with the reports as tag files.
         sha512: add a SHA-512 manifest to the bag (SHA-256 is always there).
         reports: which of ``csv``, ``json``, ``html`` to write (a comma list is accepted).
-        keeper_rule, folder_priority, measure: passed to ``pipeline.grouping.groups_at``.
+        keeper_rule, folder_priority, measure, grouping: passed to ``pipeline.grouping.groups_at``.
         closest_pairs: how many of the closest pairs the HTML report shows side by side.
         include_reference: export documents of reference roots too (the issue's
             definition of the set includes them; an archive adding an accession to a
@@ -64,6 +64,7 @@ class ExportOptions:
     keeper_rule: str = "reference-oldest"
     folder_priority: tuple[str, ...] = ()
     measure: str = "score"
+    grouping: str = "components"
     closest_pairs: int = 25
     include_reference: bool = True
 

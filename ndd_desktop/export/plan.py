@@ -165,8 +165,9 @@ def plan_export(store, options: ExportOptions) -> ExportPlan:
             measure=options.measure,
             keeper_rule=options.keeper_rule,
             folder_priority=options.folder_priority,
+            grouping=options.grouping,
         )
-    except ValueError as exc:  # an unknown keeper rule or measure
+    except ValueError as exc:  # an unknown keeper rule, measure or grouping
         raise ExportError(str(exc)) from None
     # Grouping.left_out names documents kept apart by a "not duplicate" (they are in no
     # group and so are exported); the duplicates this export leaves out are the members

@@ -43,6 +43,7 @@ class ClusterTree(QWidget):
 
     memberSelected = Signal(int, int)
     keeperRuleChanged = Signal(str)
+    groupingModeChanged = Signal(str)
     keeperChosen = Signal(int, list)  # doc id, members of its group
 
     def __init__(self, parent: QWidget | None = None):
@@ -60,8 +61,9 @@ class ClusterTree(QWidget):
         self.view.setUniformRowHeights(True)
         self.view.setAlternatingRowColors(True)
         self.view.setEditTriggers(QTreeView.EditTrigger.NoEditTriggers)
-        self.view.setToolTip("Each group: its principal (the longest document) and the members with their score "
-                             "to it. ★ marks the keeper.\nSelect a member to compare it with the principal.")
+        self.view.setToolTip("Each group: its principal and the members with their score to it; a member marked "
+                             "'via others' is linked to the principal only through other members.\n"
+                             "★ marks the keeper. Select a member to compare it with the principal.")
         header = self.view.header()
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         header.setStretchLastSection(False)
@@ -74,6 +76,16 @@ class ClusterTree(QWidget):
         for key, label in RULE_LABELS.items():
             self.rule.addItem(label, key)
         self.rule.currentIndexChanged.connect(lambda _: self.keeperRuleChanged.emit(self.rule.currentData()))
+        self.mode = QComboBox(self)
+        self.mode.setObjectName("groupingMode")
+        self.mode.addItem("All linked documents", "components")
+        self.mode.addItem("Around the longest document", "principal")
+        self.mode.setToolTip("All linked documents: one group per chain of similar documents, led by the most "
+                             "linked one\n(partial copies of one source meet in its group).\n"
+                             "Around the longest document: each member is directly similar to the principal.")
+        self.mode.currentIndexChanged.connect(lambda _: self.groupingModeChanged.emit(self.mode.currentData()))
+        mode_label = QLabel("&Groups:", self)
+        mode_label.setBuddy(self.mode)
         rule_label = QLabel("&Keeper:", self)
         rule_label.setBuddy(self.rule)
         self.keep_button = QPushButton("Make &keeper", self)
@@ -82,6 +94,8 @@ class ClusterTree(QWidget):
         self.keep_button.clicked.connect(self.choose_current_as_keeper)
         self.summary = QLabel(self)
         top = QHBoxLayout()
+        top.addWidget(mode_label)
+        top.addWidget(self.mode)
         top.addWidget(rule_label)
         top.addWidget(self.rule)
         top.addWidget(self.keep_button)
@@ -162,7 +176,7 @@ class ClusterTree(QWidget):
                 roles.append("reference")
             items = [
                 QStandardItem(doc_label(doc) if doc else f"#{member}"),
-                QStandardItem(f"{g.scores.get(member, 1.0):.3f}"),
+                QStandardItem(_score_text(g, member)),
                 QStandardItem(", ".join(roles)),
                 QStandardItem(human_size(getattr(doc, "size", None))),
                 QStandardItem(fmt_date(doc_date(doc)) if doc else "–"),
@@ -222,3 +236,11 @@ class ClusterTree(QWidget):
         """The keeper of a group as shown."""
         g = self._group(group_id)
         return g.keeper if g else None
+
+
+def _score_text(group: Any, member: int) -> str:
+    """The member's score to the principal; members linked only through others say so."""
+    score = group.scores.get(member, 1.0)
+    linked = getattr(group, "linked", lambda _: True)(member)
+    text = "–" if score is None else f"{score:.3f}"
+    return text if linked else f"{text} via others"

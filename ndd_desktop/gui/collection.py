@@ -16,7 +16,7 @@ import numpy as np
 from PySide6.QtCore import QObject, Signal
 
 from ..core.methods import default_threshold, get_method
-from ..pipeline.grouping import KEEPER_RULES, groups_at
+from ..pipeline.grouping import GROUPINGS, KEEPER_RULES, groups_at
 from ..store import PairArrays, Root, Store
 from .worker import Worker
 
@@ -57,6 +57,7 @@ class Collection(QObject):
         self.data: PairSetData | None = None
         self.threshold = 0.5
         self.keeper_rule = KEEPER_RULES[0]
+        self.grouping_mode = GROUPINGS[0]
         self.folder_priority: tuple[str, ...] = ()
         self.grouping: Any = None
         self._undo: list[tuple[int, int, str | None]] = []
@@ -143,6 +144,13 @@ class Collection(QObject):
         self.threshold = float(threshold)
         self.regroup()
 
+    def set_grouping_mode(self, mode: str) -> None:
+        """Form groups as connected components or around principals (see pipeline.grouping)."""
+        if mode not in GROUPINGS:
+            raise ValueError(mode)
+        self.grouping_mode = mode
+        self.regroup()
+
     def set_keeper_rule(self, rule: str, folder_priority: tuple[str, ...] = ()) -> None:
         """Change how each group's keeper is chosen and regroup."""
         if rule not in KEEPER_RULES:
@@ -159,9 +167,10 @@ class Collection(QObject):
             self._regroup_again = True
             return
         d, t, rule, prio, store = self.data, self.threshold, self.keeper_rule, self.folder_priority, self.store
+        mode = self.grouping_mode
 
         def job() -> Any:
-            return groups_at(store, d.method, d.pairs_key, t, keeper_rule=rule, folder_priority=prio)
+            return groups_at(store, d.method, d.pairs_key, t, keeper_rule=rule, folder_priority=prio, grouping=mode)
 
         def done(grouping: Any) -> None:
             self.grouping = grouping

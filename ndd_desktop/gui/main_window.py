@@ -157,6 +157,7 @@ class MainWindow(OpeningMixin, QMainWindow):
         self.pairs.pairSelected.connect(self._show_pair)
         self.clusters.memberSelected.connect(self._show_docs)
         self.clusters.keeperRuleChanged.connect(lambda _: self._apply_keeper_rule())
+        self.clusters.groupingModeChanged.connect(lambda _: self._apply_keeper_rule())
         self.clusters.keeperChosen.connect(lambda d, members: self.collection and self.collection.set_keeper(d, members))
         self.methods.runMethodRequested.connect(self.run_method)
 
@@ -248,6 +249,7 @@ class MainWindow(OpeningMixin, QMainWindow):
         if self.collection is None or self.collection.data is None:
             return
         prio = tuple(p for p, _ in self.setup.roots())
+        self.collection.grouping_mode = self.clusters.mode.currentData()  # regrouped just below
         self.collection.set_keeper_rule(self.clusters.rule.currentData(), prio)
 
     def _grouping_changed(self, grouping: Any) -> None:

@@ -3,9 +3,17 @@
 Shared by the command line, the window and the export so that all three agree on what a
 group is. Pairs at or above the threshold are edges, strongest first; a reviewer's
 "not duplicate" is a cannot-link constraint (that pair never ends in one group) and a
-reviewer's "duplicate" is an edge whatever its score. Groups are principal groups
-(``core.clustering.principal_groups``): the longest document of a connected component
-leads a group of the documents directly similar to it.
+reviewer's "duplicate" is an edge whatever its score.
+
+Two ways to form groups (``grouping``):
+
+* ``"components"`` (the default): one group per connected component, led by its hub (the
+  document with the most direct links). Partial copies of one source that share nothing with
+  each other meet in the source's group; members linked only through others are shown with
+  their stored score to the principal (below the threshold) or none when it was below the
+  floor. Measured on labelled collections in docs/quality.md.
+* ``"principal"``: the longest document leads a group of the documents directly similar to
+  it (``core.clustering.principal_groups``), so every member is similar to its principal.
 """
 
 from __future__ import annotations
@@ -17,16 +25,18 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from ..core.clustering import principal_groups
+from ..core.clustering import component_groups, principal_groups
 from ..store import DocumentInfo, Store
 
 KEEPER_RULES = ("reference-oldest", "oldest", "newest", "longest", "folder-priority")
 MEASURES = ("score", "containment")
+GROUPINGS = ("components", "principal")
 
 
 @dataclass(frozen=True)
 class DocGroup:
-    """One group: its principal, members (principal first), score to the principal, keeper.
+    """One group: its principal, members (principal first), score to the principal, keeper,
+    and whether each member is directly similar to the principal.
 
     ``group_id`` counts from 1 in the order the groups were formed.
     """
@@ -34,8 +44,13 @@ class DocGroup:
     group_id: int
     principal: int
     members: list[int]
-    scores: dict[int, float]
+    scores: dict[int, float | None]  # None: no stored pair with the principal (below the floor)
     keeper: int
+    direct: dict[int, bool] = field(default_factory=dict)  # False: linked only through others
+
+    def linked(self, member: int) -> bool:
+        """Whether ``member`` is directly similar to the principal (not only through others)."""
+        return self.direct.get(member, True)
 
 
 @dataclass(frozen=True)
@@ -92,18 +107,22 @@ def groups_at(
     measure: str = "score",
     keeper_rule: str = "reference-oldest",
     folder_priority: Sequence[str] = (),
+    grouping: str = "components",
 ) -> Grouping:
     """Group the stored pairs of (method, pairs_key) at ``threshold``.
 
     ``measure`` is "score" (the method's score) or "containment" (the larger of the two
     containments; the score where the method has none). A reviewer's keeper choice in a
-    group wins over ``keeper_rule``.
+    group wins over ``keeper_rule``. ``grouping`` is "components" or "principal" (see the
+    module docstring).
 
     Raises:
-        ValueError: an unknown measure or keeper rule.
+        ValueError: an unknown measure, grouping or keeper rule.
     """
     if measure not in MEASURES:
         raise ValueError(f"unknown measure {measure!r} (known: {', '.join(MEASURES)})")
+    if grouping not in GROUPINGS:
+        raise ValueError(f"unknown grouping {grouping!r} (known: {', '.join(GROUPINGS)})")
     sort_key = keeper_key(keeper_rule, folder_priority)
     pa = store.pair_arrays(method, pairs_key)
     value = pa.score
@@ -134,16 +153,25 @@ def groups_at(
     score = np.array([v for v, _, _ in items], dtype=np.float64)
     lengths = np.array([docs[d].text_length for d in ids], dtype=np.int64)
     cl = np.array([(index[a], index[b]) for a, b in cannot if a in index and b in index], dtype=np.int64).reshape(-1, 2)
-    groups = principal_groups(len(ids), i, j, score, lengths, cl if len(cl) else None) if items else []
+    form = component_groups if grouping == "components" else principal_groups
+    groups = form(len(ids), i, j, score, lengths, cl if len(cl) else None) if items else []
     chosen = store.keepers()
     out: list[DocGroup] = []
     grouped: set[int] = set()
     for n, g in enumerate(groups, start=1):
         members = [ids[int(m)] for m in g.members]
         grouped.update(members)
-        scores = {ids[int(m)]: float(s) for m, s in zip(g.members, g.scores)}
+        principal = members[0]
+        scores: dict[int, float | None] = {}
+        direct: dict[int, bool] = {}
+        for m, sc in zip(members, g.scores.tolist()):
+            direct[m] = not math.isnan(sc)
+            if direct[m]:
+                scores[m] = sc
+            else:  # linked through others: its own stored score with the principal, if any
+                scores[m] = pair_value.get((min(m, principal), max(m, principal)))
         ranked = sorted((docs[m] for m in members), key=sort_key)
         picked = [d.id for d in ranked if d.id in chosen]
         keeper = picked[0] if picked else ranked[0].id
-        out.append(DocGroup(n, members[0], members, scores, keeper))
+        out.append(DocGroup(n, principal, members, scores, keeper, direct))
     return Grouping(out, set(ids) - grouped, len(items))

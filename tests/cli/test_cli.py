@@ -120,6 +120,32 @@ def test_clusters_csv_and_json(capsys, corpus):
     assert sum(m["keeper"] for m in group["members"]) == 1
 
 
+def test_clusters_show_a_chain_and_can_split_it(capsys, tmp_path):
+    # Four documents made of distinct passages: A = P1 P2, S1 = P1 P2 P3, S2 = P2 P3 P4,
+    # B = P3 P4. Neighbours share two of three passages (qgram ~0.67), A and B share nothing.
+    import random
+
+    rng = random.Random(7)
+    words = ["".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(rng.randint(3, 9))) for _ in range(400)]
+    p = [" ".join(words[k * 100 : (k + 1) * 100]) for k in range(4)]
+    folder = tmp_path / "chain"
+    folder.mkdir()
+    for name, parts in {"a.txt": (0, 1), "s1.txt": (0, 1, 2), "s2.txt": (1, 2, 3), "b.txt": (2, 3)}.items():
+        (folder / name).write_text(" ".join(p[k] for k in parts))
+    db = tmp_path / "c.ndd"
+    assert run(capsys, "scan", folder, "--db", db, "--method", "qgram")[0] == 0
+    _, out, _ = run(capsys, "clusters", "--db", db, "--threshold", "0.6")
+    rows = list(csv.DictReader(io.StringIO(out)))
+    roles = {r["path"]: r["role"] for r in rows}
+    # one group around s1 or s2 (both have two neighbours); the far end is linked only through the other
+    assert sorted(roles.values()) == ["chained", "member", "member", "principal"]
+    far = "b.txt" if roles["s1.txt"] == "principal" else "a.txt"
+    assert roles[far] == "chained" and {roles["s1.txt"], roles["s2.txt"]} == {"principal", "member"}
+    _, out, _ = run(capsys, "clusters", "--db", db, "--threshold", "0.6", "--grouping", "principal", "--format", "json")
+    (group,) = json.loads(out)  # the longest and its two neighbours; the far end stays alone
+    assert len(group["members"]) == 3 and all(m["direct"] for m in group["members"])
+
+
 def test_errors_lists_failed_files(capsys, corpus, monkeypatch):
     import ndd_desktop.ingest.pool as pool
 

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from ndd_desktop.core.clustering import (
     Group,
     UnionFind,
+    component_groups,
     connected_components,
     group_labels,
     principal_groups,
@@ -187,3 +188,55 @@ def test_principal_groups_properties(case, data):
             assert comp[a] != comp[b]
     labels = group_labels(groups, n)
     assert set(np.flatnonzero(labels >= 0).tolist()) == seen
+
+
+def test_component_groups_keep_a_chain_together_around_its_hub():
+    # Two partial copies (0 and 2) of a source (1): each is similar to the source, not to
+    # each other. The longest document is a copy (0), the most linked is the source.
+    (g,) = component_groups(3, [0, 1], [1, 2], [0.6, 0.7], lengths=[90, 50, 40])
+    assert g.principal == 1
+    assert g.members.tolist() == [1, 2, 0] and g.scores.tolist() == [1.0, 0.7, 0.6]
+    # principal groups split the same chain (the longest document leads, 2 is left alone)
+    (p,) = principal_groups(3, [0, 1], [1, 2], [0.6, 0.7], lengths=[90, 50, 40])
+    assert p.members.tolist() == [0, 1]
+
+
+def test_component_groups_mark_members_reached_only_through_others():
+    # 0-1, 1-2, 2-3: degrees 1, 2, 2, 1; the hub tie between 1 and 2 goes to the longer (2).
+    (g,) = component_groups(4, [0, 1, 2], [1, 2, 3], [0.9, 0.8, 0.7], lengths=[1, 5, 6, 1])
+    assert g.principal == 2
+    assert g.members.tolist() == [2, 1, 3, 0]
+    assert g.scores[:3].tolist() == [1.0, 0.8, 0.7] and np.isnan(g.scores[3])
+
+
+def test_component_groups_respect_cannot_link_and_order_by_smallest_member():
+    groups = component_groups(5, [3, 0, 1], [4, 1, 2], [0.9, 0.9, 0.8], [1] * 5, cannot_link=[(0, 2)])
+    assert [sorted(g.members.tolist()) for g in groups] == [[0, 1], [3, 4]]
+    assert component_groups(3, [], [], [], [1, 1, 1]) == []
+
+
+@settings(max_examples=200, deadline=None)
+@given(edges, st.data())
+def test_component_groups_are_the_connected_components(case, data):
+    n, pairs = case
+    i = np.array([p[0] for p in pairs], dtype=np.int64)
+    j = np.array([p[1] for p in pairs], dtype=np.int64)
+    s = np.array(data.draw(st.lists(st.floats(0, 1), min_size=len(pairs), max_size=len(pairs))))
+    lengths = np.array(data.draw(st.lists(st.integers(0, 5), min_size=n, max_size=n)))
+    groups = component_groups(n, i, j, s, lengths)
+    ref = _reference_components(n, pairs)
+    linked = {a for a, b in pairs if a != b} | {b for a, b in pairs if a != b}
+    want = {}
+    for x in sorted(linked):
+        want.setdefault(ref[x], set()).add(x)
+    assert sorted(sorted(g.members.tolist()) for g in groups) == sorted(sorted(v) for v in want.values())
+    neighbours = {x: {b for a, b in pairs if a == x and b != x} | {a for a, b in pairs if b == x and a != x}
+                  for x in range(n)}
+    for g in groups:
+        hub = g.principal
+        assert all(len(neighbours[hub]) >= len(neighbours[m]) for m in g.members.tolist())
+        for m, sc in zip(g.members[1:].tolist(), g.scores[1:].tolist()):
+            if m in neighbours[hub]:
+                assert sc == max(s[k] for k, p in enumerate(pairs) if set(p) == {hub, m})
+            else:
+                assert np.isnan(sc)

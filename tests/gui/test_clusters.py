@@ -59,3 +59,21 @@ def test_selecting_a_member_compares_it_with_the_principal(qtbot, scanned):
         tree.select_document(member)
     assert scanned.compare.header_a.doc.id == group.principal
     assert scanned.compare.header_b.doc.id == member
+
+
+def test_grouping_mode_switches_and_chained_members_say_so(qtbot, window, tmp_path):
+    from ndd_desktop.gui.cluster_tree import _score_text
+    from ndd_desktop.pipeline.grouping import DocGroup
+
+    folder = make_collection(tmp_path / "docs", families=2, copies=3, singles=1, broken=False)
+    window.open_folder(str(folder))
+    scan(qtbot, window)
+    tree = window.clusters
+    assert tree.mode.currentData() == "components" and window.collection.grouping_mode == "components"
+    tree.mode.setCurrentIndex(tree.mode.findData("principal"))
+    wait_idle(qtbot, window)
+    assert window.collection.grouping_mode == "principal"
+    assert all(g.linked(m) for g in window.collection.grouping.groups for m in g.members)
+    g = DocGroup(1, 10, [10, 11, 12, 13], {10: 1.0, 11: 0.8, 12: 0.41, 13: None}, 10,
+                 {10: True, 11: True, 12: False, 13: False})
+    assert [_score_text(g, m) for m in g.members] == ["1.000", "0.800", "0.410 via others", "– via others"]

@@ -89,3 +89,29 @@ def test_no_pairs_no_groups():
     g = groups_at(s, "m", "none", 0.5)
     assert (g.groups, g.left_out, g.pair_count) == ([], set(), 0)
     s.close()
+
+
+def test_components_show_a_chain_member_with_its_stored_score():
+    # A chain a~b~c~d above the threshold; b and c are the most linked (b is longer, so it
+    # leads); d reaches b only through c, and the pair b-d is stored (above the floor) at 0.35.
+    s = Store.open(":memory:")
+    s.set_roots([Root("/new")])
+    a, b, c, d = s.write_documents([
+        _doc("/new", "a.txt", date=1.0, length=90, xxh="a"),
+        _doc("/new", "b.txt", date=2.0, length=50, xxh="b"),
+        _doc("/new", "c.txt", date=3.0, length=45, xxh="c"),
+        _doc("/new", "d.txt", date=4.0, length=40, xxh="d"),
+    ], "m", "k")
+    cols = {"a": np.array([a, b, c, b]), "b": np.array([b, c, d, d]), "score": np.array([0.7, 0.8, 0.9, 0.35]),
+            "cont_ab": np.full(4, np.nan), "cont_ba": np.full(4, np.nan)}
+    s.replace_pairs("m", "pk", "k", {}, 0.3, "", cols)
+    (grp,) = groups_at(s, "m", "pk", 0.6).groups
+    assert grp.principal == b and grp.members == [b, c, a, d]
+    assert [grp.linked(m) for m in grp.members] == [True, True, True, False]
+    assert grp.scores[d] == pytest.approx(0.35)  # its stored score with b, below the threshold
+    # around the longest document instead: a leads {a, b}, then c leads {c, d}
+    split = groups_at(s, "m", "pk", 0.6, grouping="principal").groups
+    assert [g.members for g in split] == [[a, b], [c, d]]
+    with pytest.raises(ValueError):
+        groups_at(s, "m", "pk", 0.6, grouping="nonsense")
+    s.close()
