@@ -1,6 +1,6 @@
 """Files in, text out: folder walking, content hashes, one extractor per format.
 
-Public entry points (see docs/contracts.md and docs/ingest.md):
+Public entry points (see docs/architecture.md and docs/ingest.md):
 
 - :func:`walk` lists the files under the chosen roots as :class:`FileEntry` objects;
 - :func:`extract_entry` turns one entry into one or more :class:`ExtractedDocument`;
