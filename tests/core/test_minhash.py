@@ -271,3 +271,75 @@ def test_oversized_buckets_are_windowed_but_connected():
     for a, b in pairs.tolist():
         parent[find(a)] = find(b)
     assert len({find(a) for a in range(n)}) == 1
+
+
+# -- the batched sketch path ---------------------------------------------------------------------
+
+
+def test_sketch_key_carries_the_sketch_version():
+    from ndd_desktop.core.params import params_hash
+
+    p = params()
+    assert METHOD.sketch_key(p) != params_hash(p, sketch_only=True)
+    assert len(METHOD.sketch_key(p)) == 16
+
+
+def test_sketch_does_not_depend_on_the_batch():
+    # ASCII / Latin-1 batches take the byte path, others the code point path: a text's
+    # sketch must be the same in either company, and in chunks of any size.
+    rng = np.random.default_rng(11)
+    plain = [random_text(rng, int(n)) for n in rng.integers(1, 120, 30)] + ["a", "ab", ""]
+    wide = ["日本語のテキスト wörter ünd straße", "naïve café x"]
+    for p in (params(), params(w=1), params(w=5), params(unit="chars", q=5), params(unit="chars", q=3), params(unit="chars", q=12)):
+        alone = METHOD.sketch_many(plain, p)
+        mixed = METHOD.sketch_many(plain + wide, p)
+        for a, b in zip(alone, mixed):
+            assert np.array_equal(a, b)
+        for text, sk in zip(plain + wide, mixed):
+            assert np.array_equal(sk, METHOD.sketch(text, p))
+
+
+def test_distinct_counts_match_the_shingle_sets():
+    from ndd_desktop.core.hashing import hash_char_ngrams
+
+    rng = np.random.default_rng(12)
+    texts = [random_text(rng, int(n)) for n in rng.integers(0, 700, 60)]
+    texts += ["a rose is a rose is a rose", "é" * 3, "ab"]
+    words = METHOD.sketch_many(texts, params())
+    chars = METHOD.sketch_many(texts, params(unit="chars", q=4))
+    for text, sw, sc in zip(texts, words, chars):
+        assert sw[-1] == len(set(hash_word_shingles(text, 3).tolist()))
+        assert sc[-1] == len(set(hash_char_ngrams(text, 4).tolist()))
+
+
+@settings(deadline=None, max_examples=25)
+@given(st.integers(0, 10_000), st.integers(30, 300), st.floats(0.0, 1.0))
+def test_char_estimate_within_error_bound(seed, n_words, keep):
+    from ndd_desktop.core.hashing import hash_char_ngrams
+
+    rng = np.random.default_rng(seed)
+    a = rng.choice(WORDS, n_words)
+    b = a.copy()
+    changed = rng.random(n_words) > keep
+    b[changed] = rng.choice(WORDS, int(changed.sum()))
+    ta, tb = " ".join(a), " ".join(b)
+    sa, sb = set(hash_char_ngrams(ta, 5).tolist()), set(hash_char_ngrams(tb, 5).tolist())
+    j = len(sa & sb) / len(sa | sb)
+    p = params(unit="chars", q=5)
+    est = METHOD.score(METHOD.sketch(ta, p), METHOD.sketch(tb, p), p)
+    assert abs(est - j) <= 4.5 * math.sqrt(j * (1 - j) / 128) + 2 / 128
+
+
+def test_long_documents_are_split_into_runs(monkeypatch):
+    from ndd_desktop.core import minhash_sketch
+
+    rng = np.random.default_rng(13)
+    values = rng.integers(0, 2**32, 5000, dtype=np.uint64).astype(np.uint32) | np.uint32(1)
+    offsets = np.array([0, 10, 10, 3000, 3001, 5000])
+    mult = permutation_multipliers(16)
+    whole = minhash_matrix(values, offsets, mult)
+    monkeypatch.setattr(minhash_sketch, "_RUN", 256)
+    assert np.array_equal(minhash_matrix(values, offsets, mult), whole)
+    expected = np.array([[(int(a) * values[lo:hi].astype(np.uint64) % 2**32).min() for a in mult] if hi > lo else [2**32 - 1] * 16
+                         for lo, hi in zip(offsets[:-1], offsets[1:])])
+    assert np.array_equal(whole, expected)

@@ -10,6 +10,7 @@ features; r = 1 is LSH banding). See docs/methods/minhash.md.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from typing import Any, ClassVar, Sequence
 
@@ -61,6 +62,15 @@ class MinHashMethod(Method):
     default_threshold: ClassVar[float] = 0.5
     source: ClassVar[str] = "004_6b52261d4be05971.txt"
     sketch_dtype: ClassVar[np.dtype] = np.dtype(np.uint32)
+    #: Version of the sketch values (2: 32-bit shingle values of core.hashing's
+    #: ``word_shingle_values`` / ``char_gram_values``); part of the sketch key, so sketches
+    #: stored by an older version are recomputed rather than compared with new ones.
+    sketch_version: ClassVar[int] = 2
+
+    def sketch_key(self, params: Any) -> str:
+        """The parameter hash of the base class, mixed with :attr:`sketch_version`."""
+        base = super().sketch_key(params)
+        return hashlib.sha1(f"{base}:v{self.sketch_version}".encode("ascii")).hexdigest()[:16]
 
     # -- sketches -----------------------------------------------------------------------
     def sketch(self, text: str, params: Any) -> np.ndarray:
