@@ -223,8 +223,8 @@ def report(vs: list[dict], scaling: list[dict], methods: list[dict], ndocs: int)
         "target <= ~2.2x per doubling. Candidates grow faster than the documents: frequent "
         "three-word phrases of the Zipf corpus give a quadratic trickle of low-resemblance pairs "
         "sharing a 2-minima band (removed by scoring). "
-        "fingerprint: exact Hamming search at radius 24; pigeonhole blocks are too short at that "
-        "radius, so it runs a blocked all-pairs popcount (quadratic; see docs/methods/fingerprint.md).",
+        "fingerprint: exact Hamming search at radius 24 by covering tables (see "
+        "docs/methods/fingerprint.md and benchmarks/bench_candidates.py).",
         "",
         "### Sketching throughput per method (MB of normalised UTF-8 text per CPU second)",
         "",

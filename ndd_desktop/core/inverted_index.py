@@ -24,6 +24,12 @@ exact shared counts, and never enumerates all N^2 pairs:
   missed. Scores stay exact (they come from the full sketches); only recall can suffer,
   and :attr:`JoinResult.exact` says whether any prefix was actually clipped.
 
+* **lsh** (:mod:`core.set_lsh`): when the prefixes would still emit too many pairs
+  (estimated on a sample), banded MinHash finds every pair at ``recall_score`` with
+  probability >= 99.5 %, and pairs between the floor and it when they collide; the
+  candidates are verified exactly (small sketches by sorting each pair's two rows
+  together, :func:`core.set_lsh.padded_shared_counts`).
+
 A time window (``window_seconds``) drops pairs whose dates lie further apart; a NaN date
 is compared with everything.
 """
@@ -45,6 +51,8 @@ COUNT_MODE_BUDGET = 5_000_000
 #: Prefix mode is used while (pairs the prefixes emit) x (mean sketch length), the bound on
 #: its verification work, stays below this; beyond, banded LSH (:mod:`core.set_lsh`).
 PREFIX_MODE_BUDGET = 100_000_000
+#: Candidates of sketches at most this long are verified by sorting row pairs together.
+PADDED_VERIFY_MAX = 512
 _EPS = 1e-9
 
 
@@ -432,10 +440,20 @@ def _lsh_join(sketches, floor, measure, dates, window_seconds, recall_score) -> 
         near = ~(np.abs(d[i] - d[j]) > window_seconds)
         i, j = i[near], j[near]
     involved, inv = np.unique(np.concatenate([i, j]), return_inverse=True)
-    sub = FeatureIndex([sketches[k] for k in involved])
     inv = inv.reshape(-1)
-    shared = shared_counts(sub, inv[: i.shape[0]], inv[i.shape[0] :])
-    lens = sub.lengths[inv]
+    sub_sketches = [sketches[k] for k in involved]
+    if sub_sketches and max(s.shape[0] for s in sub_sketches) <= PADDED_VERIFY_MAX:
+        # Small sketches (bottom-k): sort each pair's two rows together and count equal
+        # neighbours; far cheaper than a feature index for many candidates.
+        from .set_lsh import _padded, padded_shared_counts
+
+        full, sub_lens = _padded(sub_sketches)
+        shared = padded_shared_counts(full, inv[: i.shape[0]], inv[i.shape[0] :])
+    else:
+        sub = FeatureIndex(sub_sketches)
+        shared = shared_counts(sub, inv[: i.shape[0]], inv[i.shape[0] :])
+        sub_lens = sub.lengths
+    lens = sub_lens[inv]
     score, _, _ = overlap_scores(lens[: i.shape[0]], lens[i.shape[0] :], shared, measure)
     ok = (shared > 0) & (score >= floor)
     return JoinResult(i[ok], j[ok], shared[ok], False, "lsh")

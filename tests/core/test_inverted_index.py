@@ -107,3 +107,33 @@ def test_window_drops_far_apart_dates_and_keeps_unknown():
     dates = np.array([0.0, 0.5 * day, 3 * day, np.nan])
     res = overlap_join(sets, 0.5, dates=dates, window_seconds=day)
     assert set(zip(res.i.tolist(), res.j.tolist())) == {(0, 1), (0, 3), (1, 3), (2, 3)}
+
+
+def test_padded_shared_counts_against_python_sets():
+    from ndd_desktop.core.set_lsh import _padded, padded_shared_counts
+
+    rng = np.random.default_rng(5)
+    pool = rng.integers(0, 2**64 - 2, 400, dtype=np.uint64)
+    sets = [np.unique(rng.choice(pool, int(rng.integers(0, 130)))) for _ in range(60)]
+    full, lens = _padded(sets)
+    i, j = np.triu_indices(len(sets), 1)
+    got = padded_shared_counts(full, i, j, batch=97)
+    want = [len(set(sets[a].tolist()) & set(sets[b].tolist())) for a, b in zip(i, j)]
+    assert got.tolist() == want
+    assert lens.tolist() == [s.shape[0] for s in sets]
+
+
+def test_rounds_bands_find_near_duplicate_bottom_k_sketches():
+    from ndd_desktop.core.set_lsh import rounds_band_pairs
+
+    rng = np.random.default_rng(9)
+    base = [np.sort(rng.integers(0, 2**64 - 2, 128, dtype=np.uint64)) for _ in range(300)]
+    sets = list(base)
+    for k in range(300):  # near-duplicates sharing 96-128 of 128 values (score >= 0.75)
+        keep = rng.choice(128, int(rng.integers(96, 129)), replace=False)
+        extra = rng.integers(0, 2**64 - 2, 128 - keep.shape[0], dtype=np.uint64)
+        sets.append(np.unique(np.concatenate([base[k][keep], extra])))
+    i, j = rounds_band_pairs(sets, 0.75 / 1.25)
+    found = set(zip(i.tolist(), j.tolist()))
+    assert sum((k, 300 + k) in found for k in range(300)) >= 297
+    assert len(found) < 2000  # unrelated random sketches rarely collide

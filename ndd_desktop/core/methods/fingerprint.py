@@ -10,6 +10,10 @@ unique checksums. Compacting: each selected checksum keeps its 7 least significa
 which address one bit of a 128-bit fingerprint (initially zero); the bit is flipped each
 time it is addressed. Score = 1 - Hamming / 128; the patent calls a pair near-duplicate at
 Hamming <= 18. See docs/methods/fingerprint.md.
+
+Candidates: an exact Hamming-radius search (:func:`core.hamming_index.radius_pairs`): at the
+default radius 24 a family of covering tables over 4-5 parts of the 128 bits (every pair
+within the radius shares at least one table key), verified by popcount.
 """
 
 from __future__ import annotations
@@ -176,7 +180,8 @@ class FingerprintMethod(Method):
         floor: float,
         dates: np.ndarray | None = None,
     ) -> np.ndarray:
-        """Every pair within :meth:`search_radius` (exact: pigeonhole or blocked popcount)."""
+        """Every pair within :meth:`search_radius`, exactly: covering tables (sub-quadratic; see
+        :mod:`core.hamming_index`), or a blocked popcount for small collections."""
         if len(sketches) < 2:
             return np.empty((0, 2), dtype=np.int64)
         fps = np.stack([np.asarray(s, dtype=np.uint64) for s in sketches])
