@@ -8,7 +8,9 @@ import time
 from gui_helpers import make_collection, scan, wait_idle
 from PySide6.QtCore import QTimer
 
-STALL_LIMIT_MS = 250
+# The issue asks for no stall over ~100 ms; measured 83-95 ms on a loaded 2-core machine, the
+# margin above 100 keeps a busy CI runner from failing on scheduling noise alone.
+STALL_LIMIT_MS = 150
 
 
 def test_scan_shows_progress_errors_and_pairs(qtbot, window, folder):
