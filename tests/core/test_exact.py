@@ -58,3 +58,17 @@ def test_pairs_within_groups():
     got = {tuple(p) for p in pairs_within_groups(labels).tolist()}
     assert got == {(0, 2), (0, 5), (2, 5), (1, 4)}
     assert pairs_within_groups(np.array([1, 2, 3])).shape == (0, 2)
+
+
+def test_score_pairs_matches_score_and_never_pairs_empty_texts():
+    from ndd_desktop.core.methods import get_method
+
+    m = get_method("exact")
+    p = m.params()
+    texts = ["same text", "same text", "", "", "other", "same text"]
+    sketches = [m.sketch(t, p) for t in texts]
+    pairs = np.array([(a, b) for a in range(len(texts)) for b in range(a + 1, len(texts))], dtype=np.int64)
+    got = m.score_pairs(sketches, pairs, p)
+    assert got.score.tolist() == [m.score(sketches[a], sketches[b], p) for a, b in pairs]
+    assert got.score[(pairs[:, 0] == 2) & (pairs[:, 1] == 3)].tolist() == [0.0]  # two empty texts
+    assert int(got.score.sum()) == 3  # 0-1, 0-5, 1-5
