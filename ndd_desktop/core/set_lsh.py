@@ -7,14 +7,16 @@ documents that grows with the collection: any index over single features then em
 number of pairs that grows with N^2. Bands of r hashed-together values make keys from a
 huge universe, so unrelated documents rarely collide.
 
-One-permutation hashing: each set's values are remixed, the hash range is cut into t
-bins and a bin's value is the smallest remixed value in it; an empty bin borrows its next
-non-empty neighbour's value, mixed with the distance (densification). Two sets agree in a
-bin with probability about their Jaccard similarity J. With b bands of r bins, a pair
-becomes a candidate with probability 1 - (1 - J^r)^b; :func:`choose_bands` picks r and b
-so that a pair at the design similarity is found with probability >= ``target``.
-Candidates are then thinned by the share of agreeing bins (an estimate of J) with a
-margin of five standard errors, and verified exactly by the caller.
+Large sets (character q-grams, :func:`large_band_pairs`): each *round* remixes every
+value once (a seeded 32-bit bijection), cuts the hash range into LARGE_BINS bins and keeps
+each bin's smallest value (one-permutation hashing; an empty bin borrows its next
+non-empty neighbour's value, mixed with the distance). Two sets agree in a bin with
+probability about their Jaccard similarity J. A band takes one bin in each of r rounds;
+with b bands a pair becomes a candidate with probability 1 - (1 - J^r)^b, and
+:func:`choose_bands` picks r and b so that a pair at the design similarity is found with
+probability >= ``target``. Rounds run over flat batches of documents and only one group of
+r rounds' band keys is held at a time. Candidates are verified exactly by the caller
+(:func:`merge_shared_counts` for uint32 sketches).
 
 Small sets (median below SMALL_SET values, e.g. bottom-k sketches of 128 values) would
 leave most of t bins empty, so they use *rounds* instead (:func:`rounds_band_pairs`):
@@ -50,45 +52,6 @@ def choose_bands(t_max: int, jaccard: float, target: float = 0.995) -> tuple[int
         if b >= 1 and 1.0 - (1.0 - jaccard**r) ** b >= target:
             best = (b, r)
     return best
-
-
-def signatures(sketches: Sequence[np.ndarray], t: int) -> np.ndarray:
-    """(N, t) uint32 one-permutation MinHash signatures; an empty set gets all zeros."""
-    sig = np.zeros((len(sketches), t), dtype=np.uint32)
-    edges = np.array([(k << 64) // t for k in range(1, t)], dtype=np.uint64)
-    bins = np.arange(t)
-    for d, s in enumerate(sketches):
-        if s.shape[0] == 0:
-            continue
-        v = np.sort(mix64(s, _SEED))
-        starts = np.concatenate(([0], np.searchsorted(v, edges)))
-        ends = np.append(starts[1:], v.shape[0])
-        filled = np.flatnonzero(starts < ends)
-        vals = v[np.minimum(starts, v.shape[0] - 1)]
-        nxt = filled[np.searchsorted(filled, bins) % filled.shape[0]]
-        dist = (nxt - bins) % t
-        out = vals[nxt]
-        empty = dist > 0
-        out[empty] = mix64(out[empty] + dist[empty].astype(np.uint64), _SEED + 1)
-        sig[d] = (out & np.uint64(0xFFFFFFFF)).astype(np.uint32)
-    return sig
-
-
-def kmins_signatures(sketches: Sequence[np.ndarray], t: int) -> np.ndarray:
-    """(N, t) uint32 MinHash signatures with t independent remixes (for small sets, where
-    one-permutation bins would be mostly empty); an empty set gets all zeros."""
-    lens = np.fromiter((s.shape[0] for s in sketches), dtype=np.int64, count=len(sketches))
-    sig = np.zeros((len(sketches), t), dtype=np.uint32)
-    filled = np.flatnonzero(lens > 0)
-    if filled.shape[0] == 0:
-        return sig
-    flat = np.concatenate([sketches[d] for d in filled]).astype(np.uint64)
-    starts = np.concatenate(([0], np.cumsum(lens[filled])[:-1]))
-    for k in range(t):
-        sig[filled, k] = (np.minimum.reduceat(mix64(flat, _SEED + 3 + k), starts) & np.uint64(0xFFFFFFFF)).astype(
-            np.uint32
-        )
-    return sig
 
 
 _ONES = np.uint64(0xFFFFFFFFFFFFFFFF)
@@ -235,57 +198,195 @@ def padded_shared_counts(full: np.ndarray, i: np.ndarray, j: np.ndarray, batch: 
     return out
 
 
-def band_candidates(sig: np.ndarray, b: int, r: int) -> tuple[np.ndarray, np.ndarray]:
-    """Pairs (i < j) that agree on all r values of at least one of b bands."""
-    from .inverted_index import _count_groups  # the shared pair emitter
 
-    n = sig.shape[0]
-    keys = np.zeros((n, b), dtype=np.uint64)
+# -- large sets (character q-grams): rounds of one-permutation hashing over flat batches --
+
+#: Bins per round for large sets (a document of ~2,500 q-grams puts ~5 in each).
+LARGE_BINS = 512
+#: Largest number of rounds for large sets.
+LARGE_ROUNDS = 16
+#: Sketch values handled at once while signatures are built.
+BATCH_ENTRIES = 8_000_000
+_U32 = np.uint32(0xFFFFFFFF)
+_F1, _F2 = np.uint32(0x85EBCA6B), np.uint32(0xC2B2AE35)
+_S16, _S13 = np.uint32(16), np.uint32(13)
+
+
+def _fmix32(h: np.ndarray) -> np.ndarray:
+    """In place: the 32-bit finaliser of MurmurHash3 (a bijection of uint32)."""
     with np.errstate(over="ignore"):
-        for k in range(r):
-            # Band β takes bins β, β + b, β + 2b, ...: far apart, so a densified run of
-            # neighbouring bins never fills one band.
-            keys = keys * np.uint64(0x100000001B3) + sig[:, k * b : (k + 1) * b].astype(np.uint64)
-        keys = mix64(keys ^ np.arange(b, dtype=np.uint64)[None, :], _SEED + 2)
-    docs = np.repeat(np.arange(n, dtype=np.int64), b)
-    flat = keys.reshape(-1)
-    order = np.lexsort((docs, flat))
-    flat, docs = flat[order], docs[order]
-    dup = np.concatenate(([False], (flat[1:] == flat[:-1]) & (docs[1:] == docs[:-1])))
-    pair_keys, _ = _count_groups(flat[~dup], docs[~dup], n, None)
-    return pair_keys // n, pair_keys % n
+        h ^= h >> _S16
+        h *= _F1
+        h ^= h >> _S13
+        h *= _F2
+        h ^= h >> _S16
+    return h
 
 
-def agreement(sig: np.ndarray, i: np.ndarray, j: np.ndarray, batch: int = 200_000) -> np.ndarray:
-    """Share of bins on which the signatures of i[k] and j[k] agree (estimates Jaccard)."""
-    out = np.empty(i.shape[0], dtype=np.float64)
-    for s in range(0, i.shape[0], batch):
-        out[s : s + batch] = (sig[i[s : s + batch]] == sig[j[s : s + batch]]).mean(axis=1)
+def _as_u32(values: np.ndarray) -> np.ndarray:
+    """uint32 view of uniform hash values (64-bit values are folded)."""
+    if values.dtype == np.uint32:
+        return values
+    v = values.astype(np.uint64, copy=False)
+    return ((v ^ (v >> np.uint64(32))) & np.uint64(0xFFFFFFFF)).astype(np.uint32)
+
+
+def _seed32(k: int) -> np.uint32:
+    return np.uint32(_multiplier(k + 1000) & 0xFFFFFFFF)
+
+
+def _flat_round(flat: np.ndarray, base: np.ndarray, lens: np.ndarray, k: int, bins: int) -> np.ndarray:
+    """(docs, bins) uint32: round ``k`` of one-permutation hashing of a flat batch.
+
+    ``flat`` holds the batch's values (uint32, document after document) and ``base`` the
+    first slot (document * bins) of each value's document. Each value is remixed with the
+    round's seed; its top bits pick the bin and a bin keeps its smallest remixed value. An
+    empty bin borrows the next filled bin of its row (circularly), mixed with the distance.
+    """
+    n = lens.shape[0]
+    h = _fmix32(flat ^ _seed32(k))
+    slot = (h >> np.uint32(32 - int(np.log2(bins)))).astype(np.intp)
+    slot += base
+    vals = np.full(n * bins, _U32, dtype=np.uint32)
+    np.minimum.at(vals, slot, h)
+    empty = vals == _U32
+    if not empty.any():
+        return vals.reshape(n, bins)
+    out = vals.copy()
+    pending = np.flatnonzero(empty & np.repeat(lens > 0, bins))
+    dist = 1
+    while pending.shape[0] and dist < bins:
+        src = pending - pending % bins + (pending % bins + dist) % bins
+        ok = ~empty[src]
+        with np.errstate(over="ignore"):
+            out[pending[ok]] = _fmix32(vals[src[ok]] + np.uint32(dist * 0x9E3779B1 & 0xFFFFFFFF))
+        pending = pending[~ok]
+        dist += 1
+    return out.reshape(n, bins)
+
+
+def large_band_pairs(
+    sketches: Sequence[np.ndarray],
+    jaccard: float,
+    max_rounds: int = LARGE_ROUNDS,
+    bins: int = LARGE_BINS,
+    target: float = 0.995,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Pairs (i < j) agreeing on all r values of at least one band, for large sets.
+
+    As :func:`rounds_band_pairs` (a band is one bin in each of r rounds, ``bins`` bands per
+    group of r rounds), but the rounds are computed over flat batches of documents (no
+    padded matrix) with a 32-bit remix per value and round, and only one group's band
+    keys (one 64-bit word per document and band) are held at a time.
+    """
+    n = len(sketches)
+    lens = np.fromiter((s.shape[0] for s in sketches), dtype=np.int64, count=n)
+    b, r = choose_bands(max_rounds * bins, jaccard, target)
+    groups = -(-b // bins)
+    while groups > 1 and 1.0 - (1.0 - jaccard**r) ** ((groups - 1) * bins) >= target:
+        groups -= 1
+    live = np.flatnonzero(lens > 0)
+    if live.shape[0] < 2:
+        return np.empty(0, np.int64), np.empty(0, np.int64)
+    # document batches of about BATCH_ENTRIES values
+    cum = np.cumsum(lens[live])
+    cuts = [0]
+    while cuts[-1] < live.shape[0]:
+        base = cum[cuts[-1] - 1] if cuts[-1] else 0
+        nxt = int(np.searchsorted(cum, base + BATCH_ENTRIES, side="right"))
+        cuts.append(min(max(nxt, cuts[-1] + 1), live.shape[0]))
+    wide = n >= 1 << _DOC_BITS
+    doc_mask = np.uint64((1 << _DOC_BITS) - 1)
+    band_ids = np.arange(bins, dtype=np.uint64)[None, :]
+    codes = []
+    for g in range(groups):
+        comp = np.empty(live.shape[0] * bins, dtype=np.uint64)
+        owner = np.empty(live.shape[0] * bins, dtype=np.int64) if wide else None
+        for c0, c1 in zip(cuts[:-1], cuts[1:]):
+            docs = live[c0:c1]
+            blens = lens[docs]
+            flat = np.concatenate([_as_u32(sketches[d]) for d in docs])
+            base = np.repeat(np.arange(docs.shape[0], dtype=np.intp) * bins, blens)
+            keys = np.zeros((docs.shape[0], bins), dtype=np.uint64)
+            with np.errstate(over="ignore"):
+                for k in range(r):
+                    keys *= np.uint64(0x100000001B3)
+                    keys += _flat_round(flat, base, blens, g * r + k, bins)
+            keys = mix64(keys ^ band_ids, _SEED + 2 + g)
+            part = slice(c0 * bins, c1 * bins)
+            if wide:
+                comp[part] = keys.reshape(-1)
+                owner[part] = np.repeat(docs, bins)
+            else:
+                comp[part] = ((keys >> np.uint64(_DOC_BITS)) << np.uint64(_DOC_BITS) | docs.astype(np.uint64)[:, None]).reshape(-1)
+            del flat, base, keys
+        if wide:
+            order = np.argsort(comp, kind="stable")
+            codes.append(_run_pairs(comp[order], owner[order], n))
+        else:
+            # One sort of (40-bit key, document) codes; a rare false key match only adds a
+            # candidate, which the caller verifies.
+            comp.sort()
+            codes.append(_run_pairs(comp >> np.uint64(_DOC_BITS), (comp & doc_mask).astype(np.int64), n))
+        del comp, owner
+    u = sorted_unique_codes(codes)
+    return u // n, u % n
+
+
+def sorted_unique_codes(codes: list[np.ndarray]) -> np.ndarray:
+    """Sorted distinct values of several arrays (a sort and a mask)."""
+    if not codes:
+        return np.empty(0, np.int64)
+    u = np.concatenate(codes)
+    u.sort()
+    if u.shape[0] > 1:
+        u = u[np.concatenate(([True], u[1:] != u[:-1]))]
+    return u
+
+
+def merge_shared_counts(
+    sketches: Sequence[np.ndarray], i: np.ndarray, j: np.ndarray, batch_entries: int = BATCH_ENTRIES
+) -> np.ndarray:
+    """Exact number of values shared by sketches i[k] and j[k] (sorted unique uint32 arrays).
+
+    Pairs are taken in batches; the sketches of pair p become keys p * 2^32 + value, so
+    the i side and the j side of a batch are each one sorted run, a stable sort (merge of
+    two runs) puts equal keys side by side, and equal neighbours are the shared values.
+    """
+    m = i.shape[0]
+    out = np.zeros(m, dtype=np.int64)
+    if m == 0:
+        return out
+    lens = np.fromiter((s.shape[0] for s in sketches), dtype=np.int64, count=len(sketches))
+    cum = np.cumsum(lens[i] + lens[j])
+    start = 0
+    while start < m:
+        base = cum[start - 1] if start else 0
+        stop = int(np.searchsorted(cum, base + batch_entries, side="right"))
+        stop = min(max(stop, start + 1), m)
+        ii, jj = i[start:stop], j[start:stop]
+        tag = np.arange(stop - start, dtype=np.uint64) << np.uint64(32)
+        a = np.concatenate([sketches[d] for d in ii]).astype(np.uint64)
+        a |= np.repeat(tag, lens[ii])
+        bb = np.concatenate([sketches[d] for d in jj]).astype(np.uint64)
+        bb |= np.repeat(tag, lens[jj])
+        z = np.concatenate((a, bb))
+        del a, bb
+        z.sort(kind="stable")
+        eq = z[1:][z[1:] == z[:-1]]
+        out[start:stop] = np.bincount((eq >> np.uint64(32)).astype(np.intp), minlength=stop - start)
+        start = stop
     return out
 
 
-def lsh_pairs(
-    sketches: Sequence[np.ndarray], jaccard: float, keep_jaccard: float, t_max: int = 2048
-) -> tuple[np.ndarray, np.ndarray]:
-    """Candidate pairs likely (>= 99.5 %) to include every pair of Jaccard >= ``jaccard``.
-
-    Band collisions whose estimated Jaccard is clearly below ``keep_jaccard`` are dropped.
-    """
+def lsh_pairs(sketches: Sequence[np.ndarray], jaccard: float) -> tuple[np.ndarray, np.ndarray]:
+    """Candidate pairs likely (>= 99.5 %) to include every pair of Jaccard >= ``jaccard``
+    (the caller verifies them exactly): :func:`rounds_band_pairs` for small sets (median
+    below SMALL_SET values), :func:`large_band_pairs` otherwise."""
     lens = np.fromiter((s.shape[0] for s in sketches), dtype=np.int64, count=len(sketches))
     nonzero = lens[lens > 0]
     if nonzero.shape[0] < 2:
         return np.empty(0, np.int64), np.empty(0, np.int64)
-    small = float(np.median(nonzero)) < SMALL_SET
-    if small:
-        # Rounds of one-permutation hashing (a few hashes per value, not t); the caller
-        # verifies every candidate exactly, which is cheaper than estimating agreement.
+    if float(np.median(nonzero)) < SMALL_SET:
         return rounds_band_pairs(sketches, jaccard, max_rounds=SMALL_ROUNDS)
-    b, r = choose_bands(t_max if not small else SMALL_T, jaccard)
-    t = b * r
-    sig = kmins_signatures(sketches, t) if small else signatures(sketches, t)
-    i, j = band_candidates(sig, b, r)
-    ok = (lens[i] > 0) & (lens[j] > 0)
-    i, j = i[ok], j[ok]
-    margin = 5.0 * math.sqrt(max(keep_jaccard * (1.0 - keep_jaccard), 0.01) / t)
-    keep = agreement(sig, i, j) >= keep_jaccard - margin
-    return i[keep], j[keep]
+    return large_band_pairs(sketches, jaccard)

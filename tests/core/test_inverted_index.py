@@ -137,3 +137,32 @@ def test_rounds_bands_find_near_duplicate_bottom_k_sketches():
     found = set(zip(i.tolist(), j.tolist()))
     assert sum((k, 300 + k) in found for k in range(300)) >= 297
     assert len(found) < 2000  # unrelated random sketches rarely collide
+
+
+def test_merge_shared_counts_against_python_sets():
+    from ndd_desktop.core.set_lsh import merge_shared_counts
+
+    rng = np.random.default_rng(11)
+    sets = [np.unique(rng.integers(0, 3000, int(rng.integers(0, 400))).astype(np.uint32)) for _ in range(60)]
+    i, j = np.triu_indices(60, 1)
+    got = merge_shared_counts(sets, i, j, batch_entries=700)
+    want = [len(set(sets[a].tolist()) & set(sets[b].tolist())) for a, b in zip(i, j)]
+    assert got.tolist() == want
+
+
+def test_large_bands_find_near_duplicate_qgram_sized_sets():
+    from ndd_desktop.core.set_lsh import large_band_pairs
+
+    rng = np.random.default_rng(12)
+    base = [np.unique(rng.integers(0, 2**32, 1500, dtype=np.uint64).astype(np.uint32)) for _ in range(150)]
+    sets = list(base)
+    for k in range(150):  # near-duplicates keeping 80-100 % of the values (Jaccard >= 0.67)
+        keep = rng.choice(base[k].shape[0], int(base[k].shape[0] * rng.uniform(0.8, 1.0)), replace=False)
+        extra = rng.integers(0, 2**32, base[k].shape[0] - keep.shape[0], dtype=np.uint64).astype(np.uint32)
+        sets.append(np.unique(np.concatenate([base[k][keep], extra])))
+    sets.append(np.empty(0, np.uint32))
+    i, j = large_band_pairs(sets, 0.7 / 1.3)
+    found = set(zip(i.tolist(), j.tolist()))
+    assert sum((k, 150 + k) in found for k in range(150)) >= 149
+    assert len(found) < 200  # unrelated random sets do not collide
+    assert np.all(i < j)

@@ -8,7 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ndd_desktop.core.methods import get_method
-from ndd_desktop.core.methods.qgram import positional_qgrams
+from ndd_desktop.core.method import Method
+from ndd_desktop.core.methods.qgram import QGramMethod, positional_qgrams
 from ndd_desktop.core.normalize import normalize, strip_to_letters
 
 M = get_method("qgram")
@@ -145,3 +146,14 @@ def test_window_does_not_change_the_sketch_key():
 def test_bytes_round_trip():
     s = M.sketch(normalize("round trip of a sketch"), P)
     assert np.array_equal(M.from_bytes(M.to_bytes(s)), s)
+
+
+def test_sketch_is_uint32_and_versioned():
+    m = QGramMethod()
+    p = m.params()
+    s = m.sketch("a rose is a flower, a rose is a rose", p)
+    assert s.dtype == np.uint32 and np.all(s[1:] > s[:-1])
+    assert m.sketch_many(["a rose is a flower, a rose is a rose"], p)[0].tolist() == s.tolist()
+    assert m.from_bytes(m.to_bytes(s)).tolist() == s.tolist()
+    # the sketch key carries the version, so 64-bit sketches of version 1 are not reused
+    assert m.sketch_key(p) != Method.sketch_key(m, p)

@@ -2,7 +2,9 @@
 
 The text is reduced to its letters and digits (white space and punctuation removed, the
 paper's Tw), cut into overlapping q-grams (q = 4, the paper's best), and the sketch is the
-*set* of their 64-bit hashes, sorted. Two documents score
+*set* of their 32-bit values (uint32, ``core.hashing.char_gram_values``), sorted; two
+q-grams collide with probability 2^-31, negligible for sets of a few thousand values.
+Two documents score
 
     doc_q(A, B) = |A ∩ B| / max(|A|, |B|)
 
@@ -12,6 +14,8 @@ paper's Tw), cut into overlapping q-grams (q = 4, the paper's best), and the ske
 Candidates come from an inverted index over the q-grams (:mod:`core.inverted_index`):
 the paper's per-document counters when the posting lists are short, prefix filtering with
 exact verification otherwise, so the result is every pair >= floor, never all N^2 pairs.
+Large collections use banded MinHash (:mod:`core.set_lsh`) designed for the default
+threshold, with every candidate verified exactly.
 
 Time window: the paper keeps one index per hour and compares a new document with the
 last 24 hourly indexes only, so pairs more than 24 h apart are never compared. That is
@@ -27,7 +31,9 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from ..hashing import hash_char_ngrams
+import hashlib
+
+from ..hashing import char_gram_values
 from ..inverted_index import (
     FeatureIndex,
     overlap_join,
@@ -49,9 +55,17 @@ def positional_qgrams(s: str, q: int) -> list[tuple[int, str]]:
     return [(k + 1, s[k : k + q]) for k in range(len(s) - q + 1)]
 
 
+def qgram_hashes_many(texts: Sequence[str], q: int) -> list[np.ndarray]:
+    """Sorted distinct 32-bit values (uint32) of the q-grams of ``strip_to_letters(text)``
+    for each text; a non-empty text shorter than q has one value (of the whole text)."""
+    stripped = [strip_to_letters(t) for t in texts]
+    values, starts, counts = char_gram_values(stripped, q)
+    return [sorted_unique(values[s : s + c]) for s, c in zip(starts.tolist(), counts.tolist())]
+
+
 def qgram_hashes(text: str, q: int) -> np.ndarray:
-    """Sorted distinct 64-bit hashes of the q-grams of ``strip_to_letters(text)``."""
-    return sorted_unique(hash_char_ngrams(strip_to_letters(text), q))
+    """Sorted distinct 32-bit values of the q-grams of ``strip_to_letters(text)``."""
+    return qgram_hashes_many([text], q)[0]
 
 
 @dataclass(frozen=True)
@@ -84,7 +98,7 @@ class QGramParams:
 
 
 class SetOverlapMethod(Method):
-    """Base of methods whose sketch is a sorted set of uint64 features (qgram, bottomk).
+    """Base of methods whose sketch is a sorted set of features (qgram: uint32, bottomk: uint64).
 
     Scores come from shared counts (:func:`core.inverted_index.overlap_scores`); candidates
     and scores from :func:`core.inverted_index.overlap_join`. Subclasses set the class
@@ -157,8 +171,24 @@ class QGramMethod(SetOverlapMethod):
     Params = QGramParams
     default_threshold = 0.7
     source = "000_3cffc09d603309b4.txt"
-    sketch_dtype = np.dtype(np.uint64)
+    sketch_dtype = np.dtype(np.uint32)
+    #: Version of the sketch values (2: 32-bit q-gram values, core.hashing's
+    #: ``char_gram_values``; 1 was 64-bit hashes). Part of the sketch key, so sketches
+    #: stored by an older version are recomputed rather than compared with new ones.
+    sketch_version = 2
+
+    def sketch_key(self, params: Any) -> str:
+        """The parameter hash of the base class, mixed with :attr:`sketch_version`."""
+        base = super().sketch_key(params)
+        return hashlib.sha1(f"{base}:v{self.sketch_version}".encode("ascii")).hexdigest()[:16]
 
     def sketch(self, text: str, params: Any) -> np.ndarray:
-        """Sorted distinct q-gram hashes of the letters and digits of ``text``."""
+        """Sorted distinct q-gram values (uint32) of the letters and digits of ``text``."""
         return qgram_hashes(text, params.q)
+
+    def sketch_many(self, texts: Sequence[str], params: Any) -> list[np.ndarray]:
+        """Sketches of many texts, their q-grams hashed in one pass per batch."""
+        out: list[np.ndarray] = []
+        for s in range(0, len(texts), 512):
+            out.extend(qgram_hashes_many(texts[s : s + 512], params.q))
+        return out
