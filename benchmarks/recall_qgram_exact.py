@@ -8,6 +8,8 @@ default qgram parameters and runs ``find_pairs`` at floor 0.3 as a scan does. Th
 is every pair's exact shared q-gram count from a sparse document x q-gram product
 (scipy, in the ``bench`` extra): all N^2 pairs, no candidate search. Prints, per threshold,
 the pairs the reference has, how many find_pairs returned, and any score that differs.
+The reference costs about a minute at 10,000 documents and grows with N^2 (40,000 did not
+finish in 15 minutes on 2 cores).
 """
 
 from __future__ import annotations
