@@ -165,8 +165,8 @@ def scan_in_child(db: Path, folder: Path, args: argparse.Namespace) -> dict:
     def read_stderr() -> None:
         for line in proc.stderr:
             if line.startswith("STAGE "):
-                _, stage["name"], at = line.split()
-                stage["at"] = float(at)
+                name, at = line[len("STAGE "):].rsplit(None, 1)  # a stage name may hold spaces
+                stage["name"], stage["at"] = name, float(at)
             else:
                 stage["tail"] = (stage["tail"] + [line.rstrip()])[-3:]
 
