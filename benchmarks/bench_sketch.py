@@ -29,7 +29,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from ndd_desktop.core.methods import all_methods, get_method, method_names  # noqa: E402
+from ndd_desktop.core.methods import get_method, method_names  # noqa: E402
 from ndd_desktop.core.normalize import normalize  # noqa: E402
 
 SECTION = "## Detection core"

@@ -7,6 +7,8 @@ all N^2 pairs. Batch functions take and return arrays so they can later run per 
 
 from __future__ import annotations
 
+import hashlib
+
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Mapping, Sequence
 
@@ -72,6 +74,9 @@ class Method:
     #: in the other (see docs/quality.md for why one number cannot serve both measures).
     default_containment_threshold: ClassVar[float] = 0.5
     source: ClassVar[str] = ""  # the seed document the method follows
+    #: Version of the sketch values: bump it when the same parameters give other sketches,
+    #: so that sketches stored by an older release are recomputed, never compared with new ones.
+    sketch_version: ClassVar[int] = 1
     sketch_dtype: ClassVar[np.dtype] = np.dtype(np.uint64)
 
     # -- parameters ---------------------------------------------------------------------
@@ -90,8 +95,12 @@ class Method:
         return self.default_threshold
 
     def sketch_key(self, params: Any) -> str:
-        """Hash of the parameters that change the sketch (sketches are stored under it)."""
-        return params_hash(params, sketch_only=True)
+        """Hash of the parameters that change the sketch, and of :attr:`sketch_version` from
+        version 2 on (sketches are stored under it)."""
+        key = params_hash(params, sketch_only=True)
+        if self.sketch_version == 1:
+            return key
+        return hashlib.sha1(f"{key}:v{self.sketch_version}".encode("ascii")).hexdigest()[:16]
 
     def pairs_key(self, params: Any) -> str:
         """Hash of all parameters (pairs are stored under it)."""

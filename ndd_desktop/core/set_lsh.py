@@ -28,7 +28,6 @@ straight to exact verification (:func:`padded_shared_counts`).
 
 from __future__ import annotations
 
-import math
 from typing import Sequence
 
 import numpy as np

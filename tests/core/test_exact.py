@@ -72,3 +72,12 @@ def test_score_pairs_matches_score_and_never_pairs_empty_texts():
     assert got.score.tolist() == [m.score(sketches[a], sketches[b], p) for a, b in pairs]
     assert got.score[(pairs[:, 0] == 2) & (pairs[:, 1] == 3)].tolist() == [0.0]  # two empty texts
     assert int(got.score.sum()) == 3  # 0-1, 0-5, 1-5
+
+
+def test_version_one_methods_keep_their_sketch_keys():
+    # Stores written before sketch versions existed must keep finding their sketches.
+    from ndd_desktop.core.params import params_hash
+
+    m = get_method("exact")
+    p = m.params()
+    assert m.sketch_version == 1 and m.sketch_key(p) == params_hash(p, sketch_only=True)

@@ -8,7 +8,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ndd_desktop.core.methods import get_method
-from ndd_desktop.core.method import Method
 from ndd_desktop.core.methods.qgram import QGramMethod, positional_qgrams
 from ndd_desktop.core.normalize import normalize, strip_to_letters
 
@@ -156,4 +155,6 @@ def test_sketch_is_uint32_and_versioned():
     assert m.sketch_many(["a rose is a flower, a rose is a rose"], p)[0].tolist() == s.tolist()
     assert m.from_bytes(m.to_bytes(s)).tolist() == s.tolist()
     # the sketch key carries the version, so 64-bit sketches of version 1 are not reused
-    assert m.sketch_key(p) != Method.sketch_key(m, p)
+    from ndd_desktop.core.params import params_hash
+
+    assert m.sketch_version == 2 and m.sketch_key(p) != params_hash(p, sketch_only=True)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import threading
 import time
 
-import pytest
 
 from ndd_desktop.gui.worker import Worker, running_threads
 

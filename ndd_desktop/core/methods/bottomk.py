@@ -58,7 +58,7 @@ from ..hashing import hash_char_ngrams
 from ..inverted_index import sorted_unique
 from ..method import MEASURES
 from ..params import param
-from .qgram import SetOverlapMethod
+from ..set_overlap_method import SetOverlapMethod
 
 
 def bottom_k(hashes: np.ndarray, k: int) -> np.ndarray:

@@ -35,8 +35,8 @@ from typing import Any, Sequence
 import numpy as np
 
 from ..hashing import shingle_hashes_of_tokens
-from ..inverted_index import FeatureIndex, overlap_join, shared_count, shared_counts
-from ..method import MEASURES, Method, PairScores
+from ..method import MEASURES
+from ..set_overlap_method import SetOverlapMethod
 from ..normalize import tokens
 from ..params import param
 from ..spelling import LANGUAGES, SpellingCorrector, collapse_repeats, get_corrector
@@ -99,7 +99,7 @@ def _scores(len_i, len_j, shared, measure: str) -> tuple[np.ndarray, np.ndarray,
     return score, cij, cji
 
 
-class HybridMethod(Method):
+class HybridMethod(SetOverlapMethod):
     """Word shingles after typo correction by Jaro similarity and word frequency."""
 
     name = "hybrid"
@@ -111,6 +111,10 @@ class HybridMethod(Method):
 
     #: Collections smaller than this are never clipped (see ``max_df``).
     min_docs_to_clip = 50
+    #: The banded search of very large collections is designed for the floor: Jaccard of
+    #: word shingles runs low, and typo-corrected pairs sit close to the threshold.
+    lsh_recall_at_default = False
+    pair_scores = staticmethod(_scores)  # Jaccard, never above shared / max
 
     def corrected_tokens(self, text: str, params: Any) -> list[str]:
         """The words of a normalised text as the sketch sees them (after correction)."""
@@ -127,50 +131,3 @@ class HybridMethod(Method):
         fixed = corrector.correct_words(w for toks in token_lists for w in toks)
         return [np.unique(shingle_hashes_of_tokens([fixed[w] for w in toks], params.w)) for toks in token_lists]
 
-    def score(self, a: np.ndarray, b: np.ndarray, params: Any) -> float:
-        """Jaccard similarity of the shingle sets (or max containment); 0 if one is empty."""
-        score, _, _ = _scores(a.shape[0], b.shape[0], shared_count(a, b), params.measure)
-        return float(score)
-
-    def containment(self, a: np.ndarray, b: np.ndarray, params: Any) -> tuple[float, float]:
-        """(shared / |A|, shared / |B|)."""
-        _, cij, cji = _scores(a.shape[0], b.shape[0], shared_count(a, b), params.measure)
-        return float(cij), float(cji)
-
-    def _join(self, sketches: Sequence[np.ndarray], params: Any, floor: float):
-        return overlap_join(
-            sketches,
-            floor,
-            measure=params.measure,
-            max_df=float(params.max_df),
-            min_docs_to_clip=self.min_docs_to_clip,
-        )
-
-    def candidate_pairs(
-        self, sketches: Sequence[np.ndarray], params: Any, floor: float, dates: np.ndarray | None = None
-    ) -> np.ndarray:
-        """Pairs (m, 2) that share shingles enough to possibly reach ``floor``."""
-        res = self._join(sketches, params, floor)
-        return np.stack([res.i, res.j], axis=1) if len(res.i) else np.empty((0, 2), np.int64)
-
-    def score_pairs(self, sketches: Sequence[np.ndarray], pairs: np.ndarray, params: Any) -> PairScores:
-        """Exact scores of the given pairs, vectorised over a feature index."""
-        pairs = np.asarray(pairs, dtype=np.int64).reshape(-1, 2)
-        if pairs.shape[0] == 0:
-            return PairScores.empty()
-        index = FeatureIndex(sketches)
-        i, j = pairs[:, 0], pairs[:, 1]
-        shared = shared_counts(index, i, j)
-        score, cij, cji = _scores(index.lengths[i], index.lengths[j], shared, params.measure)
-        return PairScores(i.copy(), j.copy(), score, cij, cji)
-
-    def find_pairs(
-        self, sketches: Sequence[np.ndarray], params: Any, floor: float, dates: np.ndarray | None = None
-    ) -> PairScores:
-        """Every pair >= floor: the join's exact shared counts give the scores directly."""
-        res = self._join(sketches, params, floor)
-        if len(res.i) == 0:
-            return PairScores.empty()
-        lens = np.fromiter((s.shape[0] for s in sketches), dtype=np.int64, count=len(sketches))
-        score, cij, cji = _scores(lens[res.i], lens[res.j], res.shared, params.measure)
-        return PairScores(res.i, res.j, score, cij, cji).select(score >= floor)

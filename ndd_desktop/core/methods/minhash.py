@@ -10,7 +10,6 @@ features; r = 1 is LSH banding). See docs/methods/minhash.md.
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 from typing import Any, ClassVar, Sequence
 
@@ -66,11 +65,6 @@ class MinHashMethod(Method):
     #: ``word_shingle_values`` / ``char_gram_values``); part of the sketch key, so sketches
     #: stored by an older version are recomputed rather than compared with new ones.
     sketch_version: ClassVar[int] = 2
-
-    def sketch_key(self, params: Any) -> str:
-        """The parameter hash of the base class, mixed with :attr:`sketch_version`."""
-        base = super().sketch_key(params)
-        return hashlib.sha1(f"{base}:v{self.sketch_version}".encode("ascii")).hexdigest()[:16]
 
     # -- sketches -----------------------------------------------------------------------
     def sketch(self, text: str, params: Any) -> np.ndarray:

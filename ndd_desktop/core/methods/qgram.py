@@ -31,20 +31,12 @@ from typing import Any, Sequence
 
 import numpy as np
 
-import hashlib
-
 from ..hashing import char_gram_values
-from ..inverted_index import (
-    FeatureIndex,
-    overlap_join,
-    overlap_scores,
-    shared_count,
-    shared_counts,
-    sorted_unique,
-)
-from ..method import MEASURES, Method, PairScores
+from ..inverted_index import sorted_unique
+from ..method import MEASURES
 from ..normalize import strip_to_letters
 from ..params import param
+from ..set_overlap_method import SetOverlapMethod
 
 
 def positional_qgrams(s: str, q: int) -> list[tuple[int, str]]:
@@ -97,72 +89,6 @@ class QGramParams:
     )
 
 
-class SetOverlapMethod(Method):
-    """Base of methods whose sketch is a sorted set of features (qgram: uint32, bottomk: uint64).
-
-    Scores come from shared counts (:func:`core.inverted_index.overlap_scores`); candidates
-    and scores from :func:`core.inverted_index.overlap_join`. Subclasses set the class
-    attributes and :meth:`sketch`; their ``Params`` have ``measure`` and ``max_df`` (and
-    optionally ``window_hours``).
-    """
-
-    #: Collections smaller than this are never clipped.
-    min_docs_to_clip = 50
-
-    def score(self, a: np.ndarray, b: np.ndarray, params: Any) -> float:
-        """doc_q (or containment); 0.0 when either sketch is empty."""
-        score, _, _ = overlap_scores(a.shape[0], b.shape[0], shared_count(a, b), params.measure)
-        return float(score)
-
-    def containment(self, a: np.ndarray, b: np.ndarray, params: Any) -> tuple[float, float]:
-        """(shared / |A|, shared / |B|)."""
-        _, cij, cji = overlap_scores(a.shape[0], b.shape[0], shared_count(a, b), params.measure)
-        return float(cij), float(cji)
-
-    def _join(self, sketches, params, floor, dates):
-        window = float(getattr(params, "window_hours", 0.0)) * 3600.0
-        return overlap_join(
-            sketches,
-            floor,
-            measure=params.measure,
-            dates=dates,
-            window_seconds=window,
-            max_df=float(getattr(params, "max_df", 1.0)),
-            min_docs_to_clip=self.min_docs_to_clip,
-            recall_score=self.default_threshold,
-        )
-
-    def candidate_pairs(
-        self, sketches: Sequence[np.ndarray], params: Any, floor: float, dates: np.ndarray | None = None
-    ) -> np.ndarray:
-        """Pairs (m, 2) found by the inverted index (already known to reach ``floor``)."""
-        res = self._join(sketches, params, floor, dates)
-        return np.stack([res.i, res.j], axis=1) if len(res.i) else np.empty((0, 2), np.int64)
-
-    def score_pairs(self, sketches: Sequence[np.ndarray], pairs: np.ndarray, params: Any) -> PairScores:
-        """Exact scores of the given pairs, vectorised over a feature index."""
-        pairs = np.asarray(pairs, dtype=np.int64).reshape(-1, 2)
-        if pairs.shape[0] == 0:
-            return PairScores.empty()
-        index = FeatureIndex(sketches)
-        i, j = pairs[:, 0], pairs[:, 1]
-        shared = shared_counts(index, i, j)
-        score, cij, cji = overlap_scores(index.lengths[i], index.lengths[j], shared, params.measure)
-        return PairScores(i.copy(), j.copy(), score, cij, cji)
-
-    def find_pairs(
-        self, sketches: Sequence[np.ndarray], params: Any, floor: float, dates: np.ndarray | None = None
-    ) -> PairScores:
-        """Every pair >= floor in one pass: the join's shared counts are exact, so they are
-        scored directly (no second intersection)."""
-        res = self._join(sketches, params, floor, dates)
-        if len(res.i) == 0:
-            return PairScores.empty()
-        lens = np.fromiter((s.shape[0] for s in sketches), dtype=np.int64, count=len(sketches))
-        score, cij, cji = overlap_scores(lens[res.i], lens[res.j], res.shared, params.measure)
-        return PairScores(res.i, res.j, score, cij, cji)
-
-
 class QGramMethod(SetOverlapMethod):
     """Shared distinct character q-grams over the larger set (DDD)."""
 
@@ -176,11 +102,6 @@ class QGramMethod(SetOverlapMethod):
     #: ``char_gram_values``; 1 was 64-bit hashes). Part of the sketch key, so sketches
     #: stored by an older version are recomputed rather than compared with new ones.
     sketch_version = 2
-
-    def sketch_key(self, params: Any) -> str:
-        """The parameter hash of the base class, mixed with :attr:`sketch_version`."""
-        base = super().sketch_key(params)
-        return hashlib.sha1(f"{base}:v{self.sketch_version}".encode("ascii")).hexdigest()[:16]
 
     def sketch(self, text: str, params: Any) -> np.ndarray:
         """Sorted distinct q-gram values (uint32) of the letters and digits of ``text``."""

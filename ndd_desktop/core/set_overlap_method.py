@@ -1,0 +1,90 @@
+"""Methods whose sketch is a sorted set of features, compared by shared counts.
+
+qgram, bottomk and hybrid share this: exact scores from the number of shared values, and
+candidates (with those counts) from :func:`core.inverted_index.overlap_join`.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import numpy as np
+
+from .inverted_index import FeatureIndex, overlap_join, overlap_scores, shared_count, shared_counts
+from .method import Method, PairScores
+
+
+class SetOverlapMethod(Method):
+    """Base of methods whose sketch is a sorted set of features (qgram: uint32, bottomk: uint64).
+
+    Scores come from shared counts (:func:`core.inverted_index.overlap_scores`); candidates
+    and scores from :func:`core.inverted_index.overlap_join`. Subclasses set the class
+    attributes and :meth:`sketch`; their ``Params`` have ``measure`` and ``max_df`` (and
+    optionally ``window_hours``).
+    """
+
+    #: Collections smaller than this are never clipped.
+    min_docs_to_clip = 50
+    #: Whether the banded search of very large collections is designed for the default
+    #: threshold (faster) rather than for the floor.
+    lsh_recall_at_default = True
+
+    @staticmethod
+    def pair_scores(len_i, len_j, shared, measure: str):
+        """(score, cont_ij, cont_ji) from set sizes and shared counts; subclasses may change
+        the score (hybrid: Jaccard), it must never exceed shared / max(len_i, len_j)."""
+        return overlap_scores(len_i, len_j, shared, measure)
+
+    def score(self, a: np.ndarray, b: np.ndarray, params: Any) -> float:
+        """doc_q (or containment); 0.0 when either sketch is empty."""
+        score, _, _ = self.pair_scores(a.shape[0], b.shape[0], shared_count(a, b), params.measure)
+        return float(score)
+
+    def containment(self, a: np.ndarray, b: np.ndarray, params: Any) -> tuple[float, float]:
+        """(shared / |A|, shared / |B|)."""
+        _, cij, cji = self.pair_scores(a.shape[0], b.shape[0], shared_count(a, b), params.measure)
+        return float(cij), float(cji)
+
+    def _join(self, sketches, params, floor, dates):
+        window = float(getattr(params, "window_hours", 0.0)) * 3600.0
+        return overlap_join(
+            sketches,
+            floor,
+            measure=params.measure,
+            dates=dates,
+            window_seconds=window,
+            max_df=float(getattr(params, "max_df", 1.0)),
+            min_docs_to_clip=self.min_docs_to_clip,
+            recall_score=self.default_threshold if self.lsh_recall_at_default else None,
+        )
+
+    def candidate_pairs(
+        self, sketches: Sequence[np.ndarray], params: Any, floor: float, dates: np.ndarray | None = None
+    ) -> np.ndarray:
+        """Pairs (m, 2) found by the inverted index (already known to reach ``floor``)."""
+        res = self._join(sketches, params, floor, dates)
+        return np.stack([res.i, res.j], axis=1) if len(res.i) else np.empty((0, 2), np.int64)
+
+    def score_pairs(self, sketches: Sequence[np.ndarray], pairs: np.ndarray, params: Any) -> PairScores:
+        """Exact scores of the given pairs, vectorised over a feature index."""
+        pairs = np.asarray(pairs, dtype=np.int64).reshape(-1, 2)
+        if pairs.shape[0] == 0:
+            return PairScores.empty()
+        index = FeatureIndex(sketches)
+        i, j = pairs[:, 0], pairs[:, 1]
+        shared = shared_counts(index, i, j)
+        score, cij, cji = self.pair_scores(index.lengths[i], index.lengths[j], shared, params.measure)
+        return PairScores(i.copy(), j.copy(), score, cij, cji)
+
+    def find_pairs(
+        self, sketches: Sequence[np.ndarray], params: Any, floor: float, dates: np.ndarray | None = None
+    ) -> PairScores:
+        """Every pair >= floor in one pass: the join's shared counts are exact, so they are
+        scored directly (no second intersection). The join's floor applies to shared / max,
+        an upper bound of every score here, so no pair >= floor is lost."""
+        res = self._join(sketches, params, floor, dates)
+        if len(res.i) == 0:
+            return PairScores.empty()
+        lens = np.fromiter((s.shape[0] for s in sketches), dtype=np.int64, count=len(sketches))
+        score, cij, cji = self.pair_scores(lens[res.i], lens[res.j], res.shared, params.measure)
+        return PairScores(res.i, res.j, score, cij, cji).select(score >= floor)
