@@ -186,6 +186,19 @@ class Group:
         return int(self.members.shape[0])
 
 
+def _component_edges(n: int, i, j, score, lengths, cannot_link):
+    """Validated edges inside components (self-loops and edges cut by cannot-link dropped),
+    with their scores, the lengths and the component labels."""
+    i, j = _as_edges(n, i, j)
+    score = np.asarray(score, dtype=np.float64).reshape(-1)
+    lengths = np.asarray(lengths).reshape(-1)
+    if score.shape != i.shape or lengths.shape[0] != n:
+        raise ValueError("score must match the edges and lengths must have n entries")
+    labels = connected_components(n, i, j, cannot_link)
+    keep = (i != j) & (labels[i] == labels[j])
+    return i[keep], j[keep], score[keep], lengths, labels
+
+
 def principal_groups(n: int, i, j, score, lengths, cannot_link=None) -> list[Group]:
     """Principal groups inside the connected components of the edges.
 
@@ -196,14 +209,7 @@ def principal_groups(n: int, i, j, score, lengths, cannot_link=None) -> list[Gro
     Edges across components (skipped because of ``cannot_link``) are ignored. Repeated
     edges keep their highest score. Groups come out in the order they were formed.
     """
-    i, j = _as_edges(n, i, j)
-    score = np.asarray(score, dtype=np.float64).reshape(-1)
-    lengths = np.asarray(lengths).reshape(-1)
-    if score.shape != i.shape or lengths.shape[0] != n:
-        raise ValueError("score must match the edges and lengths must have n entries")
-    labels = connected_components(n, i, j, cannot_link)
-    keep = (i != j) & (labels[i] == labels[j])
-    i, j, score = i[keep], j[keep], score[keep]
+    i, j, score, lengths, labels = _component_edges(n, i, j, score, lengths, cannot_link)
     # Adjacency in both directions, grouped by source (repeated edges are resolved later).
     src = np.concatenate((i, j))
     order = np.argsort(src, kind="stable")
@@ -265,14 +271,7 @@ def component_groups(n: int, i, j, score, lengths, cannot_link=None) -> list[Gro
     documents reached only through others (score NaN: no edge to the principal), by index.
     Repeated edges keep their highest score. Groups come out by their smallest member.
     """
-    i, j = _as_edges(n, i, j)
-    score = np.asarray(score, dtype=np.float64).reshape(-1)
-    lengths = np.asarray(lengths).reshape(-1)
-    if score.shape != i.shape or lengths.shape[0] != n:
-        raise ValueError("score must match the edges and lengths must have n entries")
-    labels = connected_components(n, i, j, cannot_link)
-    keep = (i != j) & (labels[i] == labels[j])
-    i, j, score = i[keep], j[keep], score[keep]
+    i, j, score, lengths, labels = _component_edges(n, i, j, score, lengths, cannot_link)
     if i.shape[0] == 0:
         return []
     lo, hi = np.minimum(i, j), np.maximum(i, j)
