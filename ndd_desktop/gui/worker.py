@@ -20,28 +20,14 @@ from typing import Any, Callable
 
 from PySide6.QtCore import QObject, QThread, Qt, Signal, Slot
 
+from ..pipeline.cancel import CancelToken
+
 _live: set["_Runner"] = set()
 
 
 def running_threads() -> list[QThread]:
     """QThreads started by workers that have not stopped yet (for the thread-leak guard)."""
     return [t for t in list(_live) if t.isRunning()]
-
-
-class CancelFlag:
-    """A thread-safe cancel flag with the interface of ``pipeline.CancelToken``."""
-
-    def __init__(self) -> None:
-        self._event = threading.Event()
-
-    def cancel(self) -> None:
-        """Ask the running job to stop."""
-        self._event.set()
-
-    @property
-    def cancelled(self) -> bool:
-        """True once :meth:`cancel` was called."""
-        return self._event.is_set()
 
 
 class _Runner(QThread):
@@ -85,7 +71,7 @@ class Worker(QObject):
     ):
         super().__init__(parent)
         self._fn = fn
-        self.cancel_token = cancel if cancel is not None else CancelFlag()
+        self.cancel_token = cancel if cancel is not None else CancelToken()
         self._interval = interval
         self._name = name
         self._lock = threading.Lock()
