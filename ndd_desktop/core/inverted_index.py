@@ -46,24 +46,8 @@ import numpy as np
 CHUNK_PAIRS = 4_000_000
 #: Entries per partition of the feature index and per verification batch.
 CHUNK_ENTRIES = 4_000_000
-#: Count mode (exact, every pair >= floor) is used when the posting lists emit at most this
-#: many pair increments ...
+#: Count mode is used when the posting lists emit at most this many pairs.
 COUNT_MODE_BUDGET = 5_000_000
-#: ... or, in collections with at most COUNT_MODE_MAX_PAIRS document pairs in all (about
-#: 6,300 documents), at most this many: about a minute on a 2-core machine. The counter's
-#: work is the increments plus the distinct pairs, and the latter are bounded by N(N-1)/2.
-#: There the pairs stored for the threshold slider are complete down to the floor; beyond,
-#: a banded search designed for the default threshold takes over (complete near and above
-#: that threshold). 863 policy documents of ~20 KB cost 5.9e8 increments (37 s).
-COUNT_MODE_LARGE_BUDGET = 1_000_000_000
-COUNT_MODE_MAX_PAIRS = 20_000_000
-
-
-def _count_affordable(increments: float, n: int) -> bool:
-    """Whether the exact count join fits the budgets above."""
-    if increments <= COUNT_MODE_BUDGET:
-        return True
-    return increments <= COUNT_MODE_LARGE_BUDGET and n * (n - 1) // 2 <= COUNT_MODE_MAX_PAIRS
 #: Prefix mode is used while (pairs the prefixes emit) x (mean sketch length), the bound on
 #: its verification work, stays below this; beyond, banded LSH (:mod:`core.set_lsh`).
 PREFIX_MODE_BUDGET = 100_000_000
@@ -386,7 +370,7 @@ def overlap_join(
     df = index.df
     full_cost = int((df * (df - 1) // 2).sum())
     exact = True
-    if mode == "count" or (mode == "auto" and _count_affordable(full_cost, n)):
+    if mode == "count" or (mode == "auto" and full_cost <= COUNT_MODE_BUDGET):
         used = "count"
         docs_flat = np.repeat(np.arange(n, dtype=np.int64), lens)
         sel = np.flatnonzero(df[index.gid] >= 2)
@@ -455,9 +439,6 @@ def _prefix_too_costly(sketches: Sequence[np.ndarray], floor: float, sample: int
         return False
     pick = np.random.default_rng(0).choice(n, sample, replace=False)
     sub = FeatureIndex([sketches[k] for k in pick])
-    df = sub.df
-    if _count_affordable(int((df * (df - 1) // 2).sum()) * (n / sample) ** 2, n):
-        return False  # the exact count join is affordable: no need for prefixes or LSH
     cost = _prefix_cost(sub, floor) * (n / sample) ** 2
     return cost * max(float(sub.lengths.mean()), 1.0) > PREFIX_MODE_BUDGET
 

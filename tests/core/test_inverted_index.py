@@ -166,24 +166,3 @@ def test_large_bands_find_near_duplicate_qgram_sized_sets():
     assert sum((k, 150 + k) in found for k in range(150)) >= 149
     assert len(found) < 200  # unrelated random sets do not collide
     assert np.all(i < j)
-
-
-def test_auto_mode_stays_exact_when_counting_is_affordable():
-    # 2,000 documents (more than the cost sample) whose posting lists are short: the join
-    # must count exactly, so that every pair between the floor and the default threshold is
-    # stored for the threshold slider, not only the pairs a banded search designs for.
-    from ndd_desktop.core.inverted_index import overlap_join
-
-    # Values from a vocabulary of 5,000: long posting lists (too costly for prefixes at
-    # this floor, cheap enough to count), unrelated documents share ~4 % of their values.
-    rng = np.random.default_rng(5)
-    base = [np.unique(rng.integers(0, 5000, 200).astype(np.uint64)) for _ in range(1000)]
-    sketches = list(base)
-    for s in base:  # a partner sharing about 40 % of its values with each document
-        keep = s[rng.random(s.shape[0]) < 0.4]
-        sketches.append(np.unique(np.concatenate([keep, rng.integers(0, 5000, 120).astype(np.uint64)])))
-    auto = overlap_join(sketches, 0.3, recall_score=0.7)
-    exact = overlap_join(sketches, 0.3, mode="count")
-    assert auto.mode == "count" and auto.exact
-    assert len(exact.i) >= 900
-    assert sorted(zip(auto.i.tolist(), auto.j.tolist())) == sorted(zip(exact.i.tolist(), exact.j.tolist()))
