@@ -1,4 +1,5 @@
-"""Vectorised 64-bit hashing of character n-grams and word shingles.
+"""Vectorised hashing of character n-grams and word shingles: 64-bit hashes of one text
+(bottomk, hybrid, fingerprint), and 32-bit values of many texts at once (qgram, minhash).
 
 No Python loop runs per n-gram or per shingle: the text becomes an array of code points,
 and each n-gram's hash is built with n vectorised passes. Word tokens are hashed by
@@ -9,7 +10,7 @@ which keeps word order and character order significant. All arithmetic wraps mod
 from __future__ import annotations
 
 import functools
-from typing import Iterator, Sequence
+from typing import Sequence
 
 import numpy as np
 
@@ -200,113 +201,6 @@ def shingle_hashes_of_tokens(token_list: list[str], w: int, seed: int = 0) -> np
     if not token_list:
         return np.empty(0, dtype=np.uint64)
     return hash_word_shingles(" ".join(token_list), w, seed)
-
-
-# -- batches: many texts at once, one numpy pass per chunk of about _CHUNK characters -----
-
-_CHUNK = 1 << 16
-
-
-def _chunks(texts: Sequence[str]) -> Iterator[tuple[int, int]]:
-    """Ranges [lo, hi) of texts holding about _CHUNK characters each (at least one text)."""
-    lo, size = 0, 0
-    for k, text in enumerate(texts):
-        size += len(text) + 1
-        if size >= _CHUNK:
-            yield lo, k + 1
-            lo, size = k + 1, 0
-    if lo < len(texts):
-        yield lo, len(texts)
-
-
-def _short_hashes(values: np.ndarray, starts: np.ndarray, lengths: np.ndarray, n: int, seed: int) -> np.ndarray:
-    """mix64(_combine(values[s:s+len], len) + n) for units shorter than n (grouped by length)."""
-    out = np.empty(starts.shape[0], dtype=np.uint64)
-    for k in np.unique(lengths):
-        sel = np.flatnonzero(lengths == k)
-        h = values[starts[sel]].copy()
-        with np.errstate(over="ignore"):
-            for j in range(1, int(k)):
-                h = h * _BASE + values[starts[sel] + j]
-        out[sel] = mix64(h + np.uint64(n), seed)
-    return out
-
-
-def _assemble(units: np.ndarray, n: int, long_hashes: np.ndarray, short: tuple) -> tuple[np.ndarray, np.ndarray]:
-    """Per-text hash runs from the windows of long texts and the one hash of short texts."""
-    counts = np.where(units >= n, units - n + 1, np.minimum(units, 1))
-    offsets = np.zeros(units.shape[0] + 1, dtype=np.int64)
-    np.cumsum(counts, out=offsets[1:])
-    short_docs, short_hashes = short
-    if short_docs.shape[0] == 0:
-        return long_hashes, offsets
-    out = np.empty(int(offsets[-1]), dtype=np.uint64)
-    is_long = np.ones(out.shape[0], dtype=bool)
-    is_long[offsets[short_docs]] = False
-    out[is_long] = long_hashes
-    out[offsets[short_docs]] = short_hashes
-    return out, offsets
-
-
-def _merge(parts: list[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray]:
-    hashes = np.concatenate([h for h, _ in parts]) if parts else np.empty(0, dtype=np.uint64)
-    offsets = [np.zeros(1, dtype=np.int64)]
-    base = 0
-    for h, off in parts:
-        offsets.append(off[1:] + base)
-        base += h.shape[0]
-    return hashes, np.concatenate(offsets)
-
-
-def hash_word_shingles_many(texts: Sequence[str], w: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
-    """``hash_word_shingles`` of many texts at once: (hashes, offsets).
-
-    The hashes of text k are ``hashes[offsets[k]:offsets[k + 1]]``, equal to
-    ``hash_word_shingles(texts[k], w, seed)``.
-    """
-    parts = []
-    for lo, hi in _chunks(texts):
-        batch = texts[lo:hi]
-        cps = codepoints(" ".join(batch))
-        toks, tok_pos = _token_core(cps, seed) if cps.shape[0] else (np.empty(0, np.uint64), np.empty(0, np.int64))
-        char_starts = np.zeros(len(batch), dtype=np.int64)
-        np.cumsum([len(t) + 1 for t in batch[:-1]], out=char_starts[1:])
-        doc_of_tok = np.searchsorted(char_starts, tok_pos, side="right") - 1
-        ntok = np.bincount(doc_of_tok, minlength=len(batch))
-        long_hashes = np.empty(0, dtype=np.uint64)
-        if toks.shape[0] >= w:
-            same = doc_of_tok[: toks.shape[0] - w + 1] == doc_of_tok[w - 1 :]
-            long_hashes = mix64(_combine(toks, w)[same] + np.uint64(w), seed + 2)
-        short_docs = np.flatnonzero((ntok > 0) & (ntok < w))
-        tok_off = np.concatenate(([0], np.cumsum(ntok)))
-        short = (short_docs, _short_hashes(toks, tok_off[short_docs], ntok[short_docs], w, seed + 2))
-        parts.append(_assemble(ntok, w, long_hashes, short))
-    return _merge(parts)
-
-
-def hash_char_ngrams_many(texts: Sequence[str], n: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
-    """``hash_char_ngrams`` of many texts at once: (hashes, offsets), as hash_word_shingles_many."""
-    parts = []
-    for lo, hi in _chunks(texts):
-        batch = texts[lo:hi]
-        lengths = np.array([len(t) for t in batch], dtype=np.int64)
-        cps = codepoints("\x00".join(batch))
-        starts = np.zeros(len(batch), dtype=np.int64)
-        np.cumsum(lengths[:-1] + 1, out=starts[1:])
-        long_hashes = np.empty(0, dtype=np.uint64)
-        if cps.shape[0] >= n:
-            m = cps.shape[0] - n + 1
-            # Windows that cover a separator (the position after each text but the last) go.
-            seps = starts[1:] - 1
-            bad = np.zeros(m + 1, dtype=np.int64)
-            np.add.at(bad, np.clip(seps - n + 1, 0, m), 1)
-            np.add.at(bad, np.clip(seps + 1, 0, m), -1)
-            keep = np.cumsum(bad[:m]) == 0
-            long_hashes = mix64(_combine(cps, n)[keep] + np.uint64(n), seed)
-        short_docs = np.flatnonzero((lengths > 0) & (lengths < n))
-        short = (short_docs, _short_hashes(cps, starts[short_docs], lengths[short_docs], n, seed))
-        parts.append(_assemble(lengths, n, long_hashes, short))
-    return _merge(parts)
 
 
 # -- 32-bit shingle values for MinHash: many texts in one pass, no Python loop per shingle --

@@ -92,32 +92,6 @@ def test_deterministic_and_seeded(text, seed):
         assert not np.array_equal(a, hashing.hash_word_shingles(text, 2, seed + 7))
 
 
-@settings(max_examples=60, deadline=None)
-@given(st.lists(TEXTS, max_size=12), st.integers(1, 4))
-def test_word_batches_equal_single_texts(texts, w):
-    hashes, offsets = hashing.hash_word_shingles_many(texts, w)
-    assert offsets.shape[0] == len(texts) + 1
-    for k, text in enumerate(texts):
-        assert np.array_equal(hashes[offsets[k] : offsets[k + 1]], hashing.hash_word_shingles(text, w))
-
-
-@settings(max_examples=60, deadline=None)
-@given(st.lists(TEXTS, max_size=12), st.integers(1, 6))
-def test_char_batches_equal_single_texts(texts, n):
-    hashes, offsets = hashing.hash_char_ngrams_many(texts, n)
-    for k, text in enumerate(texts):
-        assert np.array_equal(hashes[offsets[k] : offsets[k + 1]], hashing.hash_char_ngrams(text, n))
-
-
-def test_batches_span_several_chunks():
-    rng = np.random.default_rng(4)
-    words = ["w%d" % i for i in range(50)]
-    texts = [" ".join(rng.choice(words, rng.integers(0, 400))) for _ in range(400)]
-    hashes, offsets = hashing.hash_word_shingles_many(texts, 3)
-    for k in (0, 137, 399):
-        assert np.array_equal(hashes[offsets[k] : offsets[k + 1]], hashing.hash_word_shingles(texts[k], 3))
-
-
 @settings(deadline=None)
 @given(st.binary(max_size=200), st.integers(1, 70))
 def test_bytes_windows_match_polynomial_reference(data, n):
