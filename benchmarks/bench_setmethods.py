@@ -58,12 +58,14 @@ def make_corpus(n_docs: int, seed: int = 0, dup_rate: float = 0.1) -> list[str]:
 
 def bench(sizes: list[int], floor: float) -> None:
     """Print sketch MB/s and find_pairs time per method and size."""
-    corpora = {n: [normalize(t) for t in make_corpus(n, seed=n)] for n in sizes}
+    # One collection; each size is its first n documents, so a doubling adds documents.
+    corpus = [normalize(t) for t in make_corpus(max(sizes), seed=max(sizes))]
+    corpora = {n: corpus[:n] for n in sorted(sizes)}
     for name in ("exact", "qgram", "bottomk"):
         method = get_method(name)
         params = method.params()
         prev = None
-        for n in sizes:
+        for n in sorted(sizes):
             texts = corpora[n]
             mb = sum(len(t.encode("utf-8")) for t in texts) / 1e6
             t0 = time.perf_counter()

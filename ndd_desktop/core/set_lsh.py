@@ -7,23 +7,25 @@ documents that grows with the collection: any index over single features then em
 number of pairs that grows with N^2. Bands of r hashed-together values make keys from a
 huge universe, so unrelated documents rarely collide.
 
-Large sets (character q-grams, :func:`large_band_pairs`): each *round* remixes every
-value once (a seeded 32-bit bijection), cuts the hash range into LARGE_BINS bins and keeps
-each bin's smallest value (one-permutation hashing; an empty bin borrows its next
-non-empty neighbour's value, mixed with the distance). Two sets agree in a bin with
-probability about their Jaccard similarity J. A band takes one bin in each of r rounds;
-with b bands a pair becomes a candidate with probability 1 - (1 - J^r)^b, and
-:func:`choose_bands` picks r and b so that a pair at the design similarity is found with
-probability >= ``target``. Rounds run over flat batches of documents and only one group of
-r rounds' band keys is held at a time. Candidates are verified exactly by the caller
-(:func:`merge_shared_counts` for uint32 sketches).
+Each *round* (:func:`large_band_pairs`) remixes every value once (a seeded 32-bit
+bijection), cuts the hash range into bins and keeps each bin's smallest value
+(one-permutation hashing; an empty bin borrows its next non-empty neighbour's value, mixed
+with the distance). Two sets agree in a bin with probability about their Jaccard
+similarity J. A band takes one bin in each of r rounds; with b bands a pair becomes a
+candidate with probability 1 - (1 - J^r)^b, and :func:`choose_bands` picks r and b so that
+a pair at the design similarity is found with probability >= ``target``. Rounds run over
+flat batches of documents and only one group of r rounds' band keys is held at a time, so
+memory and the work per document stay flat as the collection grows. Candidates are
+verified exactly by the caller (:func:`merge_shared_counts` for uint32 sketches,
+:func:`padded_shared_counts` for small ones).
 
-Small sets (median below SMALL_SET values, e.g. bottom-k sketches of 128 values) would
-leave most of t bins empty, so they use *rounds* instead (:func:`rounds_band_pairs`):
-each round permutes the values once and deals them into 64 bins (about two values per
-bin), a band takes one bin from each of r rounds, and at most SMALL_ROUNDS rounds are
-made. The signatures are built r rounds at a time and never stored whole; candidates go
-straight to exact verification (:func:`padded_shared_counts`).
+Large sets (character q-grams, thousands of values) take LARGE_BINS bins per round. Small
+sets (median below SMALL_SET values, e.g. bottom-k sketches of 128 values) take
+SMALL_BINS = 128 bins, about one value per bin, and up to SMALL_ROUNDS rounds: bands of
+r = 6 values (at bottomk's default threshold 0.7) keep the chance collisions of unrelated
+sketches (which share a few values at random, Jaccard ~0.08 on English-like text) rare
+enough that their number, which grows with the square of the collection, stays far below
+the linear work of the rounds.
 """
 
 from __future__ import annotations
@@ -35,11 +37,11 @@ import numpy as np
 from .hashing import mix64
 
 _SEED = 0x5E7
-#: Sets with a median size below this get k-mins signatures of SMALL_T independent remixes.
+#: Sets with a median size below this (bottom-k sketches) are "small".
 SMALL_SET = 512
-SMALL_T = 256
-#: Largest number of one-permutation rounds (64 bins each) for small sets.
-SMALL_ROUNDS = 10
+#: Bins per round and largest number of rounds for small sets.
+SMALL_BINS = 128
+SMALL_ROUNDS = 12
 
 
 def choose_bands(t_max: int, jaccard: float, target: float = 0.995) -> tuple[int, int]:
@@ -74,95 +76,6 @@ def _multiplier(k: int) -> int:
     z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
     z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
     return (z ^ (z >> 31)) | 1
-
-
-def _round_signature(full: np.ndarray, lens: np.ndarray, k: int, bins: int) -> np.ndarray:
-    """(N, bins) uint32: round ``k`` of one-permutation hashing (see rounds_signatures)."""
-    n, width = full.shape
-    shift = np.uint64(64 - int(np.log2(bins)))
-    with np.errstate(over="ignore"):
-        # The values are uniform hashes: an odd multiplier is a fresh permutation of them.
-        h = full * np.uint64(_multiplier(k))
-    if int(lens.min()) < width:
-        h[np.arange(width)[None, :] >= lens[:, None]] = _ONES
-    # Each bin keeps its smallest value (padding, 2^64 - 1, never beats a real value).
-    slot = (h >> shift).astype(np.intp)
-    slot += (np.arange(n, dtype=np.intp) * bins)[:, None]
-    vals = np.full(n * bins, _ONES, dtype=np.uint64)
-    np.minimum.at(vals, slot.reshape(-1), h.reshape(-1))
-    vals = vals.reshape(n, bins)
-    filled = vals != _ONES
-    if filled.all():
-        return (vals >> np.uint64(32)).astype(np.uint32)
-    # An empty bin borrows the next filled bin of its row (circularly), mixed with the distance.
-    flat_vals, flat_filled = vals.reshape(-1), filled.reshape(-1)
-    out = flat_vals.copy()
-    out[np.repeat(lens == 0, bins)] = 0
-    pending = np.flatnonzero(~flat_filled & np.repeat(lens > 0, bins))
-    dist = 1
-    while pending.shape[0]:
-        src = pending - pending % bins + (pending % bins + dist) % bins
-        ok = flat_filled[src]
-        out[pending[ok]] = mix64(flat_vals[src[ok]] + np.uint64(dist), _SEED + 1)
-        pending = pending[~ok]
-        dist += 1
-    return (out.reshape(n, bins) >> np.uint64(32)).astype(np.uint32)
-
-
-def rounds_signatures(sketches: Sequence[np.ndarray], t: int, bins: int = 64) -> np.ndarray:
-    """(N, t) uint32 signatures from t / ``bins`` rounds of one-permutation hashing.
-
-    For small sets (a bottom-k sketch of 128 values), k-mins signatures need t hashes per
-    value; here each round permutes the values once (they are already uniform hashes, so a
-    multiplication by an odd constant will do), sends each to one of ``bins`` bins by its
-    top bits and keeps each bin's smallest value; an empty bin borrows the next non-empty
-    bin of the same round, mixed with the distance (densification). With about two values
-    per bin few bins are empty, so two sets agree in a bin with probability close to their
-    Jaccard similarity, as with k-mins, at t / bins operations per value instead of t.
-    Column ``round * bins + bin``; an empty set gets all zeros.
-    """
-    full, lens = _padded(sketches)
-    rounds = max(1, -(-t // bins))
-    return np.concatenate([_round_signature(full, lens, k, bins) for k in range(rounds)], axis=1)[:, :t]
-
-
-def rounds_band_pairs(
-    sketches: Sequence[np.ndarray], jaccard: float, max_rounds: int = 12, bins: int = 64, target: float = 0.995
-) -> tuple[np.ndarray, np.ndarray]:
-    """Pairs (i < j) agreeing on all r values of at least one band, bands built from rounds
-    of :func:`rounds_signatures`: a group of r rounds gives ``bins`` bands (band = one bin
-    in each of the r rounds). r and the number of groups are the most selective choice of
-    at most ``max_rounds`` rounds that finds a pair of ``jaccard`` with probability >= target.
-    Signatures are made group by group, so memory stays at r rounds."""
-    b, r = choose_bands(max_rounds * bins, jaccard, target)
-    groups = -(-b // bins)
-    while groups > 1 and 1.0 - (1.0 - jaccard**r) ** ((groups - 1) * bins) >= target:
-        groups -= 1
-    full, lens = _padded(sketches)
-    n = full.shape[0]
-    docs = np.arange(n, dtype=np.int64)
-    codes = []
-    for g in range(groups):
-        keys = np.zeros((n, bins), dtype=np.uint64)
-        with np.errstate(over="ignore"):
-            for k in range(r):
-                keys = keys * np.uint64(0x100000001B3) + _round_signature(full, lens, g * r + k, bins)
-            keys = mix64(keys ^ np.arange(bins, dtype=np.uint64)[None, :], _SEED + 2 + g)
-        keys[lens == 0] = np.arange(bins, dtype=np.uint64)  # empty sets: no bucket mates
-        if n < 1 << _DOC_BITS:
-            # One sort of (40-bit key, document) codes; a rare false key match only adds a
-            # candidate, which the caller verifies.
-            comp = np.sort(((keys >> np.uint64(_DOC_BITS)) << np.uint64(_DOC_BITS) | docs.astype(np.uint64)[:, None]).reshape(-1))
-            codes.append(_run_pairs(comp >> np.uint64(_DOC_BITS), (comp & np.uint64((1 << _DOC_BITS) - 1)).astype(np.int64), n))
-        else:
-            flat = keys.T.reshape(-1)
-            owner = np.tile(docs, bins)
-            order = np.argsort(flat, kind="stable")
-            codes.append(_run_pairs(flat[order], owner[order], n))
-    u = np.unique(np.concatenate(codes)) if codes else np.empty(0, np.int64)
-    i, j = u // n, u % n
-    ok = (lens[i] > 0) & (lens[j] > 0)
-    return i[ok], j[ok]
 
 
 _DOC_BITS = 24
@@ -204,8 +117,12 @@ def padded_shared_counts(full: np.ndarray, i: np.ndarray, j: np.ndarray, batch: 
 LARGE_BINS = 512
 #: Largest number of rounds for large sets.
 LARGE_ROUNDS = 16
-#: Sketch values handled at once while signatures are built.
+#: Sketch values handled at once when candidates are verified.
 BATCH_ENTRIES = 8_000_000
+#: Sketch values plus band keys handled at once while signatures are built: numpy's
+#: temporaries stay below glibc's mmap threshold (32 MB), so they are reused instead of
+#: being mapped and page-faulted afresh on every operation.
+SIGNATURE_BATCH = 1_000_000
 _U32 = np.uint32(0xFFFFFFFF)
 _F1, _F2 = np.uint32(0x85EBCA6B), np.uint32(0xC2B2AE35)
 _S16, _S13 = np.uint32(16), np.uint32(13)
@@ -248,20 +165,45 @@ def _flat_round(flat: np.ndarray, base: np.ndarray, lens: np.ndarray, k: int, bi
     slot += base
     vals = np.full(n * bins, _U32, dtype=np.uint32)
     np.minimum.at(vals, slot, h)
-    empty = vals == _U32
-    if not empty.any():
-        return vals.reshape(n, bins)
+    vals = vals.reshape(n, bins)
+    filled = vals != _U32
+    if filled.all():
+        return vals
     out = vals.copy()
-    pending = np.flatnonzero(empty & np.repeat(lens > 0, bins))
-    dist = 1
-    while pending.shape[0] and dist < bins:
-        src = pending - pending % bins + (pending % bins + dist) % bins
-        ok = ~empty[src]
-        with np.errstate(over="ignore"):
-            out[pending[ok]] = _fmix32(vals[src[ok]] + np.uint32(dist * 0x9E3779B1 & 0xFFFFFFFF))
-        pending = pending[~ok]
-        dist += 1
-    return out.reshape(n, bins)
+    for r0 in range(0, n, _DENSIFY_ROWS):
+        _densify(vals[r0 : r0 + _DENSIFY_ROWS], filled[r0 : r0 + _DENSIFY_ROWS], out[r0 : r0 + _DENSIFY_ROWS])
+    return out
+
+
+#: Rows densified at once (their temporaries stay in cache).
+_DENSIFY_ROWS = 4096
+_GOLDEN32 = np.uint32(0x9E3779B1)
+
+
+def _densify(vals: np.ndarray, filled: np.ndarray, out: np.ndarray) -> None:
+    """Into ``out``: each empty bin of ``vals`` takes the value of the next filled bin of
+    its row (circularly), mixed with the distance; rows with no filled bin are left alone.
+
+    Over the flattened rows, a running count of filled bins gives for each empty bin the
+    index of the next filled one in the list of filled positions; when that one lies in a
+    later row, the row's own first filled bin (plus one row width) is taken instead."""
+    bins = vals.shape[1]
+    flat_f = filled.reshape(-1)
+    fpos = np.append(np.flatnonzero(flat_f).astype(np.int32), np.int32(np.iinfo(np.int32).max))
+    seen = np.cumsum(flat_f, dtype=np.int32)  # filled bins at or before each position
+    pos = np.flatnonzero(~flat_f).astype(np.int32)
+    start = pos - (pos & np.int32(bins - 1))
+    first = seen[start] - flat_f[start]  # index in fpos of the row's first filled bin
+    live = seen[start + np.int32(bins - 1)] > first
+    if not live.all():
+        pos, start, first = pos[live], start[live], first[live]
+    src = fpos[seen[pos]]
+    wrap = src >= start + np.int32(bins)
+    src[wrap] = fpos[first[wrap]] + np.int32(bins)
+    dist = (src - pos).astype(np.uint32)
+    src[wrap] -= np.int32(bins)
+    with np.errstate(over="ignore"):
+        out.reshape(-1)[pos] = _fmix32(vals.reshape(-1)[src] + dist * _GOLDEN32)
 
 
 def large_band_pairs(
@@ -273,10 +215,11 @@ def large_band_pairs(
 ) -> tuple[np.ndarray, np.ndarray]:
     """Pairs (i < j) agreeing on all r values of at least one band, for large sets.
 
-    As :func:`rounds_band_pairs` (a band is one bin in each of r rounds, ``bins`` bands per
-    group of r rounds), but the rounds are computed over flat batches of documents (no
-    padded matrix) with a 32-bit remix per value and round, and only one group's band
-    keys (one 64-bit word per document and band) are held at a time.
+    A band is one bin in each of r rounds, ``bins`` bands per group of r rounds; r and the
+    number of groups are the most selective choice of at most ``max_rounds`` rounds that
+    finds a pair of ``jaccard`` with probability >= ``target``. The rounds are computed
+    over flat batches of documents with a 32-bit remix per value and round, and only one
+    group's band keys (one 64-bit word per document and band) are held at a time.
     """
     n = len(sketches)
     lens = np.fromiter((s.shape[0] for s in sketches), dtype=np.int64, count=n)
@@ -287,12 +230,12 @@ def large_band_pairs(
     live = np.flatnonzero(lens > 0)
     if live.shape[0] < 2:
         return np.empty(0, np.int64), np.empty(0, np.int64)
-    # document batches of about BATCH_ENTRIES values
-    cum = np.cumsum(lens[live])
+    # document batches of about SIGNATURE_BATCH values and band keys
+    cum = np.cumsum(lens[live] + bins)
     cuts = [0]
     while cuts[-1] < live.shape[0]:
         base = cum[cuts[-1] - 1] if cuts[-1] else 0
-        nxt = int(np.searchsorted(cum, base + BATCH_ENTRIES, side="right"))
+        nxt = int(np.searchsorted(cum, base + SIGNATURE_BATCH, side="right"))
         cuts.append(min(max(nxt, cuts[-1] + 1), live.shape[0]))
     wide = n >= 1 << _DOC_BITS
     doc_mask = np.uint64((1 << _DOC_BITS) - 1)
@@ -304,7 +247,7 @@ def large_band_pairs(
         for c0, c1 in zip(cuts[:-1], cuts[1:]):
             docs = live[c0:c1]
             blens = lens[docs]
-            flat = np.concatenate([_as_u32(sketches[d]) for d in docs])
+            flat = _as_u32(np.concatenate([sketches[d] for d in docs]))
             base = np.repeat(np.arange(docs.shape[0], dtype=np.intp) * bins, blens)
             keys = np.zeros((docs.shape[0], bins), dtype=np.uint64)
             with np.errstate(over="ignore"):
@@ -380,12 +323,13 @@ def merge_shared_counts(
 
 def lsh_pairs(sketches: Sequence[np.ndarray], jaccard: float) -> tuple[np.ndarray, np.ndarray]:
     """Candidate pairs likely (>= 99.5 %) to include every pair of Jaccard >= ``jaccard``
-    (the caller verifies them exactly): :func:`rounds_band_pairs` for small sets (median
-    below SMALL_SET values), :func:`large_band_pairs` otherwise."""
+    (the caller verifies them exactly), from :func:`large_band_pairs`: SMALL_BINS bins and
+    at most SMALL_ROUNDS rounds for small sets (median below SMALL_SET values), LARGE_BINS
+    and LARGE_ROUNDS otherwise."""
     lens = np.fromiter((s.shape[0] for s in sketches), dtype=np.int64, count=len(sketches))
     nonzero = lens[lens > 0]
     if nonzero.shape[0] < 2:
         return np.empty(0, np.int64), np.empty(0, np.int64)
     if float(np.median(nonzero)) < SMALL_SET:
-        return rounds_band_pairs(sketches, jaccard, max_rounds=SMALL_ROUNDS)
+        return large_band_pairs(sketches, jaccard, max_rounds=SMALL_ROUNDS, bins=SMALL_BINS)
     return large_band_pairs(sketches, jaccard)

@@ -123,8 +123,8 @@ def test_padded_shared_counts_against_python_sets():
     assert lens.tolist() == [s.shape[0] for s in sets]
 
 
-def test_rounds_bands_find_near_duplicate_bottom_k_sketches():
-    from ndd_desktop.core.set_lsh import rounds_band_pairs
+def test_small_set_bands_find_near_duplicate_bottom_k_sketches():
+    from ndd_desktop.core.set_lsh import lsh_pairs
 
     rng = np.random.default_rng(9)
     base = [np.sort(rng.integers(0, 2**64 - 2, 128, dtype=np.uint64)) for _ in range(300)]
@@ -133,7 +133,7 @@ def test_rounds_bands_find_near_duplicate_bottom_k_sketches():
         keep = rng.choice(128, int(rng.integers(96, 129)), replace=False)
         extra = rng.integers(0, 2**64 - 2, 128 - keep.shape[0], dtype=np.uint64)
         sets.append(np.unique(np.concatenate([base[k][keep], extra])))
-    i, j = rounds_band_pairs(sets, 0.75 / 1.25)
+    i, j = lsh_pairs(sets, 0.75 / 1.25)
     found = set(zip(i.tolist(), j.tolist()))
     assert sum((k, 300 + k) in found for k in range(300)) >= 297
     assert len(found) < 2000  # unrelated random sketches rarely collide
@@ -166,3 +166,25 @@ def test_large_bands_find_near_duplicate_qgram_sized_sets():
     assert sum((k, 150 + k) in found for k in range(150)) >= 149
     assert len(found) < 200  # unrelated random sets do not collide
     assert np.all(i < j)
+
+
+def test_densify_borrows_the_next_filled_bin_circularly():
+    from ndd_desktop.core.set_lsh import _densify, _fmix32
+
+    rng = np.random.default_rng(13)
+    bins = 16
+    vals = rng.integers(0, 2**32 - 1, (40, bins), dtype=np.uint64).astype(np.uint32)
+    filled = rng.random((40, bins)) < rng.uniform(0.0, 1.0, (40, 1))
+    filled[0], filled[1], filled[2] = False, False, False
+    filled[1, 0], filled[2, bins - 1] = True, True  # a lone bin at either end of the row
+    out = vals.copy()
+    _densify(vals, filled, out)
+    for r in range(40):
+        for c in range(bins):
+            if filled[r, c] or not filled[r].any():
+                assert out[r, c] == vals[r, c]
+                continue
+            d = next(d for d in range(1, bins + 1) if filled[r, (c + d) % bins])
+            with np.errstate(over="ignore"):
+                want = _fmix32(np.array([vals[r, (c + d) % bins] + np.uint32(d) * np.uint32(0x9E3779B1)], dtype=np.uint32))
+            assert out[r, c] == want[0], (r, c)
