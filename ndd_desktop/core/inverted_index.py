@@ -323,6 +323,7 @@ def overlap_join(
     index: FeatureIndex | None = None,
     mode: str = "auto",
     recall_score: float | None = None,
+    design_jaccard: float | None = None,
 ) -> JoinResult:
     """Every pair whose overlap score reaches ``floor``, with exact shared counts.
 
@@ -341,6 +342,9 @@ def overlap_join(
         mode: "auto", "count", "prefix" or "lsh" (tests force one to compare them).
         recall_score: in "lsh" mode, pairs scoring at least this (default: the floor) are
             found with probability >= 99.5 %; pairs between the floor and it may be missed.
+        design_jaccard: in "lsh" mode, the Jaccard similarity found with probability
+            >= 99.5 % instead of the least Jaccard that shared / max >= max(floor,
+            recall_score) implies (a caller whose own score is Jaccard passes its floor).
     """
     if measure not in ("resemblance", "containment"):
         raise ValueError(f"measure: {measure!r} is not one of resemblance, containment")
@@ -349,7 +353,7 @@ def overlap_join(
         return _empty()
     floor_eff = max(float(floor), 0.0)
     if mode == "lsh" or (mode == "auto" and index is None and _prefix_too_costly(sketches, floor_eff)):
-        return _lsh_join(sketches, floor_eff, measure, dates, float(window_seconds), recall_score)
+        return _lsh_join(sketches, floor_eff, measure, dates, float(window_seconds), recall_score, design_jaccard)
     index = index if index is not None else FeatureIndex(sketches)
     if index.n_features == 0:
         return _empty()
@@ -392,7 +396,7 @@ def overlap_join(
         posting = np.bincount(pr, minlength=index.n_features)
         prefix_cost = int((posting * (posting - 1) // 2).sum())
         if mode == "auto" and prefix_cost * max(float(lens.mean()), 1.0) > PREFIX_MODE_BUDGET:
-            return _lsh_join(sketches, floor_eff, measure, dates, float(window_seconds), recall_score)
+            return _lsh_join(sketches, floor_eff, measure, dates, float(window_seconds), recall_score, design_jaccard)
         comp = np.sort(pr * n + pd)
         if resemblance:
             keys, _ = _count_groups(comp // n, comp % n, n, keep)
@@ -443,7 +447,7 @@ def _prefix_too_costly(sketches: Sequence[np.ndarray], floor: float, sample: int
     return cost * max(float(sub.lengths.mean()), 1.0) > PREFIX_MODE_BUDGET
 
 
-def _lsh_join(sketches, floor, measure, dates, window_seconds, recall_score) -> JoinResult:
+def _lsh_join(sketches, floor, measure, dates, window_seconds, recall_score, design_jaccard=None) -> JoinResult:
     """Banded MinHash candidates (see :mod:`core.set_lsh`), verified exactly on an index
     of the documents involved only."""
     from .set_lsh import lsh_pairs
@@ -451,8 +455,9 @@ def _lsh_join(sketches, floor, measure, dates, window_seconds, recall_score) -> 
     def jaccard_of(score: float) -> float:  # the least Jaccard of a pair with doc_q = score
         return max(score, 1e-3) / (2.0 - max(score, 1e-3))
 
-    design = max(floor, recall_score if recall_score is not None else floor)
-    i, j = lsh_pairs(sketches, jaccard_of(design))
+    if design_jaccard is None:
+        design_jaccard = jaccard_of(max(floor, recall_score if recall_score is not None else floor))
+    i, j = lsh_pairs(sketches, max(float(design_jaccard), 1e-3))
     if window_seconds > 0 and dates is not None:
         d = np.asarray(dates, dtype=np.float64)
         near = ~(np.abs(d[i] - d[j]) > window_seconds)

@@ -56,7 +56,13 @@ class SetOverlapMethod(Method):
             max_df=float(getattr(params, "max_df", 1.0)),
             min_docs_to_clip=self.min_docs_to_clip,
             recall_score=self.default_threshold if self.lsh_recall_at_default else None,
+            design_jaccard=self.lsh_design_jaccard(params, floor),
         )
+
+    def lsh_design_jaccard(self, params: Any, floor: float) -> float | None:
+        """The Jaccard similarity the banded search (very large collections) must find, or
+        None for the least Jaccard implied by the floor on shared / max (see overlap_join)."""
+        return None
 
     def candidate_pairs(
         self, sketches: Sequence[np.ndarray], params: Any, floor: float, dates: np.ndarray | None = None

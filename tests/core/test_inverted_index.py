@@ -188,3 +188,20 @@ def test_densify_borrows_the_next_filled_bin_circularly():
             with np.errstate(over="ignore"):
                 want = _fmix32(np.array([vals[r, (c + d) % bins] + np.uint32(d) * np.uint32(0x9E3779B1)], dtype=np.uint32))
             assert out[r, c] == want[0], (r, c)
+
+
+def test_lsh_mode_designs_the_bands_for_the_given_jaccard():
+    rng = np.random.default_rng(21)
+    sets = [np.unique(rng.integers(0, 2**63, 400, dtype=np.uint64)) for _ in range(200)]
+    for k in range(100):  # pairs of Jaccard ~0.35: 210 shared values of ~400 each
+        shared = rng.choice(sets[k], 210, replace=False)
+        fresh = rng.integers(0, 2**63, sets[k].shape[0] - 210, dtype=np.uint64)
+        sets.append(np.unique(np.concatenate([shared, fresh])))
+    planted = {(k, 200 + k) for k in range(100)}
+
+    def found(design: float) -> int:
+        res = overlap_join(sets, 0.3, mode="lsh", design_jaccard=design)
+        return len(planted & set(zip(res.i.tolist(), res.j.tolist())))
+
+    assert found(0.3) >= 99  # designed for Jaccard 0.3: >= 99.5 % each
+    assert found(0.9) < 50  # bands for 0.9 rarely catch a pair at 0.35

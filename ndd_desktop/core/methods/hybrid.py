@@ -116,6 +116,11 @@ class HybridMethod(SetOverlapMethod):
     lsh_recall_at_default = False
     pair_scores = staticmethod(_scores)  # Jaccard, never above shared / max
 
+    def lsh_design_jaccard(self, params: Any, floor: float) -> float | None:
+        """With resemblance the score is Jaccard itself, so the bands are designed for the
+        floor (not for the lower Jaccard that shared / max >= floor would allow)."""
+        return floor if params.measure == "resemblance" else None
+
     def corrected_tokens(self, text: str, params: Any) -> list[str]:
         """The words of a normalised text as the sketch sees them (after correction)."""
         return corrector_for(params).correct_text(text)
