@@ -83,12 +83,35 @@ _DOC_BITS = 24
 
 def _run_pairs(key: np.ndarray, doc: np.ndarray, n: int) -> np.ndarray:
     """Codes i * n + j (i < j) of the documents sharing a run of equal ``key`` (sorted)."""
-    same = key[1:] == key[:-1]  # positions k and k + 1 in one run
+    return _pairs_in_runs(key[1:] == key[:-1], lambda p: doc[p], n)
+
+
+_CHUNK = 1 << 20
+
+
+def _packed_run_pairs(comp: np.ndarray, n: int) -> np.ndarray:
+    """As :func:`_run_pairs` for sorted words (key << _DOC_BITS | document). Neighbours
+    share a key when they differ only in the document bits; that test runs in chunks so
+    no temporary array of the whole size is made, and documents are unpacked only at the
+    positions that pair up."""
+    m = comp.shape[0]
+    same = np.empty(max(m - 1, 0), dtype=bool)
+    limit = np.uint64(1 << _DOC_BITS)
+    for s in range(0, m - 1, _CHUNK):
+        e = min(s + _CHUNK, m - 1)
+        np.less(comp[s + 1 : e + 1] ^ comp[s:e], limit, out=same[s:e])
+    mask = np.uint64((1 << _DOC_BITS) - 1)
+    return _pairs_in_runs(same, lambda p: (comp[p] & mask).astype(np.int64), n)
+
+
+def _pairs_in_runs(same: np.ndarray, doc_at, n: int) -> np.ndarray:
+    """Codes of the document pairs in runs, ``same[k]`` telling whether positions k and
+    k + 1 lie in one run and ``doc_at(positions)`` giving their documents."""
     pos = np.flatnonzero(same)
     out = []
     d = 1
     while pos.shape[0]:
-        a, b = doc[pos], doc[pos + d]
+        a, b = doc_at(pos), doc_at(pos + d)
         keep = a != b
         out.append(np.minimum(a[keep], b[keep]) * n + np.maximum(a[keep], b[keep]))
         nxt = pos + d  # k and k + d + 1 share a run when k + d and k + d + 1 do
@@ -238,7 +261,6 @@ def large_band_pairs(
         nxt = int(np.searchsorted(cum, base + SIGNATURE_BATCH, side="right"))
         cuts.append(min(max(nxt, cuts[-1] + 1), live.shape[0]))
     wide = n >= 1 << _DOC_BITS
-    doc_mask = np.uint64((1 << _DOC_BITS) - 1)
     band_ids = np.arange(bins, dtype=np.uint64)[None, :]
     codes = []
     for g in range(groups):
@@ -269,7 +291,7 @@ def large_band_pairs(
             # One sort of (40-bit key, document) codes; a rare false key match only adds a
             # candidate, which the caller verifies.
             comp.sort()
-            codes.append(_run_pairs(comp >> np.uint64(_DOC_BITS), (comp & doc_mask).astype(np.int64), n))
+            codes.append(_packed_run_pairs(comp, n))
         del comp, owner
     u = sorted_unique_codes(codes)
     return u // n, u % n
