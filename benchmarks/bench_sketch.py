@@ -1,15 +1,15 @@
-"""Sketching and candidate-generation speed of the detection core.
+"""Sketching speed of the detection core.
 
-    python benchmarks/bench_sketch.py [--docs 2000] [--scaling 10000,20000,40000] [--no-write] [--minhash-only]
+    python benchmarks/bench_sketch.py [--docs 2000] [--no-write] [--minhash-only]
 
 1. minhash sketching against datasketch ``MinHash.bulk`` (128 permutations) on the same
    synthetic documents in the same run, text in and signature out: for datasketch the
    shingle byte strings are built in Python, as a datasketch user would. Word 3-shingles
    and character 5-grams. Times are CPU seconds of this process (``time.process_time``,
    best of several runs), so other load on the machine distorts the ratio less.
-2. Candidate generation (minhash, floor 0.3; fingerprint, default radius) on 10k/20k/40k
-   documents with planted near-duplicates: time per size and per doubling.
-3. Sketching MB/s of every registered method (methods that fail to load are listed).
+2. Sketching MB/s of every registered method (methods that fail to load are listed).
+
+Candidate search at growing collection sizes is benchmarks/bench_candidates.py.
 
 Results go to docs/performance.md, section "## Detection core" (other sections untouched).
 The corpus is deterministic pseudo-English: pronounceable words from syllables, drawn with
@@ -72,19 +72,6 @@ def corpus(n: int, seed: int = 1, vocab: list[str] | None = None) -> list[str]:
     return docs
 
 
-def plant(docs: list[str], share: float, seed: int = 2) -> list[str]:
-    """Append edited copies (0-20% of words replaced) of a share of the documents."""
-    rng = np.random.default_rng(seed)
-    out = list(docs)
-    for k in rng.choice(len(docs), int(len(docs) * share), replace=False):
-        words = docs[k].split()
-        rate = rng.uniform(0, 0.2)
-        for pos in np.flatnonzero(rng.random(len(words)) < rate):
-            words[pos] = "edit"
-        out.append(" ".join(words))
-    return out
-
-
 # -- timing ------------------------------------------------------------------------------------------
 
 
@@ -134,26 +121,6 @@ def bench_vs_datasketch(docs: list[str]) -> list[dict]:
     return rows
 
 
-def bench_scaling(sizes: list[int]) -> list[dict]:
-    """Candidate generation time of minhash (floor 0.3) and fingerprint at growing sizes."""
-    biggest = max(sizes)
-    base = corpus(int(biggest / 1.1) + 1, seed=5)
-    docs = plant(base, 0.1)
-    rng = np.random.default_rng(0)
-    docs = [docs[k] for k in rng.permutation(len(docs))[:biggest]]
-    rows = []
-    for name in ("minhash", "fingerprint"):
-        method = get_method(name)
-        params = method.params()
-        sketches = method.sketch_many(docs, params)
-        for n in sizes:
-            sub = sketches[:n]
-            cands = method.candidate_pairs(sub, params, 0.3)
-            secs = cpu_best(lambda: method.candidate_pairs(sub, params, 0.3), 2)
-            rows.append({"method": name, "docs": n, "seconds": secs, "candidates": len(cands)})
-    return rows
-
-
 def bench_methods(docs: list[str]) -> list[dict]:
     """Sketching MB/s (UTF-8 bytes of normalised text per CPU second) of every method."""
     mb = sum(len(d.encode("utf-8")) for d in docs) / 1e6
@@ -173,7 +140,7 @@ def bench_methods(docs: list[str]) -> list[dict]:
 # -- report --------------------------------------------------------------------------------------------
 
 
-def report(vs: list[dict], scaling: list[dict], methods: list[dict], ndocs: int) -> str:
+def report(vs: list[dict], methods: list[dict], ndocs: int) -> str:
     """The markdown of the "Detection core" section."""
     lines = [
         SECTION,
@@ -207,24 +174,8 @@ def report(vs: list[dict], scaling: list[dict], methods: list[dict], ndocs: int)
     ]
     lines += [
         "",
-        "### Candidate generation (floor 0.3, 10% planted near-duplicates)",
-        "",
-        "| method | documents | seconds | candidate pairs | time vs half the documents |",
-        "|---|---:|---:|---:|---:|",
-    ]
-    prev: dict[str, float] = {}
-    for r in scaling:
-        ratio = f"{r['seconds'] / prev[r['method']]:.2f}x" if r["method"] in prev and prev[r["method"]] > 0 else ""
-        prev[r["method"]] = r["seconds"]
-        lines.append(f"| {r['method']} | {r['docs']:,} | {r['seconds']:.3f} | {r['candidates']:,} | {ratio} |")
-    lines += [
-        "",
-        "minhash: 64 bands of 2 minima (the automatic filter at floor 0.3), one sort per band group; "
-        "target <= ~2.2x per doubling. Candidates grow faster than the documents: frequent "
-        "three-word phrases of the Zipf corpus give a quadratic trickle of low-resemblance pairs "
-        "sharing a 2-minima band (removed by scoring). "
-        "fingerprint: exact Hamming search at radius 24 by covering tables (see "
-        "docs/methods/fingerprint.md and benchmarks/bench_candidates.py).",
+        "Candidate search at growing collection sizes: `benchmarks/bench_candidates.py` "
+        "(section \"Candidate generation\" below).",
         "",
         "### Sketching throughput per method (MB of normalised UTF-8 text per CPU second)",
         "",
@@ -251,10 +202,9 @@ def write_section(path: Path, text: str) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the three benchmarks, print the section and write it to docs/performance.md."""
+    """Run the two benchmarks, print the section and write it to docs/performance.md."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--docs", type=int, default=2000, help="documents for the datasketch comparison")
-    ap.add_argument("--scaling", default="10000,20000,40000", help="collection sizes for candidate generation")
     ap.add_argument("--no-write", action="store_true", help="print only")
     ap.add_argument("--minhash-only", action="store_true", help="only the datasketch comparison; print, write nothing")
     args = ap.parse_args(argv)
@@ -264,9 +214,8 @@ def main(argv: list[str] | None = None) -> int:
         for r in vs:
             print(f"{r['case']}: ndd {r['ours_docs_s']:,.0f} docs/s, datasketch {r['ds_docs_s']:,.0f} docs/s, ratio {r['ratio']:.1f}x")
         return 0
-    scaling = bench_scaling([int(s) for s in args.scaling.split(",")])
     methods = bench_methods(docs[: max(200, args.docs // 2)])
-    text = report(vs, scaling, methods, len(docs))
+    text = report(vs, methods, len(docs))
     print(text)
     if not args.no_write:
         write_section(ROOT / "docs" / "performance.md", text)
