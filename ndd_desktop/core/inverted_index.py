@@ -447,16 +447,20 @@ def _prefix_too_costly(sketches: Sequence[np.ndarray], floor: float, sample: int
     return cost * max(float(sub.lengths.mean()), 1.0) > PREFIX_MODE_BUDGET
 
 
+def least_jaccard(score: float) -> float:
+    """The least Jaccard similarity of two sets whose shared / max(|A|, |B|) is ``score``
+    (equal sizes: s / (2 - s))."""
+    s = max(float(score), 1e-3)
+    return s / (2.0 - s)
+
+
 def _lsh_join(sketches, floor, measure, dates, window_seconds, recall_score, design_jaccard=None) -> JoinResult:
     """Banded MinHash candidates (see :mod:`core.set_lsh`), verified exactly on an index
     of the documents involved only."""
     from .set_lsh import lsh_pairs
 
-    def jaccard_of(score: float) -> float:  # the least Jaccard of a pair with doc_q = score
-        return max(score, 1e-3) / (2.0 - max(score, 1e-3))
-
     if design_jaccard is None:
-        design_jaccard = jaccard_of(max(floor, recall_score if recall_score is not None else floor))
+        design_jaccard = least_jaccard(max(floor, recall_score if recall_score is not None else floor))
     i, j = lsh_pairs(sketches, max(float(design_jaccard), 1e-3))
     if window_seconds > 0 and dates is not None:
         d = np.asarray(dates, dtype=np.float64)

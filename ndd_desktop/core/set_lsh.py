@@ -7,7 +7,7 @@ documents that grows with the collection: any index over single features then em
 number of pairs that grows with N^2. Bands of r hashed-together values make keys from a
 huge universe, so unrelated documents rarely collide.
 
-Each *round* (:func:`large_band_pairs`) remixes every value once (a seeded 32-bit
+Each *round* (:func:`band_pairs`) remixes every value once (a seeded 32-bit
 bijection), cuts the hash range into bins and keeps each bin's smallest value
 (one-permutation hashing; an empty bin borrows its next non-empty neighbour's value, mixed
 with the distance). Two sets agree in a bin with probability about their Jaccard
@@ -229,14 +229,15 @@ def _densify(vals: np.ndarray, filled: np.ndarray, out: np.ndarray) -> None:
         out.reshape(-1)[pos] = _fmix32(vals.reshape(-1)[src] + dist * _GOLDEN32)
 
 
-def large_band_pairs(
+def band_pairs(
     sketches: Sequence[np.ndarray],
     jaccard: float,
     max_rounds: int = LARGE_ROUNDS,
     bins: int = LARGE_BINS,
     target: float = 0.995,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Pairs (i < j) agreeing on all r values of at least one band, for large sets.
+    """Pairs (i < j) agreeing on all r values of at least one band (defaults for large
+    sets; :func:`lsh_pairs` passes SMALL_BINS and SMALL_ROUNDS for small ones).
 
     A band is one bin in each of r rounds, ``bins`` bands per group of r rounds; r and the
     number of groups are the most selective choice of at most ``max_rounds`` rounds that
@@ -345,7 +346,7 @@ def merge_shared_counts(
 
 def lsh_pairs(sketches: Sequence[np.ndarray], jaccard: float) -> tuple[np.ndarray, np.ndarray]:
     """Candidate pairs likely (>= 99.5 %) to include every pair of Jaccard >= ``jaccard``
-    (the caller verifies them exactly), from :func:`large_band_pairs`: SMALL_BINS bins and
+    (the caller verifies them exactly), from :func:`band_pairs`: SMALL_BINS bins and
     at most SMALL_ROUNDS rounds for small sets (median below SMALL_SET values), LARGE_BINS
     and LARGE_ROUNDS otherwise."""
     lens = np.fromiter((s.shape[0] for s in sketches), dtype=np.int64, count=len(sketches))
@@ -353,5 +354,5 @@ def lsh_pairs(sketches: Sequence[np.ndarray], jaccard: float) -> tuple[np.ndarra
     if nonzero.shape[0] < 2:
         return np.empty(0, np.int64), np.empty(0, np.int64)
     if float(np.median(nonzero)) < SMALL_SET:
-        return large_band_pairs(sketches, jaccard, max_rounds=SMALL_ROUNDS, bins=SMALL_BINS)
-    return large_band_pairs(sketches, jaccard)
+        return band_pairs(sketches, jaccard, max_rounds=SMALL_ROUNDS, bins=SMALL_BINS)
+    return band_pairs(sketches, jaccard)

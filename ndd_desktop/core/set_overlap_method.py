@@ -25,9 +25,6 @@ class SetOverlapMethod(Method):
 
     #: Collections smaller than this are never clipped.
     min_docs_to_clip = 50
-    #: Whether the banded search of very large collections is designed for the default
-    #: threshold (faster) rather than for the floor.
-    lsh_recall_at_default = True
 
     @staticmethod
     def pair_scores(len_i, len_j, shared, measure: str):
@@ -55,13 +52,14 @@ class SetOverlapMethod(Method):
             window_seconds=window,
             max_df=float(getattr(params, "max_df", 1.0)),
             min_docs_to_clip=self.min_docs_to_clip,
-            recall_score=self.default_threshold if self.lsh_recall_at_default else None,
+            recall_score=self.default_threshold,
             design_jaccard=self.lsh_design_jaccard(params, floor),
         )
 
     def lsh_design_jaccard(self, params: Any, floor: float) -> float | None:
         """The Jaccard similarity the banded search (very large collections) must find, or
-        None for the least Jaccard implied by the floor on shared / max (see overlap_join)."""
+        None for the default: the least Jaccard of a pair at the default threshold (faster
+        than designing for the floor; see overlap_join's recall_score)."""
         return None
 
     def candidate_pairs(

@@ -151,7 +151,7 @@ def test_merge_shared_counts_against_python_sets():
 
 
 def test_large_bands_find_near_duplicate_qgram_sized_sets():
-    from ndd_desktop.core.set_lsh import large_band_pairs
+    from ndd_desktop.core.set_lsh import band_pairs
 
     rng = np.random.default_rng(12)
     base = [np.unique(rng.integers(0, 2**32, 1500, dtype=np.uint64).astype(np.uint32)) for _ in range(150)]
@@ -161,7 +161,7 @@ def test_large_bands_find_near_duplicate_qgram_sized_sets():
         extra = rng.integers(0, 2**32, base[k].shape[0] - keep.shape[0], dtype=np.uint64).astype(np.uint32)
         sets.append(np.unique(np.concatenate([base[k][keep], extra])))
     sets.append(np.empty(0, np.uint32))
-    i, j = large_band_pairs(sets, 0.7 / 1.3)
+    i, j = band_pairs(sets, 0.7 / 1.3)
     found = set(zip(i.tolist(), j.tolist()))
     assert sum((k, 150 + k) in found for k in range(150)) >= 149
     assert len(found) < 200  # unrelated random sets do not collide

@@ -35,6 +35,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from ..hashing import shingle_hashes_of_tokens
+from ..inverted_index import least_jaccard
 from ..method import MEASURES
 from ..set_overlap_method import SetOverlapMethod
 from ..normalize import tokens
@@ -111,15 +112,14 @@ class HybridMethod(SetOverlapMethod):
 
     #: Collections smaller than this are never clipped (see ``max_df``).
     min_docs_to_clip = 50
-    #: The banded search of very large collections is designed for the floor: Jaccard of
-    #: word shingles runs low, and typo-corrected pairs sit close to the threshold.
-    lsh_recall_at_default = False
     pair_scores = staticmethod(_scores)  # Jaccard, never above shared / max
 
     def lsh_design_jaccard(self, params: Any, floor: float) -> float | None:
-        """With resemblance the score is Jaccard itself, so the bands are designed for the
-        floor (not for the lower Jaccard that shared / max >= floor would allow)."""
-        return floor if params.measure == "resemblance" else None
+        """The banded search of very large collections is designed for the floor, not the
+        default threshold: Jaccard of word shingles runs low, and typo-corrected pairs sit
+        close to the threshold. With resemblance the score is Jaccard itself, so the floor
+        is the design Jaccard; with containment, the least Jaccard its shared / max allows."""
+        return floor if params.measure == "resemblance" else least_jaccard(floor)
 
     def corrected_tokens(self, text: str, params: Any) -> list[str]:
         """The words of a normalised text as the sketch sees them (after correction)."""
