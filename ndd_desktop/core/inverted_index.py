@@ -11,6 +11,12 @@ exact shared counts, and never enumerates all N^2 pairs:
   document pairs and the pairs are counted, so the counts *are* the shared counts and the
   pairs are scored directly. The cost is sum(df^2)/2, so this mode is used only when that
   sum is small (small or very diverse collections).
+* **dense mode** (:mod:`core.dense_join`): for up to a few thousand documents whose sets
+  share many common features (revisions of one text; English cut into character 4-grams),
+  the common features become columns of a 0/1 matrix whose product with its transpose
+  (BLAS, without the GIL) counts them for every pair at once; the rare features are
+  counted as in count mode and added. Used when count mode is over its budget and the
+  estimated cost of the product is small (:func:`core.dense_join.plan`).
 * **prefix mode** (prefix filtering, as in the AllPairs/PPJoin family): features are
   ordered globally, rarest first. A pair that shares at least ``o`` features must share a
   feature inside the first ``|X| - o + 1`` features of each document, so only those
@@ -42,6 +48,8 @@ from typing import Callable, Sequence
 
 import numpy as np
 
+from . import dense_join
+
 #: Pairs emitted per chunk (bounds the temporaries of pair generation).
 CHUNK_PAIRS = 4_000_000
 #: Entries per partition of the feature index and per verification batch.
@@ -60,8 +68,8 @@ _EPS = 1e-9
 class JoinResult:
     """Pairs (i < j) with their exact shared feature counts.
 
-    ``exact`` is False when clipping left features out of some prefix (a qualifying pair
-    may then be missing); ``mode`` is "count" or "prefix".
+    ``exact`` is False when clipping left features out of some prefix, or in "lsh" mode (a
+    qualifying pair may then be missing); ``mode`` is "count", "dense", "prefix" or "lsh".
     """
 
     i: np.ndarray
@@ -248,6 +256,16 @@ def _count_groups(keys: np.ndarray, docs: np.ndarray, n_docs: int, keep: PairFil
     return _merge_counts(chunk_keys, chunk_counts)
 
 
+def _pair_counts(index: FeatureIndex, features: np.ndarray, keep: PairFilter | None):
+    """(a * n + b, count) for the pairs a < b sharing features marked in ``features`` (a
+    bool per feature id), counted posting list by posting list."""
+    n = index.n_docs
+    docs_flat = np.repeat(np.arange(n, dtype=np.int64), index.lengths)
+    sel = np.flatnonzero(features[index.gid])
+    order = sel[np.argsort(index.gid[sel], kind="stable")]  # stable: docs stay ascending
+    return _count_groups(index.gid[order], docs_flat[order], n, keep)
+
+
 def _merge_counts(chunk_keys, chunk_counts):
     if not chunk_keys:
         return np.empty(0, np.int64), np.empty(0, np.int64)
@@ -339,7 +357,7 @@ def overlap_join(
         max_df: share of documents above which a feature is clipped from the prefixes.
         min_docs_to_clip: clipping applies only to collections at least this large.
         index: a prebuilt :class:`FeatureIndex` of ``sketches`` (built when None).
-        mode: "auto", "count", "prefix" or "lsh" (tests force one to compare them).
+        mode: "auto", "count", "dense", "prefix" or "lsh" (tests force one to compare them).
         recall_score: in "lsh" mode, pairs scoring at least this (default: the floor) are
             found with probability >= 99.5 %; pairs between the floor and it may be missed.
         design_jaccard: in "lsh" mode, the Jaccard similarity found with probability
@@ -352,7 +370,9 @@ def overlap_join(
     if n < 2 or floor > 1.0:
         return _empty()
     floor_eff = max(float(floor), 0.0)
-    if mode == "lsh" or (mode == "auto" and index is None and _prefix_too_costly(sketches, floor_eff)):
+    if mode == "lsh" or (
+        mode == "auto" and index is None and n > dense_join.DENSE_MAX_DOCS and _prefix_too_costly(sketches, floor_eff)
+    ):
         return _lsh_join(sketches, floor_eff, measure, dates, float(window_seconds), recall_score, design_jaccard)
     index = index if index is not None else FeatureIndex(sketches)
     if index.n_features == 0:
@@ -374,13 +394,23 @@ def overlap_join(
     df = index.df
     full_cost = int((df * (df - 1) // 2).sum())
     exact = True
+    plan = None
+    if mode == "dense" or (mode == "auto" and full_cost > COUNT_MODE_BUDGET):
+        plan = dense_join.plan(df, n, int(lens.max()))
+        if mode == "dense" and plan is None:
+            raise ValueError("dense mode: the collection is too large for an n x n count matrix")
+        if mode == "auto" and plan is not None and plan.seconds > dense_join.DENSE_MAX_SECONDS:
+            plan = None
     if mode == "count" or (mode == "auto" and full_cost <= COUNT_MODE_BUDGET):
         used = "count"
-        docs_flat = np.repeat(np.arange(n, dtype=np.int64), lens)
-        sel = np.flatnonzero(df[index.gid] >= 2)
-        order = sel[np.argsort(index.gid[sel], kind="stable")]  # stable: docs stay ascending
-        keys, shared = _count_groups(index.gid[order], docs_flat[order], n, keep)
+        keys, shared = _pair_counts(index, df >= 2, keep)
         i, j = keys // n, keys % n
+    elif plan is not None:
+        used = "dense"
+        counts = dense_join.dense_counts(index.gid, np.repeat(np.arange(n, dtype=np.int64), lens), plan.dense, n)
+        keys, sparse = _pair_counts(index, (df >= 2) & ~plan.dense, keep)
+        counts.reshape(-1)[keys] += sparse  # keys are a * n + b, a < b: the upper triangle
+        i, j, shared = dense_join.qualifying_pairs(counts, lens, floor_eff, resemblance, keep, _EPS)
     else:
         used = "prefix"
         rank = index.ranks()

@@ -5,6 +5,7 @@ import itertools
 import numpy as np
 import pytest
 
+import ndd_desktop.core.dense_join as dj
 import ndd_desktop.core.inverted_index as ii
 from ndd_desktop.core.inverted_index import FeatureIndex, overlap_join, shared_counts
 
@@ -39,7 +40,7 @@ def brute(sets, floor, measure):
 
 
 @pytest.mark.parametrize("measure", ["resemblance", "containment"])
-@pytest.mark.parametrize("mode", ["count", "prefix"])
+@pytest.mark.parametrize("mode", ["count", "dense", "prefix"])
 @pytest.mark.parametrize("floor", [0.0, 0.3, 0.7, 1.0])
 def test_exact_modes_match_brute_force(measure, mode, floor):
     sets = planted_sets(1)
@@ -205,3 +206,55 @@ def test_lsh_mode_designs_the_bands_for_the_given_jaccard():
 
     assert found(0.3) >= 99  # designed for Jaccard 0.3: >= 99.5 % each
     assert found(0.9) < 50  # bands for 0.9 rarely catch a pair at 0.35
+
+
+def overlapping_sets(seed, n=120, common=400, rare=3000):
+    """Revisions of one text: each document holds most of a common core plus rare features."""
+    rng = np.random.default_rng(seed)
+    core = np.arange(common, dtype=np.uint64)
+    sets = []
+    for _ in range(n):
+        kept = core[rng.random(common) < rng.uniform(0.3, 1.0)]
+        own = rng.integers(common, common + rare, int(rng.integers(0, 60)), dtype=np.uint64)
+        sets.append(np.unique(np.concatenate([kept, own])))
+    return sets
+
+
+def test_auto_mode_joins_heavily_overlapping_collections_by_matrix_product(monkeypatch):
+    sets = overlapping_sets(6)
+    df = FeatureIndex(sets).df
+    monkeypatch.setattr(ii, "COUNT_MODE_BUDGET", int((df * (df - 1) // 2).sum()) - 1)  # count mode too costly
+    res = overlap_join(sets, 0.3, max_df=1.0)
+    assert res.mode == "dense" and res.exact
+    got = set(zip(res.i.tolist(), res.j.tolist(), res.shared.tolist()))
+    assert got == brute(sets, 0.3, "resemblance")
+
+
+def test_dense_blocks_and_read_steps_do_not_change_counts(monkeypatch):
+    sets = overlapping_sets(7, n=90)
+    want = brute(sets, 0.2, "containment")
+    monkeypatch.setattr(dj, "_BLOCK_CELLS", 90 * 7)  # blocks of 256 columns (the minimum)
+    monkeypatch.setattr(dj, "_READ_CELLS", 90 * 4)  # four rows per read step
+    res = overlap_join(sets, 0.2, measure="containment", mode="dense")
+    assert set(zip(res.i.tolist(), res.j.tolist(), res.shared.tolist())) == want
+
+
+def test_dense_plan_splits_features_at_a_document_frequency():
+    df = np.array([1, 2, 2, 3, 50, 80, 80, 100])
+    plan = dj.plan(df, 100, max_len=500)
+    # The features with df 50..100 cost far more pair by pair than as matrix columns.
+    assert plan.dense.tolist() == [False, False, False, False, True, True, True, True]
+    assert plan.sparse_pairs == 1 + 1 + 3
+    assert plan.madds == 4 * 100 * 100 / 2
+    # Too many documents for an n x n matrix, or a sketch too long for exact float32 counts.
+    assert dj.plan(df, dj.DENSE_MAX_DOCS + 1, max_len=500) is None
+    assert dj.plan(df, 100, max_len=1 << 24) is None
+
+
+def test_dense_mode_keeps_the_time_window():
+    s = np.arange(50, dtype=np.uint64)
+    sets = [s, s.copy(), s.copy(), s.copy()]
+    day = 86400.0
+    dates = np.array([0.0, 0.5 * day, 3 * day, np.nan])
+    res = overlap_join(sets, 0.5, dates=dates, window_seconds=day, mode="dense")
+    assert set(zip(res.i.tolist(), res.j.tolist())) == {(0, 1), (0, 3), (1, 3), (2, 3)}
