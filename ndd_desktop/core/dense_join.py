@@ -29,11 +29,12 @@ DENSE_MAX_DOCS = 4096
 #: search is used instead).
 DENSE_MAX_SECONDS = 2.0
 #: CPU seconds per multiply-add of the symmetric update (n^2 F / 2 of them), measured on
-#: the 2-core x86_64 machine of docs/performance.md with numpy's OpenBLAS (0.019 ns),
-#: rounded up for building the blocks.
+#: the 2-core x86_64 machine of docs/performance.md with numpy's OpenBLAS: 0.019 ns for the
+#: product alone, 0.022-0.027 ns with building the blocks (1,000-4,000 documents).
 SECONDS_PER_MADD = 3e-11
-#: CPU seconds per pair increment of the sparse counter (count mode of core.inverted_index).
-SECONDS_PER_PAIR = 5e-8
+#: CPU seconds per pair increment of the sparse counter (count mode of core.inverted_index),
+#: measured the same way: 0.14-0.24 us.
+SECONDS_PER_PAIR = 2e-7
 #: Matrix cells per column block of X (32 MB of float32).
 _BLOCK_CELLS = 1 << 23
 #: Cells of the count matrix scanned per step when pairs are read out.

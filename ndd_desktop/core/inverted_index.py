@@ -59,6 +59,8 @@ COUNT_MODE_BUDGET = 5_000_000
 #: Prefix mode is used while (pairs the prefixes emit) x (mean sketch length), the bound on
 #: its verification work, stays below this; beyond, banded LSH (:mod:`core.set_lsh`).
 PREFIX_MODE_BUDGET = 100_000_000
+#: Documents sampled to estimate the cost of the exact joins of a larger collection.
+SAMPLE_DOCS = 1500
 #: Candidates of sketches at most this long are verified by sorting row pairs together.
 PADDED_VERIFY_MAX = 512
 _EPS = 1e-9
@@ -370,9 +372,7 @@ def overlap_join(
     if n < 2 or floor > 1.0:
         return _empty()
     floor_eff = max(float(floor), 0.0)
-    if mode == "lsh" or (
-        mode == "auto" and index is None and n > dense_join.DENSE_MAX_DOCS and _prefix_too_costly(sketches, floor_eff)
-    ):
+    if mode == "lsh" or (mode == "auto" and index is None and _exact_joins_too_costly(sketches, floor_eff)):
         return _lsh_join(sketches, floor_eff, measure, dates, float(window_seconds), recall_score, design_jaccard)
     index = index if index is not None else FeatureIndex(sketches)
     if index.n_features == 0:
@@ -465,14 +465,22 @@ def _prefix_cost(index: FeatureIndex, floor: float) -> int:
     return int((posting * (posting - 1) // 2).sum())
 
 
-def _prefix_too_costly(sketches: Sequence[np.ndarray], floor: float, sample: int = 1500) -> bool:
-    """Whether prefix mode would exceed PREFIX_MODE_BUDGET, estimated on a sample of
-    documents (posting lists grow with N, so emitted pairs grow with N^2)."""
+def _exact_joins_too_costly(sketches: Sequence[np.ndarray], floor: float) -> bool:
+    """Whether both prefix mode (over PREFIX_MODE_BUDGET) and dense mode (over its time
+    budget) would be too costly, estimated on a sample of documents, so that the feature
+    index of the whole collection need not be built. Posting lists grow with N, so the
+    pairs the prefixes emit grow with N^2, and the document frequencies with N."""
     n = len(sketches)
+    sample = SAMPLE_DOCS
     if n <= sample:
         return False
     pick = np.random.default_rng(0).choice(n, sample, replace=False)
     sub = FeatureIndex([sketches[k] for k in pick])
+    if n <= dense_join.DENSE_MAX_DOCS:
+        max_len = max(s.shape[0] for s in sketches)
+        plan = dense_join.plan(sub.df * (n / sample), n, max_len)
+        if plan is not None and plan.seconds <= dense_join.DENSE_MAX_SECONDS:
+            return False
     cost = _prefix_cost(sub, floor) * (n / sample) ** 2
     return cost * max(float(sub.lengths.mean()), 1.0) > PREFIX_MODE_BUDGET
 

@@ -230,6 +230,20 @@ def test_auto_mode_joins_heavily_overlapping_collections_by_matrix_product(monke
     assert got == brute(sets, 0.3, "resemblance")
 
 
+@pytest.mark.parametrize("dense_affordable", [True, False])
+def test_sampled_estimate_sends_large_overlapping_collections_to_dense_mode(monkeypatch, dense_affordable):
+    sets = overlapping_sets(8, n=200)
+    monkeypatch.setattr(ii, "SAMPLE_DOCS", 60)  # decide on a sample, before any full index
+    monkeypatch.setattr(ii, "COUNT_MODE_BUDGET", 1000)
+    monkeypatch.setattr(ii, "PREFIX_MODE_BUDGET", 1000)
+    if not dense_affordable:
+        monkeypatch.setattr(dj, "DENSE_MAX_SECONDS", 1e-9)
+    res = overlap_join(sets, 0.3, recall_score=0.9)
+    assert res.mode == ("dense" if dense_affordable else "lsh")
+    if dense_affordable:
+        assert set(zip(res.i.tolist(), res.j.tolist(), res.shared.tolist())) == brute(sets, 0.3, "resemblance")
+
+
 def test_dense_blocks_and_read_steps_do_not_change_counts(monkeypatch):
     sets = overlapping_sets(7, n=90)
     want = brute(sets, 0.2, "containment")
@@ -241,14 +255,28 @@ def test_dense_blocks_and_read_steps_do_not_change_counts(monkeypatch):
 
 def test_dense_plan_splits_features_at_a_document_frequency():
     df = np.array([1, 2, 2, 3, 50, 80, 80, 100])
-    plan = dj.plan(df, 100, max_len=500)
+    plan = dj.plan(df, 1000, max_len=500)
     # The features with df 50..100 cost far more pair by pair than as matrix columns.
     assert plan.dense.tolist() == [False, False, False, False, True, True, True, True]
     assert plan.sparse_pairs == 1 + 1 + 3
-    assert plan.madds == 4 * 100 * 100 / 2
+    assert plan.madds == 4 * 1000 * 1000 / 2
     # Too many documents for an n x n matrix, or a sketch too long for exact float32 counts.
     assert dj.plan(df, dj.DENSE_MAX_DOCS + 1, max_len=500) is None
     assert dj.plan(df, 100, max_len=1 << 24) is None
+
+
+@pytest.mark.parametrize("n", [40, 300, 2000])
+def test_dense_plan_gives_each_feature_its_cheaper_counter(n):
+    # The costs add up feature by feature, so the best split sends each feature (df >= 2)
+    # where it is cheaper: pair by pair (df (df - 1) / 2 increments) or as a matrix column.
+    df = np.random.default_rng(n).integers(1, n + 1, 500) // np.random.default_rng(1).integers(1, 40, 500) + 1
+    plan = dj.plan(df, n, max_len=10)
+    column = n * n / 2 * dj.SECONDS_PER_MADD
+    pairwise = df * (df - 1) / 2 * dj.SECONDS_PER_PAIR
+    clear = ~np.isclose(pairwise, column)  # at a tie either counter is right
+    assert plan.dense[clear].tolist() == ((df >= 2) & (pairwise > column))[clear].tolist()
+    assert plan.dense.any() and not plan.dense.all()
+    assert plan.seconds == pytest.approx(np.where(df >= 2, np.minimum(pairwise, column), 0).sum())
 
 
 def test_dense_mode_keeps_the_time_window():
