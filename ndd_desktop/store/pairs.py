@@ -28,6 +28,9 @@ PAIR_ORDERS = {
     "verdict": "v.value",
 }
 
+#: Rows read and converted at a time by pair_arrays.
+_FETCH_ROWS = 2048
+
 _PAIR_FROM = (
     "pairs p JOIN pair_sets s ON s.id = p.set_id "
     "JOIN documents da ON da.id = p.a JOIN roots ra ON ra.id = da.root_id "
@@ -67,19 +70,24 @@ class PairsMixin:
                 "WHERE s.method = ? AND s.pairs_key = ? ORDER BY p.score DESC, p.a, p.b",
                 (method, pairs_key),
             )
-            rows = cur.fetchall()
-        if not rows:
+            # In slices: converting 100k rows in one numpy call would hold the GIL for
+            # ~100 ms and stall the window while this runs on a worker thread.
+            int_parts, float_parts = [], []
+            while rows := cur.fetchmany(_FETCH_ROWS):
+                int_parts.append(np.array([r[:3] for r in rows], dtype=np.int64))
+                float_parts.append(np.array([r[3:] for r in rows], dtype=np.float64))  # None: NaN
+        if not int_parts:
             return PairArrays.empty()
-        ints = np.array([r[:3] for r in rows], dtype=np.int64)
-        floats = np.array([r[3:] for r in rows], dtype=np.float64)  # None becomes NaN
+        ints = np.concatenate(int_parts).T
+        floats = np.concatenate(float_parts).T
         return PairArrays(
-            pair_id=ints[:, 0].copy(),
-            a=ints[:, 1].copy(),
-            b=ints[:, 2].copy(),
-            score=floats[:, 0].copy(),
-            cont_ab=floats[:, 1].copy(),
-            cont_ba=floats[:, 2].copy(),
-            hamming=floats[:, 3].copy(),
+            pair_id=ints[0].copy(),
+            a=ints[1].copy(),
+            b=ints[2].copy(),
+            score=floats[0].copy(),
+            cont_ab=floats[1].copy(),
+            cont_ba=floats[2].copy(),
+            hamming=floats[3].copy(),
         )
 
     def _pair_where(self, method: str, pairs_key: str, threshold: float, text_filter: str | None) -> tuple[str, list]:

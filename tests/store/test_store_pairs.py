@@ -39,6 +39,18 @@ def test_pair_sets_and_arrays(three):
     assert store.pair_set_input("m", "pk") == "in"
 
 
+def test_pair_arrays_read_in_slices_keep_order_and_missing_values(three, monkeypatch):
+    import ndd_desktop.store.pairs as pairs_module
+
+    store, (a, b, c) = three
+    monkeypatch.setattr(pairs_module, "_FETCH_ROWS", 2)  # slices of 2, 1 rows
+    pa = store.pair_arrays("m", "pk")
+    assert pa.a.tolist() == [a, a, b] and pa.b.tolist() == [b, c, c]
+    assert pa.score.tolist() == [0.9, 0.5, 0.35] and pa.cont_ab[2] == 0.4
+    assert math.isnan(pa.cont_ab[1]) and np.isnan(pa.hamming).all()
+    assert pa.pair_id.dtype == np.int64 and len(set(pa.pair_id.tolist())) == 3
+
+
 def test_pairs_threshold_order_paging_filter(three):
     store, (a, b, c) = three
     rows = store.pairs("m", "pk", 0.4)
