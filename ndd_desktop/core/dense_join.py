@@ -9,8 +9,8 @@ nearly every pair. Here the common features become the columns of a 0/1 matrix X
 BLAS as a symmetric rank-k update, holds for every pair the number of common features it
 shares. A multiply-add costs about 0.02 ns of CPU there against tens of nanoseconds for a
 pair increment in numpy, and BLAS runs without holding the GIL, so the window stays
-responsive. The rare features, cheap pair by pair, are left to the caller's pair counter
-and added to the matrix.
+responsive. The rare features, cheap pair by pair, are left to the caller's pair counter,
+which adds its counts to the matrix chunk by chunk.
 
 Counts are exact: float32 holds every integer below 2^24, and plans are refused for
 sketches that long.
@@ -32,9 +32,10 @@ DENSE_MAX_SECONDS = 2.0
 #: the 2-core x86_64 machine of docs/performance.md with numpy's OpenBLAS: 0.019 ns for the
 #: product alone, 0.022-0.027 ns with building the blocks (1,000-4,000 documents).
 SECONDS_PER_MADD = 3e-11
-#: CPU seconds per pair increment of the sparse counter (count mode of core.inverted_index),
-#: measured the same way: 0.14-0.24 us.
-SECONDS_PER_PAIR = 2e-7
+#: CPU seconds per pair increment of the sparse counter (pairs generated posting list by
+#: posting list, counted per chunk and added to the matrix), measured the same way:
+#: 0.07-0.17 us.
+SECONDS_PER_PAIR = 1.2e-7
 #: Matrix cells per column block of X (32 MB of float32).
 _BLOCK_CELLS = 1 << 23
 #: Cells of the count matrix scanned per step when pairs are read out.

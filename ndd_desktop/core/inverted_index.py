@@ -219,11 +219,19 @@ def shared_counts(index: FeatureIndex, i: np.ndarray, j: np.ndarray) -> np.ndarr
 PairFilter = Callable[[np.ndarray, np.ndarray], np.ndarray]
 
 
-def _count_groups(keys: np.ndarray, docs: np.ndarray, n_docs: int, keep: PairFilter | None):
+def _count_groups(
+    keys: np.ndarray,
+    docs: np.ndarray,
+    n_docs: int,
+    keep: PairFilter | None,
+    sink: Callable[[np.ndarray, np.ndarray], None] | None = None,
+):
     """Pairs of documents sharing a group key, with the number of groups they share.
 
     ``keys``/``docs`` are sorted by (key, doc); documents are unique within a key.
-    Pairs are emitted in chunks of about CHUNK_PAIRS and counted with np.unique.
+    Pairs are emitted in chunks of about CHUNK_PAIRS and counted with np.unique. With a
+    ``sink``, each chunk's (pair codes a * n_docs + b, counts) go to it instead and
+    nothing is returned (no merge of the chunks).
     """
     m = keys.shape[0]
     if m < 2:
@@ -252,20 +260,24 @@ def _count_groups(keys: np.ndarray, docs: np.ndarray, n_docs: int, keep: PairFil
                 mask = keep(a, b)
                 a, b = a[mask], b[mask]
             k, n = np.unique(a * n_docs + b, return_counts=True)
-            chunk_keys.append(k)
-            chunk_counts.append(n)
+            if sink is not None:
+                sink(k, n)
+            else:
+                chunk_keys.append(k)
+                chunk_counts.append(n)
         start = stop
     return _merge_counts(chunk_keys, chunk_counts)
 
 
-def _pair_counts(index: FeatureIndex, features: np.ndarray, keep: PairFilter | None):
+def _pair_counts(index: FeatureIndex, features: np.ndarray, keep: PairFilter | None, sink=None):
     """(a * n + b, count) for the pairs a < b sharing features marked in ``features`` (a
-    bool per feature id), counted posting list by posting list."""
+    bool per feature id), counted posting list by posting list (or passed to ``sink`` in
+    chunks, see :func:`_count_groups`)."""
     n = index.n_docs
     docs_flat = np.repeat(np.arange(n, dtype=np.int64), index.lengths)
     sel = np.flatnonzero(features[index.gid])
     order = sel[np.argsort(index.gid[sel], kind="stable")]  # stable: docs stay ascending
-    return _count_groups(index.gid[order], docs_flat[order], n, keep)
+    return _count_groups(index.gid[order], docs_flat[order], n, keep, sink)
 
 
 def _merge_counts(chunk_keys, chunk_counts):
@@ -408,8 +420,12 @@ def overlap_join(
     elif plan is not None:
         used = "dense"
         counts = dense_join.dense_counts(index.gid, np.repeat(np.arange(n, dtype=np.int64), lens), plan.dense, n)
-        keys, sparse = _pair_counts(index, (df >= 2) & ~plan.dense, keep)
-        counts.reshape(-1)[keys] += sparse  # keys are a * n + b, a < b: the upper triangle
+        flat = counts.reshape(-1)
+
+        def add(codes: np.ndarray, found: np.ndarray) -> None:
+            flat[codes] += found  # codes a * n + b, a < b, unique in a chunk: upper triangle
+
+        _pair_counts(index, (df >= 2) & ~plan.dense, keep, add)
         i, j, shared = dense_join.qualifying_pairs(counts, lens, floor_eff, resemblance, keep, _EPS)
     else:
         used = "prefix"
