@@ -170,7 +170,8 @@ class Collection(QObject):
         mode = self.grouping_mode
 
         def job() -> Any:
-            return groups_at(store, d.method, d.pairs_key, t, keeper_rule=rule, folder_priority=prio, grouping=mode)
+            return groups_at(store, d.method, d.pairs_key, t, keeper_rule=rule, folder_priority=prio, grouping=mode,
+                             arrays=d.arrays)
 
         def done(grouping: Any) -> None:
             self.grouping = grouping

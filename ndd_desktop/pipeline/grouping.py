@@ -26,7 +26,7 @@ from typing import Callable, Sequence
 import numpy as np
 
 from ..core.clustering import component_groups, principal_groups
-from ..store import DocumentInfo, Store
+from ..store import DocumentInfo, PairArrays, Store
 
 KEEPER_RULES = ("reference-oldest", "oldest", "newest", "longest", "folder-priority")
 MEASURES = ("score", "containment")
@@ -108,13 +108,15 @@ def groups_at(
     keeper_rule: str = "reference-oldest",
     folder_priority: Sequence[str] = (),
     grouping: str = "components",
+    arrays: PairArrays | None = None,
 ) -> Grouping:
     """Group the stored pairs of (method, pairs_key) at ``threshold``.
 
     ``measure`` is "score" (the method's score) or "containment" (the larger of the two
     containments; the score where the method has none). A reviewer's keeper choice in a
     group wins over ``keeper_rule``. ``grouping`` is "components" or "principal" (see the
-    module docstring).
+    module docstring). ``arrays``: the pair set already read with ``store.pair_arrays``
+    (the window keeps it, so moving the threshold does not read it again).
 
     Raises:
         ValueError: an unknown measure, grouping or keeper rule.
@@ -124,15 +126,15 @@ def groups_at(
     if grouping not in GROUPINGS:
         raise ValueError(f"unknown grouping {grouping!r} (known: {', '.join(GROUPINGS)})")
     sort_key = keeper_key(keeper_rule, folder_priority)
-    pa = store.pair_arrays(method, pairs_key)
+    pa = arrays if arrays is not None else store.pair_arrays(method, pairs_key)
     value = pa.score
     if measure == "containment" and len(pa):
         cont = np.fmax(pa.cont_ab, pa.cont_ba)
         value = np.where(np.isnan(cont), pa.score, cont)
     verdicts = store.verdicts()
     keep = value >= threshold
-    pair_value = {(int(a), int(b)): float(v) for a, b, v in zip(pa.a, pa.b, value)}
-    edges = {(int(a), int(b)): float(v) for a, b, v, k in zip(pa.a, pa.b, value, keep) if k}
+    pair_value = _PairLookup(pa.a, pa.b, value)
+    edges = {(int(a), int(b)): float(v) for a, b, v in zip(pa.a[keep], pa.b[keep], value[keep])}
     above = {x for e in edges for x in e}  # before the reviewer's constraints
     cannot = []
     for (a, b), verdict in verdicts.items():
@@ -175,3 +177,25 @@ def groups_at(
         keeper = picked[0] if picked else ranked[0].id
         out.append(DocGroup(n, principal, members, scores, keeper, direct))
     return Grouping(out, set(ids) - grouped, len(items))
+
+
+class _PairLookup:
+    """The stored value of a pair (a < b), looked up in the sorted pair codes; answers
+    ``get`` like a dict of every pair without building one (100k+ pairs)."""
+
+    def __init__(self, a: np.ndarray, b: np.ndarray, value: np.ndarray):
+        self._span = int(max(a.max(initial=0), b.max(initial=0))) + 1
+        codes = a.astype(np.int64) * self._span + b.astype(np.int64)
+        order = np.argsort(codes, kind="stable")
+        self._codes = codes[order]
+        self._values = np.asarray(value, dtype=np.float64)[order]
+
+    def get(self, pair: tuple[int, int], default: float | None = None) -> float | None:
+        a, b = pair
+        if not (0 <= a < self._span and 0 <= b < self._span):
+            return default
+        code = a * self._span + b
+        k = int(np.searchsorted(self._codes, code))
+        if k < self._codes.shape[0] and int(self._codes[k]) == code:
+            return float(self._values[k])
+        return default

@@ -115,3 +115,21 @@ def test_components_show_a_chain_member_with_its_stored_score():
     with pytest.raises(ValueError):
         groups_at(s, "m", "pk", 0.6, grouping="nonsense")
     s.close()
+
+
+def test_kept_pair_arrays_group_like_the_store_without_reading_it(gstore, monkeypatch):
+    s, (a, b, c, d, e) = gstore
+    s.set_verdict(d, e, "duplicate")
+    arrays = s.pair_arrays("m", "pk")
+    want = groups_at(s, "m", "pk", 0.7)
+
+    def no_read(*args):
+        raise AssertionError("the pair set was read again")
+
+    monkeypatch.setattr(s, "pair_arrays", no_read)
+    got = groups_at(s, "m", "pk", 0.7, arrays=arrays)
+    assert got == want
+    assert [g.scores for g in got.groups] == [g.scores for g in want.groups]
+    assert {d, e} in [set(x.members) for x in got.groups]  # the reviewer's join, scored 0.5
+    grp = next(g for g in got.groups if d in g.members)
+    assert grp.principal == e and grp.scores[d] == 0.5  # its stored score, not 1.0
