@@ -27,6 +27,24 @@ SLIDER_STEPS = 1000
 BINS = 50
 
 
+
+#: Width of an axis label's box under the histogram (pixels).
+LABEL_WIDTH = 40.0
+
+
+def axis_labels(lo: float, threshold: float, tx: float, left: float, right: float) -> list[tuple[float, str]]:
+    """(left edge of the box, text) of the labels under the histogram: the floor, 1.00 and
+    the threshold under its line. The threshold's box stays inside [left, right]; an end
+    label that its box would cover is left out (the threshold label tells the value)."""
+    w = LABEL_WIDTH
+    box = min(max(tx - w / 2, left), right - w)
+    out = [(box, f"{threshold:.2f}")]
+    if box >= left + w:
+        out.append((left, f"{lo:.2f}"))
+    if box + w <= right - w:
+        out.append((right - w, "1.00"))
+    return out
+
 class ScoreHistogram(QWidget):
     """Bars of the pair-score distribution; the part at or above the threshold is coloured.
 
@@ -103,9 +121,8 @@ class ScoreHistogram(QWidget):
         p.setPen(QPen(pal.color(QPalette.ColorRole.Text), 1.5))
         p.drawLine(QPointF(tx, r.top()), QPointF(tx, r.bottom()))
         p.setPen(pal.color(QPalette.ColorRole.PlaceholderText))
-        p.drawText(QRectF(r.left(), r.bottom() + 2, 60, 14), Qt.AlignmentFlag.AlignLeft, f"{self.lo:.2f}")
-        p.drawText(QRectF(r.right() - 60, r.bottom() + 2, 60, 14), Qt.AlignmentFlag.AlignRight, "1.00")
-        p.drawText(QRectF(tx - 30, r.bottom() + 2, 60, 14), Qt.AlignmentFlag.AlignHCenter, f"{self.threshold:.2f}")
+        for left, text in axis_labels(self.lo, self.threshold, tx, r.left(), r.right()):
+            p.drawText(QRectF(left, r.bottom() + 2, LABEL_WIDTH, 14), Qt.AlignmentFlag.AlignHCenter, text)
         p.end()
 
     def mousePressEvent(self, event: QMouseEvent) -> None:  # noqa: N802

@@ -6,7 +6,7 @@ import numpy as np
 from gui_helpers import wait_idle
 from PySide6.QtCore import Qt
 
-from ndd_desktop.gui.threshold_panel import SLIDER_STEPS
+from ndd_desktop.gui.threshold_panel import LABEL_WIDTH, SLIDER_STEPS, axis_labels
 
 
 def test_threshold_refilters_and_regroups_without_rescan(qtbot, scanned):
@@ -70,3 +70,17 @@ def test_acceptance_curve_for_banded_methods(qtbot, window, folder):
     floor = window.collection.data.floor
     expected = float(np.asarray(method.acceptance_curve(params, np.array([1.0]), floor))[0])
     assert abs(curve[-1] - expected) < 1e-6
+
+
+def test_axis_labels_never_overlap_and_stay_under_the_plot():
+    left, right = 10.0, 410.0
+    for t in np.linspace(0.3, 1.0, 57):
+        tx = left + (t - 0.3) / 0.7 * (right - left)
+        labels = axis_labels(0.3, float(t), tx, left, right)
+        boxes = sorted(x for x, _ in labels)
+        assert all(left <= x and x + LABEL_WIDTH <= right for x in boxes)
+        assert all(b - a >= LABEL_WIDTH for a, b in zip(boxes, boxes[1:]))  # no overlap
+        assert labels[0][1] == f"{t:.2f}"
+    # in the middle all three are shown; at the floor the floor label gives way
+    assert [text for _, text in axis_labels(0.3, 0.65, 210.0, left, right)] == ["0.65", "0.30", "1.00"]
+    assert [text for _, text in axis_labels(0.3, 0.3, left, left, right)] == ["0.30", "1.00"]
