@@ -89,6 +89,10 @@ class MethodComparePanel(QWidget):
         self.result: Agreement | None = None
         self._worker: Worker | None = None
         self._again = False
+        # Pair sets read for earlier comparisons, by (method, pairs_key); emptied when the
+        # store's pair sets change (set_store), so a new threshold costs no second read.
+        self._arrays: dict[tuple[str, str], Any] = {}
+        self._generation = 0
         self.set_a, self.set_b = QComboBox(self), QComboBox(self)
         self.t_a, self.t_b = QDoubleSpinBox(self), QDoubleSpinBox(self)
         for combo, spin, which in ((self.set_a, self.t_a, "first"), (self.set_b, self.t_b, "second")):
@@ -145,6 +149,8 @@ class MethodComparePanel(QWidget):
     def set_store(self, store: Any, docs: dict[int, Any]) -> None:
         """List the store's pair sets (first: the newest two)."""
         self.store, self.docs = store, docs
+        self._arrays.clear()
+        self._generation += 1
         sets = store.pair_sets() if store is not None else []
         for combo in (self.set_a, self.set_b):
             current = combo.currentData()
@@ -180,13 +186,16 @@ class MethodComparePanel(QWidget):
             self._again = True
             return
         store, t_a, t_b = self.store, self.t_a.value(), self.t_b.value()
+        keys = [(a.method, a.pairs_key), (b.method, b.pairs_key)]
+        known = {k: self._arrays[k] for k in keys if k in self._arrays}  # read on this thread
+        generation = self._generation
 
         def job(progress, cancel):
-            return agreement(store.pair_arrays(a.method, a.pairs_key), t_a,
-                             store.pair_arrays(b.method, b.pairs_key), t_b)
+            arrays = {k: known[k] if k in known else store.pair_arrays(*k) for k in keys}
+            return agreement(arrays[keys[0]], t_a, arrays[keys[1]], t_b), arrays, generation
 
         self._worker = Worker(job, name="method-compare", parent=self)
-        self._worker.finished.connect(self._show)
+        self._worker.finished.connect(self._received)
         self._worker.failed.connect(lambda m: self.counts.setText(f"Could not compare: {m}"))
         self._worker.done.connect(self._done)
         self._worker.start()
@@ -205,6 +214,12 @@ class MethodComparePanel(QWidget):
         if self._again:
             self._again = False
             self.compare()
+
+    def _received(self, outcome: tuple[Agreement, dict, int]) -> None:
+        result, arrays, generation = outcome
+        if generation == self._generation:  # not read before the store's pair sets changed
+            self._arrays.update(arrays)
+        self._show(result)
 
     def _show(self, result: Agreement) -> None:
         if self._again:

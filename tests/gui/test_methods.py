@@ -34,3 +34,25 @@ def test_second_method_and_agreement(qtbot, scanned):
     # a threshold of 1 for the second method: it finds (almost) nothing, so the first finds more alone
     panel.t_b.setValue(1.0)
     qtbot.waitUntil(lambda: not panel.busy() and len(panel.result.only_a) >= len(r.only_a), timeout=10000)
+
+
+def test_new_thresholds_compare_without_reading_the_pair_sets_again(qtbot, scanned, monkeypatch):
+    w = scanned
+    panel = w.methods
+    w.tabs.setCurrentIndex(2)
+    panel.run_method.setCurrentText("minhash")
+    with qtbot.waitSignal(w.scan.done, timeout=120000):
+        panel.run_button.click()
+    wait_idle(qtbot, w)
+    qtbot.waitUntil(lambda: not panel.busy() and panel.result is not None, timeout=10000)
+    store = w.collection.store
+    reads = []
+    real = store.pair_arrays
+    monkeypatch.setattr(store, "pair_arrays", lambda *k: reads.append(k) or real(*k))
+    before = panel.result
+    panel.t_a.setValue(min(1.0, panel.t_a.value() + 0.05))
+    qtbot.waitUntil(lambda: not panel.busy() and panel.result is not before, timeout=10000)
+    assert reads == []  # both sets were kept from the first comparison
+    # a rescan changes the store's pair sets: the kept arrays are dropped and read again
+    panel.set_store(store, w.collection.data.docs)
+    qtbot.waitUntil(lambda: not panel.busy() and len(reads) == 2, timeout=10000)
