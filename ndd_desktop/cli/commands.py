@@ -107,6 +107,10 @@ def cmd_scan(args: argparse.Namespace) -> int:
             f"{summary.removed} removed), {summary.errors} skipped or failed, {summary.pairs} pairs "
             f"[{method.name}] in {summary.seconds:.1f} s\n"
         )
+        if summary.complete_from is not None:
+            from ..pipeline.completeness import incompleteness
+
+            sys.stderr.write(f"ndd: note: {incompleteness(summary.complete_from)}\n")
     return EXIT_OK
 
 
@@ -161,7 +165,12 @@ def select_pair_set(store: Store, args: argparse.Namespace):
         raise UsageError(f"--threshold must be between 0 and 1, got {threshold}")
     if threshold < pset.floor:
         sys.stderr.write(f"ndd: note: pairs below the floor {pset.floor} were not stored\n")
+    elif pset.complete_from is not None and threshold < pset.complete_from:
+        from ..pipeline.completeness import incompleteness
+
+        sys.stderr.write(f"ndd: note: {incompleteness(pset.complete_from)}\n")
     return method, params, pairs_key, threshold
+
 
 
 # -- pairs, clusters, errors ----------------------------------------------------------------

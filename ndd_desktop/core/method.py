@@ -28,6 +28,12 @@ class PairScores:
     ``cont_ij`` is the share of document i found in document j and ``cont_ji`` the reverse,
     NaN where the method has no notion of containment. ``extra`` holds method-specific
     columns of the same length (``hamming`` for ``fingerprint``).
+
+    ``complete_from``: None when the search looked for every pair down to the floor (exactly,
+    or with the method's designed recall); otherwise the score from which it did, pairs
+    below it being found only by chance (the banded search of a large collection is
+    designed for the default threshold). 1.0 means no score is covered (a containment
+    search through bands designed for resemblance).
     """
 
     i: np.ndarray
@@ -36,6 +42,7 @@ class PairScores:
     cont_ij: np.ndarray
     cont_ji: np.ndarray
     extra: dict[str, np.ndarray] = field(default_factory=dict)
+    complete_from: float | None = None
 
     def __len__(self) -> int:
         return int(self.i.shape[0])
@@ -56,6 +63,7 @@ class PairScores:
             self.cont_ij[mask],
             self.cont_ji[mask],
             {k: v[mask] for k, v in self.extra.items()},
+            self.complete_from,
         )
 
 

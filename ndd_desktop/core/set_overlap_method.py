@@ -6,6 +6,7 @@ candidates (with those counts) from :func:`core.inverted_index.overlap_join`.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, Sequence
 
 import numpy as np
@@ -87,8 +88,21 @@ class SetOverlapMethod(Method):
         scored directly (no second intersection). The join's floor applies to shared / max,
         an upper bound of every score here, so no pair >= floor is lost."""
         res = self._join(sketches, params, floor, dates)
+        complete_from = self._complete_from(res, params, floor)
         if len(res.i) == 0:
-            return PairScores.empty()
+            return replace(PairScores.empty(), complete_from=complete_from)
         lens = np.fromiter((s.shape[0] for s in sketches), dtype=np.int64, count=len(sketches))
         score, cij, cji = self.pair_scores(lens[res.i], lens[res.j], res.shared, params.measure)
-        return PairScores(res.i, res.j, score, cij, cji).select(score >= floor)
+        return PairScores(res.i, res.j, score, cij, cji, complete_from=complete_from).select(score >= floor)
+
+    def _complete_from(self, res: Any, params: Any, floor: float) -> float | None:
+        """The score from which the join searched for every pair (see PairScores): the
+        banded search is designed for the default threshold unless lsh_design_jaccard
+        says otherwise, and for resemblance only."""
+        if res.mode != "lsh":
+            return None
+        if params.measure == "containment":
+            return 1.0
+        if self.lsh_design_jaccard(params, floor) is not None:
+            return None
+        return float(self.default_threshold) if self.default_threshold > floor else None

@@ -32,13 +32,16 @@ class PairSetData:
     arrays: PairArrays
     docs: dict[int, Any]
     verdicts: dict[tuple[int, int], str] = field(default_factory=dict)
+    complete_from: float | None = None  # see store.PairSet
 
 
 def read_pair_set(store: Store, method: str, params: dict, pairs_key: str, floor: float) -> PairSetData:
     """Read a pair set with its documents and the verdicts (worker thread)."""
     arrays = store.pair_arrays(method, pairs_key)
     docs = {d.id: d for d in store.documents()}
-    return PairSetData(method, dict(params), pairs_key, floor, arrays, docs, store.verdicts())
+    pset = store.pair_set(method, pairs_key)
+    complete_from = pset.complete_from if pset is not None else None
+    return PairSetData(method, dict(params), pairs_key, floor, arrays, docs, store.verdicts(), complete_from)
 
 
 class Collection(QObject):

@@ -219,6 +219,7 @@ class MainWindow(OpeningMixin, QMainWindow):
         method = get_method(data.method)
         t = self.collection.threshold
         self.threshold.set_scores(data.arrays.score, data.floor)
+        self.threshold.set_complete_from(data.complete_from)
         self.threshold.set_threshold(t, emit=False)
         self.threshold.set_curve(_acceptance(method, data))
         self.pairs.set_pairs(data.arrays, data.docs, data.verdicts, t)

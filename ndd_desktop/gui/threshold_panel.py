@@ -12,7 +12,7 @@ from typing import Callable
 
 import numpy as np
 from PySide6.QtCore import QPointF, QRectF, Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QMouseEvent, QPainter, QPainterPath, QPalette, QPen
+from PySide6.QtGui import QBrush, QColor, QMouseEvent, QPainter, QPainterPath, QPalette, QPen
 from PySide6.QtWidgets import (
     QDoubleSpinBox,
     QHBoxLayout,
@@ -22,6 +22,8 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
     QWidget,
 )
+
+from ..pipeline.completeness import incompleteness
 
 SLIDER_STEPS = 1000
 BINS = 50
@@ -59,11 +61,13 @@ class ScoreHistogram(QWidget):
         self.lo, self.hi = 0.0, 1.0
         self.threshold = 0.5
         self.curve: np.ndarray | None = None  # acceptance probability at each x in [lo, hi]
+        self.complete_from: float | None = None  # scores below it are hatched (incomplete)
         self.log_scale = True
         self.setMinimumSize(220, 90)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Expanding)
         self.setToolTip("Pair scores: how many pairs fall at each score. Click to set the threshold.\n"
-                        "Bars are on a logarithmic scale; the dashed line is the method's acceptance curve.")
+                        "Bars are on a logarithmic scale; the dashed line is the method's acceptance curve;\n"
+                        "hatched scores are where a large collection's pairs are incomplete.")
 
     def set_scores(self, scores: np.ndarray, lo: float) -> None:
         """Count ``scores`` into bins from ``lo`` (the floor) to 1."""
@@ -74,6 +78,11 @@ class ScoreHistogram(QWidget):
     def set_threshold(self, t: float) -> None:
         """Move the threshold line."""
         self.threshold = t
+        self.update()
+
+    def set_complete_from(self, score: float | None) -> None:
+        """Hatch the scores below ``score`` (pairs there are incomplete), or nothing."""
+        self.complete_from = score
         self.update()
 
     def set_curve(self, curve: np.ndarray | None) -> None:
@@ -108,6 +117,11 @@ class ScoreHistogram(QWidget):
             left_edge = self.lo + k * (self.hi - self.lo) / len(counts)
             p.fillRect(QRectF(x + 0.5, r.bottom() - bar_h, max(bw - 1, 1), bar_h),
                        accent if left_edge >= self.threshold - 1e-9 else muted)
+        if self.complete_from is not None and self.complete_from > self.lo:
+            cx = self._x_of(min(self.complete_from, self.hi), r)
+            hatch = QColor(pal.color(QPalette.ColorRole.Text))
+            hatch.setAlpha(70)
+            p.fillRect(QRectF(r.left(), r.top(), cx - r.left(), r.height()), QBrush(hatch, Qt.BrushStyle.BDiagPattern))
         if self.curve is not None and len(self.curve) > 1:
             path = QPainterPath()
             xs = np.linspace(r.left(), r.right(), len(self.curve))
@@ -180,7 +194,16 @@ class ThresholdPanel(QWidget):
         lay.setContentsMargins(6, 6, 6, 6)
         lay.addLayout(row)
         lay.addWidget(self.histogram, 1)
-        lay.addWidget(self.counts_label)
+        # A short note beside the counts (the full sentence in its tooltip), so that it takes
+        # no height from the histogram when it appears.
+        self.note = QLabel(self)
+        self.note.setObjectName("thresholdNote")
+        self.note.hide()
+        counts_row = QHBoxLayout()
+        counts_row.addWidget(self.counts_label, 1)
+        counts_row.addWidget(self.note)
+        lay.addLayout(counts_row)
+        self._complete_from: float | None = None
         self._settle = QTimer(self)
         self._settle.setSingleShot(True)
         self._settle.setInterval(settle_ms)
@@ -209,6 +232,7 @@ class ThresholdPanel(QWidget):
             self.histogram.set_threshold(t)
         finally:
             self._updating = False
+        self._show_note()
         if emit and changed:
             self.set_counts(int((self._scores >= t).sum()), None, None)
             self.thresholdChanged.emit(t)
@@ -219,6 +243,21 @@ class ThresholdPanel(QWidget):
         self._scores = np.asarray(scores, dtype=np.float64)
         self.histogram.set_scores(self._scores, floor)
         self.set_counts(int((self._scores >= self._threshold).sum()), None, None)
+
+    def set_complete_from(self, score: float | None) -> None:
+        """The score from which the pair set is complete (None: down to its floor). Below
+        it the histogram is marked and, while the threshold is there, a note says why."""
+        self._complete_from = score
+        self.histogram.set_complete_from(score)
+        if score is not None:
+            below = "at any score" if score >= 1.0 else f"below {score:g}"
+            self.note.setText(f"<i>Pairs {below} are incomplete</i> (hover for why)")
+            self.note.setToolTip(incompleteness(score)[0].upper() + incompleteness(score)[1:] + ".")
+        self._show_note()
+
+    def _show_note(self) -> None:
+        c = self._complete_from
+        self.note.setVisible(c is not None and self._threshold < c - 1e-9)
 
     def set_curve(self, fn: Callable[[np.ndarray], np.ndarray] | None) -> None:
         """An acceptance curve ``fn(x) -> probability`` to draw, or None."""

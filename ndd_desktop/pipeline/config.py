@@ -34,7 +34,8 @@ class ScanSummary:
     ``new``: documents seen for the first time; ``changed``: documents whose content
     changed; ``moved``: documents found at a new path with the same content (their
     sketches and decisions are kept); ``unchanged``: the rest; ``removed``: documents
-    whose file is gone; ``pairs``: pairs stored for the method.
+    whose file is gone; ``pairs``: pairs stored for the method; ``complete_from``: see
+    ``store.PairSet`` (None: every pair down to the floor was searched for).
     """
 
     documents: int
@@ -46,3 +47,4 @@ class ScanSummary:
     pairs: int
     seconds: float
     moved: int = 0
+    complete_from: float | None = None

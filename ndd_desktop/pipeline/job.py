@@ -112,9 +112,11 @@ class ScanJob:
                 "pairs": n_pairs,
             }
             counts["unchanged"] = max(total - done.new - done.changed - done.moved, 0)
+            pset = self.store.pair_set(method.name, method.pairs_key(params))
             summary = ScanSummary(
                 documents=counts["documents"], new=done.new, changed=done.changed, unchanged=counts["unchanged"],
                 removed=removed, errors=errors, pairs=n_pairs, seconds=time.monotonic() - started, moved=done.moved,
+                complete_from=pset.complete_from if pset is not None else None,
             )
         except ScanCancelled:
             self._end(run_id, "cancelled", counts, "cancelled")

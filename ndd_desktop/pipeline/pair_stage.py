@@ -102,6 +102,7 @@ def compute_pairs(store: Store, method: Method, params: Any, params_dict: dict, 
     cancel.raise_if_cancelled()
     meter.finish()
     meter.stage("store", len(scores))
-    n = store.replace_pairs(method.name, pairs_key, sketch_key, params_dict, floor, digest, to_columns(scores, ids))
+    n = store.replace_pairs(method.name, pairs_key, sketch_key, params_dict, floor, digest, to_columns(scores, ids),
+                            complete_from=scores.complete_from)
     meter.finish()
     return n

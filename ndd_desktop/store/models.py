@@ -108,6 +108,8 @@ class PairSetRow(Base):
     count: Mapped[int] = mapped_column(Integer, default=0)
     input_hash: Mapped[str] = mapped_column(String(64), default="")
     created: Mapped[float] = mapped_column(Float)
+    # The score from which every pair was searched for; NULL: down to the floor.
+    complete_from: Mapped[float | None] = mapped_column(Float, nullable=True)
 
 
 class PairRowModel(Base):

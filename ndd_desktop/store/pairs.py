@@ -49,9 +49,10 @@ class PairsMixin:
         """Every stored pair set (one per method and parameter hash), newest first."""
         with self._read() as conn:
             rows = conn.exec_driver_sql(
-                "SELECT method, params, pairs_key, floor, count FROM pair_sets ORDER BY created DESC, id DESC"
+                "SELECT method, params, pairs_key, floor, count, complete_from FROM pair_sets "
+                "ORDER BY created DESC, id DESC"
             ).fetchall()
-        return [PairSet(m, json.loads(p), k, f, c) for m, p, k, f, c in rows]
+        return [PairSet(m, json.loads(p), k, f, c, cf) for m, p, k, f, c, cf in rows]
 
     def pair_set(self, method: str, pairs_key: str) -> PairSet | None:
         """One pair set, None when that method and parameter hash were never scanned."""

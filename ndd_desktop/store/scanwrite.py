@@ -357,20 +357,24 @@ class ScanWriteMixin:
         floor: float,
         input_hash: str,
         columns: dict[str, np.ndarray],
+        complete_from: float | None = None,
     ) -> int:
         """Atomically replace the pair set of (method, pairs_key) with new pairs.
 
         ``columns`` holds parallel arrays ``a, b, score, cont_ab, cont_ba, hamming`` (NaN
-        is stored as NULL). Readers see the old set until the transaction commits.
+        is stored as NULL). ``complete_from``: see :class:`PairSet`. Readers see the old
+        set until the transaction commits.
         """
         n = int(columns["a"].shape[0])
         with self._write() as conn:
             conn.exec_driver_sql(
-                "INSERT INTO pair_sets (method, pairs_key, sketch_key, params, floor, count, input_hash, created) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (method, pairs_key) DO UPDATE SET "
+                "INSERT INTO pair_sets (method, pairs_key, sketch_key, params, floor, count, input_hash, created, "
+                "complete_from) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (method, pairs_key) DO UPDATE SET "
                 "sketch_key = excluded.sketch_key, params = excluded.params, floor = excluded.floor, "
-                "count = excluded.count, input_hash = excluded.input_hash, created = excluded.created",
-                (method, pairs_key, sketch_key, json.dumps(params, sort_keys=True), float(floor), n, input_hash, time.time()),
+                "count = excluded.count, input_hash = excluded.input_hash, created = excluded.created, "
+                "complete_from = excluded.complete_from",
+                (method, pairs_key, sketch_key, json.dumps(params, sort_keys=True), float(floor), n, input_hash,
+                 time.time(), None if complete_from is None else float(complete_from)),
             )
             set_id = conn.exec_driver_sql(
                 "SELECT id FROM pair_sets WHERE method = ? AND pairs_key = ?", (method, pairs_key)

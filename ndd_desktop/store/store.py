@@ -84,7 +84,7 @@ class Store(PairsMixin, DecisionsMixin, ScanWriteMixin):
             yield conn
 
     def schema_revision(self) -> str | None:
-        """The schema revision of the file (``"0002"``)."""
+        """The schema revision of the file (``"0003"``)."""
         return _engine.current_revision(self._engine)
 
     def integrity_check(self) -> str:

@@ -69,13 +69,19 @@ class ScanRun:
 
 @dataclass(frozen=True)
 class PairSet:
-    """The stored pairs of one method under one set of parameters."""
+    """The stored pairs of one method under one set of parameters.
+
+    ``complete_from``: None when every pair down to ``floor`` was searched for; otherwise
+    the score from which the search was complete (below it pairs are there only when the
+    banded search of a large collection happened to find them).
+    """
 
     method: str
     params: dict
     pairs_key: str
     floor: float
     count: int
+    complete_from: float | None = None
 
 
 @dataclass(frozen=True)

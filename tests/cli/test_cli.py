@@ -244,3 +244,24 @@ def test_real_subprocess(corpus):
     assert r.returncode == 0 and json.loads(r.stdout) == []
     r = subprocess.run([*cmd, "pairs", "--db", str(corpus / "nope.ndd")], capture_output=True, text=True, env=env, timeout=300)
     assert r.returncode == 2 and r.stderr.startswith("ndd: error:")
+
+
+def test_scan_and_pairs_say_when_low_scores_are_incomplete(capsys, corpus, monkeypatch):
+    import ndd_desktop.core.dense_join as dj
+    import ndd_desktop.core.inverted_index as ii
+
+    db = scanned(capsys, corpus, "--method", "qgram")  # small: an exact join, no note
+    status, _, err = run(capsys, "pairs", "--db", db, "--threshold", "0.4")
+    assert status == 0 and "note" not in err
+    # as on a large collection: exact joins too costly, bands designed for the default 0.7
+    monkeypatch.setattr(ii, "COUNT_MODE_BUDGET", -1)
+    monkeypatch.setattr(ii, "PREFIX_MODE_BUDGET", -1)
+    monkeypatch.setattr(dj, "DENSE_MAX_SECONDS", -1.0)
+    status, _, err = run(capsys, "scan", corpus / "a", "--db", corpus / "big.ndd", "--method", "qgram")
+    assert status == 0 and "pairs below 0.7 are only those the bands happened to find" in err
+    with Store.open(corpus / "big.ndd") as store:
+        assert [ps.complete_from for ps in store.pair_sets()] == [0.7]
+    status, _, err = run(capsys, "pairs", "--db", corpus / "big.ndd", "--threshold", "0.4")
+    assert status == 0 and "pairs below 0.7" in err
+    status, _, err = run(capsys, "pairs", "--db", corpus / "big.ndd", "--threshold", "0.8")
+    assert status == 0 and "note" not in err

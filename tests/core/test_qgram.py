@@ -158,3 +158,29 @@ def test_sketch_is_uint32_and_versioned():
     from ndd_desktop.core.params import params_hash
 
     assert m.sketch_version == 2 and m.sketch_key(p) != params_hash(p, sketch_only=True)
+
+
+def _force_banded_search(monkeypatch):
+    import ndd_desktop.core.dense_join as dj
+    import ndd_desktop.core.inverted_index as ii
+
+    monkeypatch.setattr(ii, "COUNT_MODE_BUDGET", -1)
+    monkeypatch.setattr(ii, "PREFIX_MODE_BUDGET", -1)
+    monkeypatch.setattr(dj, "DENSE_MAX_SECONDS", -1.0)
+
+
+def test_pairs_say_from_which_score_the_search_was_complete(monkeypatch):
+    docs = [normalize(f"the harbour works budget was discussed by the council on day {k} of the session")
+            for k in range(12)]
+    sketches = M.sketch_many(docs, P)
+    exact = M.find_pairs(sketches, P, 0.3)
+    assert exact.complete_from is None and len(exact) > 0  # an exact join: complete to the floor
+    _force_banded_search(monkeypatch)
+    banded = M.find_pairs(sketches, P, 0.3)
+    assert banded.complete_from == M.default_threshold  # bands designed for the default threshold
+    assert banded.select(banded.score >= 0.9).complete_from == M.default_threshold  # kept by select
+    assert M.find_pairs(sketches, P, 0.8).complete_from is None  # floor above the design: complete
+    contained = M.find_pairs(sketches, M.params({"measure": "containment"}), 0.3)
+    assert contained.complete_from == 1.0  # bands follow resemblance, not containment
+    hybrid = get_method("hybrid")
+    assert hybrid.find_pairs(hybrid.sketch_many(docs, hybrid.params()), hybrid.params(), 0.3).complete_from is None

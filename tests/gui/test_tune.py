@@ -84,3 +84,41 @@ def test_axis_labels_never_overlap_and_stay_under_the_plot():
     # in the middle all three are shown; at the floor the floor label gives way
     assert [text for _, text in axis_labels(0.3, 0.65, 210.0, left, right)] == ["0.65", "0.30", "1.00"]
     assert [text for _, text in axis_labels(0.3, 0.3, left, left, right)] == ["0.30", "1.00"]
+
+
+def test_scores_below_where_the_pairs_are_complete_are_marked(qtbot):
+    from ndd_desktop.gui.threshold_panel import ThresholdPanel
+
+    panel = ThresholdPanel()
+    qtbot.addWidget(panel)
+    panel.set_scores(np.array([0.35, 0.5, 0.75, 0.9]), 0.3)
+    panel.set_threshold(0.5, emit=False)
+    assert not panel.note.isVisibleTo(panel)  # complete down to the floor: nothing to say
+    panel.set_complete_from(0.7)
+    assert panel.histogram.complete_from == 0.7
+    assert panel.note.isVisibleTo(panel) and "below 0.7" in panel.note.text()
+    assert "bands designed for 0.7" in panel.note.toolTip()
+    panel.set_threshold(0.8)  # above it the pairs are complete
+    assert not panel.note.isVisibleTo(panel)
+    panel.set_threshold(0.6)
+    assert panel.note.isVisibleTo(panel)
+    panel.set_complete_from(None)  # another pair set, searched exactly
+    assert not panel.note.isVisibleTo(panel) and panel.histogram.complete_from is None
+    panel.histogram.set_complete_from(0.7)
+    panel.histogram.resize(300, 100)
+    panel.histogram.grab()  # paints the hatching without error
+
+
+def test_window_reads_where_a_pair_set_is_complete(tmp_path):
+    from ndd_desktop.gui.collection import read_pair_set
+    from ndd_desktop.store import Root, Store
+
+    store = Store.open(tmp_path / "c.ndd.sqlite")
+    store.set_roots([Root("/r")])
+    cols = {"a": np.array([1]), "b": np.array([2]), "score": np.array([0.5]),
+            "cont_ab": np.array([np.nan]), "cont_ba": np.array([np.nan])}
+    store.replace_pairs("qgram", "pk", "sk", {}, 0.3, "in", cols, complete_from=0.7)
+    assert read_pair_set(store, "qgram", {}, "pk", 0.3).complete_from == 0.7
+    store.replace_pairs("qgram", "pk", "sk", {}, 0.3, "in2", cols)
+    assert read_pair_set(store, "qgram", {}, "pk", 0.3).complete_from is None
+    store.close()

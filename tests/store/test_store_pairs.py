@@ -158,3 +158,14 @@ def test_decisions_are_written_with_full_sync(file_store):
         assert conn.exec_driver_sql("PRAGMA synchronous").scalar_one() == 2  # FULL
     with file_store._write() as conn:
         assert conn.exec_driver_sql("PRAGMA synchronous").scalar_one() == 1  # NORMAL
+
+
+def test_pair_set_keeps_from_which_score_it_is_complete(three):
+    store, (a, b, c) = three
+    assert store.pair_set("m", "pk").complete_from is None  # the default: down to the floor
+    cols = {"a": np.array([a]), "b": np.array([b]), "score": np.array([0.9]),
+            "cont_ab": np.array([np.nan]), "cont_ba": np.array([np.nan])}
+    store.replace_pairs("m", "pk", "k", {"q": 4}, 0.3, "in2", cols, complete_from=0.7)
+    assert store.pair_set("m", "pk").complete_from == 0.7
+    store.replace_pairs("m", "pk", "k", {"q": 4}, 0.3, "in3", cols)  # a later exact scan
+    assert store.pair_set("m", "pk").complete_from is None
