@@ -172,7 +172,6 @@ def select_pair_set(store: Store, args: argparse.Namespace):
     return method, params, pairs_key, threshold
 
 
-
 # -- pairs, clusters, errors ----------------------------------------------------------------
 def cmd_pairs(args: argparse.Namespace) -> int:
     """``ndd pairs``: one row per pair at or above the threshold, best first."""

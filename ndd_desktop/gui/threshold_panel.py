@@ -252,7 +252,8 @@ class ThresholdPanel(QWidget):
         if score is not None:
             below = "at any score" if score >= 1.0 else f"below {score:g}"
             self.note.setText(f"<i>Pairs {below} are incomplete</i> (hover for why)")
-            self.note.setToolTip(incompleteness(score)[0].upper() + incompleteness(score)[1:] + ".")
+            why = incompleteness(score)
+            self.note.setToolTip(why[0].upper() + why[1:] + ".")
         self._show_note()
 
     def _show_note(self) -> None:
