@@ -59,6 +59,10 @@ COUNT_MODE_BUDGET = 5_000_000
 #: Prefix mode is used while (pairs the prefixes emit) x (mean sketch length), the bound on
 #: its verification work, stays below this; beyond, banded LSH (:mod:`core.set_lsh`).
 PREFIX_MODE_BUDGET = 100_000_000
+#: Once the feature index and the prefixes are built (the sampled estimate said prefix mode
+#: fits), it is kept unless the exact count exceeds the budget by more than this factor:
+#: falling back to the banded search then would cost more than the overrun saves.
+PREFIX_OVERRUN = 1.5
 #: Documents sampled to estimate the cost of the exact joins of a larger collection.
 SAMPLE_DOCS = 1500
 #: Candidates of sketches at most this long are verified by sorting row pairs together.
@@ -441,7 +445,7 @@ def overlap_join(
                 pr, pd = pr[~common], pd[~common]
         posting = np.bincount(pr, minlength=index.n_features)
         prefix_cost = int((posting * (posting - 1) // 2).sum())
-        if mode == "auto" and prefix_cost * max(float(lens.mean()), 1.0) > PREFIX_MODE_BUDGET:
+        if mode == "auto" and prefix_cost * max(float(lens.mean()), 1.0) > PREFIX_MODE_BUDGET * PREFIX_OVERRUN:
             return _lsh_join(sketches, floor_eff, measure, dates, float(window_seconds), recall_score, design_jaccard)
         comp = np.sort(pr * n + pd)
         if resemblance:

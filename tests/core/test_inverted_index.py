@@ -286,3 +286,17 @@ def test_dense_mode_keeps_the_time_window():
     dates = np.array([0.0, 0.5 * day, 3 * day, np.nan])
     res = overlap_join(sets, 0.5, dates=dates, window_seconds=day, mode="dense")
     assert set(zip(res.i.tolist(), res.j.tolist())) == {(0, 1), (0, 3), (1, 3), (2, 3)}
+
+
+@pytest.mark.parametrize("overrun, mode", [(1.2, "prefix"), (2.0, "lsh")])
+def test_prefix_mode_is_kept_a_little_over_budget_once_its_index_is_built(monkeypatch, overrun, mode):
+    sets = planted_sets(9)
+    index = FeatureIndex(sets)
+    units = ii._prefix_cost(index, 0.3) * float(index.lengths.mean())
+    monkeypatch.setattr(ii, "COUNT_MODE_BUDGET", -1)
+    monkeypatch.setattr(dj, "DENSE_MAX_SECONDS", -1.0)
+    monkeypatch.setattr(ii, "PREFIX_MODE_BUDGET", units / overrun)  # over budget by `overrun`
+    res = overlap_join(sets, 0.3, recall_score=0.3)
+    assert res.mode == mode
+    if mode == "prefix":
+        assert set(zip(res.i.tolist(), res.j.tolist(), res.shared.tolist())) == brute(sets, 0.3, "resemblance")
