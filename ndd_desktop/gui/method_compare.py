@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..core.methods import default_threshold
+from ..pipeline.pair_lookup import PairLookup
 from .formatting import doc_label
 from .scan_setup import available_methods
 from .worker import Worker
@@ -43,8 +44,8 @@ class Agreement:
     both: np.ndarray  # (n, 2) a, b
     only_a: np.ndarray
     only_b: np.ndarray
-    score_a: dict[tuple[int, int], float]
-    score_b: dict[tuple[int, int], float]
+    score_a: PairLookup  # .get((a, b)): the score of every stored pair of each set
+    score_b: PairLookup
 
     @property
     def jaccard(self) -> float:
@@ -65,8 +66,8 @@ def agreement(arrays_a: Any, t_a: float, arrays_b: Any, t_b: float) -> Agreement
     ka, kb = pa[:, 0] * stride + pa[:, 1], pb[:, 0] * stride + pb[:, 1]
     in_b, in_a = np.isin(ka, kb), np.isin(kb, ka)
     # Scores of every stored pair, so a pair one method rejects still shows its score there.
-    score_a = {(int(x), int(y)): float(s) for x, y, s in zip(arrays_a.a, arrays_a.b, arrays_a.score)}
-    score_b = {(int(x), int(y)): float(s) for x, y, s in zip(arrays_b.a, arrays_b.b, arrays_b.score)}
+    score_a = PairLookup(arrays_a.a, arrays_a.b, arrays_a.score)
+    score_b = PairLookup(arrays_b.a, arrays_b.b, arrays_b.score)
     return Agreement(pa[in_b], pa[~in_b], pb[~in_a], score_a, score_b)
 
 

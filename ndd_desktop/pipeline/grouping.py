@@ -27,6 +27,7 @@ import numpy as np
 
 from ..core.clustering import component_groups, principal_groups
 from ..store import DocumentInfo, PairArrays, Store
+from .pair_lookup import PairLookup
 
 KEEPER_RULES = ("reference-oldest", "oldest", "newest", "longest", "folder-priority")
 MEASURES = ("score", "containment")
@@ -133,7 +134,7 @@ def groups_at(
         value = np.where(np.isnan(cont), pa.score, cont)
     verdicts = store.verdicts()
     keep = value >= threshold
-    pair_value = _PairLookup(pa.a, pa.b, value)
+    pair_value = PairLookup(pa.a, pa.b, value)
     edges = {(int(a), int(b)): float(v) for a, b, v in zip(pa.a[keep], pa.b[keep], value[keep])}
     above = {x for e in edges for x in e}  # before the reviewer's constraints
     cannot = []
@@ -178,24 +179,3 @@ def groups_at(
         out.append(DocGroup(n, principal, members, scores, keeper, direct))
     return Grouping(out, set(ids) - grouped, len(items))
 
-
-class _PairLookup:
-    """The stored value of a pair (a < b), looked up in the sorted pair codes; answers
-    ``get`` like a dict of every pair without building one (100k+ pairs)."""
-
-    def __init__(self, a: np.ndarray, b: np.ndarray, value: np.ndarray):
-        self._span = int(max(a.max(initial=0), b.max(initial=0))) + 1
-        codes = a.astype(np.int64) * self._span + b.astype(np.int64)
-        order = np.argsort(codes, kind="stable")
-        self._codes = codes[order]
-        self._values = np.asarray(value, dtype=np.float64)[order]
-
-    def get(self, pair: tuple[int, int], default: float | None = None) -> float | None:
-        a, b = pair
-        if not (0 <= a < self._span and 0 <= b < self._span):
-            return default
-        code = a * self._span + b
-        k = int(np.searchsorted(self._codes, code))
-        if k < self._codes.shape[0] and int(self._codes[k]) == code:
-            return float(self._values[k])
-        return default
