@@ -211,7 +211,9 @@ class MainWindow(OpeningMixin, QMainWindow):
 
     def _scan_done(self) -> None:
         self.setup.set_busy(False)
-        if self.collection is not None:
+        # After a finished scan its pair set is being loaded, and _pair_set_loaded updates the
+        # comparison with it; here only for scans that stopped (their store may have changed).
+        if self.collection is not None and self.scan.outcome != "finished":
             self.methods.set_store(self.collection.store, self.collection.data.docs if self.collection.data else {})
 
     # -- pairs, threshold, groups ---------------------------------------------------------
@@ -223,7 +225,7 @@ class MainWindow(OpeningMixin, QMainWindow):
         self.threshold.set_threshold(t, emit=False)
         self.threshold.set_curve(_acceptance(method, data))
         self.pairs.set_pairs(data.arrays, data.docs, data.verdicts, t)
-        self.methods.set_store(self.collection.store, data.docs)
+        self.methods.set_store(self.collection.store, data.docs, known={(data.method, data.pairs_key): data.arrays})
         self._apply_keeper_rule()
         self.statusBar().showMessage(f"{len(data.arrays):,} pairs of {data.method} above {data.floor:.2f}; "
                                      f"{self.pairs.model.total_rows():,} at the threshold {t:.2f}.")

@@ -147,10 +147,12 @@ class MethodComparePanel(QWidget):
         lay.addWidget(self.which)
         lay.addWidget(self.view, 1)
 
-    def set_store(self, store: Any, docs: dict[int, Any]) -> None:
-        """List the store's pair sets (first: the newest two)."""
+    def set_store(self, store: Any, docs: dict[int, Any], known: dict[tuple[str, str], Any] | None = None) -> None:
+        """List the store's pair sets (first: the newest two). ``known``: pair sets the
+        caller has just read, by (method, pairs_key), so they are not read again."""
         self.store, self.docs = store, docs
         self._arrays.clear()
+        self._arrays.update(known or {})
         self._generation += 1
         sets = store.pair_sets() if store is not None else []
         for combo in (self.set_a, self.set_b):

@@ -56,3 +56,22 @@ def test_new_thresholds_compare_without_reading_the_pair_sets_again(qtbot, scann
     # a rescan changes the store's pair sets: the kept arrays are dropped and read again
     panel.set_store(store, w.collection.data.docs)
     qtbot.waitUntil(lambda: not panel.busy() and len(reads) == 2, timeout=10000)
+
+
+def test_a_finished_scan_reads_its_new_pair_set_once(qtbot, scanned, monkeypatch):
+    w = scanned
+    store = w.collection.store
+    reads = []
+    real = store.pair_arrays
+    monkeypatch.setattr(store, "pair_arrays", lambda *k: reads.append(k) or real(*k))
+    panel = w.methods
+    w.tabs.setCurrentIndex(2)
+    panel.run_method.setCurrentText("bottomk")
+    with qtbot.waitSignal(w.scan.done, timeout=120000):
+        panel.run_button.click()
+    wait_idle(qtbot, w)
+    qtbot.waitUntil(lambda: not panel.busy() and panel.result is not None, timeout=10000)
+    new = (w.collection.data.method, w.collection.data.pairs_key)
+    assert new[0] == "bottomk"
+    # the window's own read; the comparison is handed that copy instead of reading it again
+    assert reads.count(new) == 1, reads
