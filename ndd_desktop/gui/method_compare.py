@@ -7,6 +7,7 @@ method" scans the same folders with a second method so that there is something t
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -246,14 +247,16 @@ class MethodComparePanel(QWidget):
         self.model.setHorizontalHeaderLabels(["Document A", "Document B", "First score", "Second score"])
         if self.result is None:
             return
-        rows = getattr(self.result, self.which.currentData())
-        for a, b in rows[:MAX_LISTED].tolist():
-            sa, sb = self.result.score_a.get((a, b)), self.result.score_b.get((a, b))
+        rows = getattr(self.result, self.which.currentData())[:MAX_LISTED]
+        # looked up all at once: one call per row would cost ~0.3 s here for 5,000 rows
+        first = self.result.score_a.values(rows[:, 0], rows[:, 1]).tolist()
+        second = self.result.score_b.values(rows[:, 0], rows[:, 1]).tolist()
+        for (a, b), sa, sb in zip(rows.tolist(), first, second):
             self.model.appendRow([
                 QStandardItem(doc_label(self.docs[a]) if a in self.docs else f"#{a}"),
                 QStandardItem(doc_label(self.docs[b]) if b in self.docs else f"#{b}"),
-                QStandardItem("–" if sa is None else f"{sa:.3f}"),
-                QStandardItem("–" if sb is None else f"{sb:.3f}"),
+                QStandardItem("–" if math.isnan(sa) else f"{sa:.3f}"),
+                QStandardItem("–" if math.isnan(sb) else f"{sb:.3f}"),
             ])
         header = self.view.horizontalHeader()
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)

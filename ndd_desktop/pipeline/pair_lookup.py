@@ -20,12 +20,26 @@ class PairLookup:
         self._codes = codes[order]
         self._values = np.asarray(value, dtype=np.float64)[order]
 
+    def values(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        """The values of many pairs at once, NaN where a pair is not stored."""
+        a = np.asarray(a, dtype=np.int64)
+        b = np.asarray(b, dtype=np.int64)
+        out = np.full(a.shape[0], np.nan)
+        inside = (a >= 0) & (a < self._span) & (b >= 0) & (b < self._span)
+        if self._codes.shape[0] == 0 or not inside.any():
+            return out
+        codes = a[inside] * self._span + b[inside]
+        k = np.minimum(np.searchsorted(self._codes, codes), self._codes.shape[0] - 1)
+        found = self._codes[k] == codes
+        out[np.flatnonzero(inside)[found]] = self._values[k[found]]
+        return out
+
     def get(self, pair: tuple[int, int], default: float | None = None) -> float | None:
         a, b = pair
         if not (0 <= a < self._span and 0 <= b < self._span):
             return default
         code = a * self._span + b
-        k = int(np.searchsorted(self._codes, code))
+        k = int(self._codes.searchsorted(code))
         if k < self._codes.shape[0] and int(self._codes[k]) == code:
             return float(self._values[k])
         return default

@@ -20,4 +20,8 @@ def test_lookup_equals_a_dict_of_every_pair():
     for pair in probes:
         assert lookup.get(pair) == want.get(pair)
     assert lookup.get((10**6, 1), 1.0) == 1.0  # the default for an unknown pair
-    assert PairLookup(np.empty(0, np.int64), np.empty(0, np.int64), np.empty(0)).get((1, 2)) is None
+    pa, pb = np.array([p[0] for p in probes]), np.array([p[1] for p in probes])
+    many = lookup.values(pa, pb)
+    assert [None if np.isnan(v) else v for v in many.tolist()] == [want.get(p) for p in probes]
+    empty = PairLookup(np.empty(0, np.int64), np.empty(0, np.int64), np.empty(0))
+    assert empty.get((1, 2)) is None and np.isnan(empty.values(np.array([1]), np.array([2]))).all()
