@@ -94,6 +94,7 @@ class MethodComparePanel(QWidget):
         # Pair sets read for earlier comparisons, by (method, pairs_key); emptied when the
         # store's pair sets change (set_store), so a new threshold costs no second read.
         self._arrays: dict[tuple[str, str], Any] = {}
+        self._list_stale = False  # a result arrived while the tab was hidden
         self._generation = 0
         self.set_a, self.set_b = QComboBox(self), QComboBox(self)
         self.t_a, self.t_b = QDoubleSpinBox(self), QDoubleSpinBox(self)
@@ -239,10 +240,20 @@ class MethodComparePanel(QWidget):
                     self.which.setCurrentIndex(k)
                     self.which.blockSignals(False)
                     break
-        self._fill_list()
+        # Up to MAX_LISTED rows are ~0.2 s of work on this thread: not while the tab is hidden.
+        self._list_stale = True
+        if self.isVisibleTo(self.window()):
+            self._fill_list()
         self.compared.emit(result)
 
+    def showEvent(self, event) -> None:  # noqa: N802
+        """Fill the list the tab shows if results came while it was hidden."""
+        super().showEvent(event)
+        if self._list_stale:
+            self._fill_list()
+
     def _fill_list(self) -> None:
+        self._list_stale = False
         self.model.clear()
         self.model.setHorizontalHeaderLabels(["Document A", "Document B", "First score", "Second score"])
         if self.result is None:

@@ -75,3 +75,18 @@ def test_a_finished_scan_reads_its_new_pair_set_once(qtbot, scanned, monkeypatch
     assert new[0] == "bottomk"
     # the window's own read; the comparison is handed that copy instead of reading it again
     assert reads.count(new) == 1, reads
+
+
+def test_the_comparison_list_is_filled_when_its_tab_is_shown(qtbot, scanned):
+    w = scanned
+    panel = w.methods
+    w.tabs.setCurrentIndex(0)  # the pairs tab: the comparison's list is hidden
+    with qtbot.waitSignal(w.scan.done, timeout=120000):
+        w.run_method("minhash")
+    wait_idle(qtbot, w)
+    qtbot.waitUntil(lambda: not panel.busy() and panel.result is not None, timeout=10000)
+    listed = len(getattr(panel.result, panel.which.currentData()))
+    assert listed > 0
+    assert panel.model.rowCount() == 0  # nothing built for a tab nobody looks at
+    w.tabs.setCurrentIndex(2)
+    qtbot.waitUntil(lambda: panel.model.rowCount() == min(listed, 5000), timeout=5000)
