@@ -36,19 +36,30 @@ def test_second_method_and_agreement(qtbot, scanned):
     qtbot.waitUntil(lambda: not panel.busy() and len(panel.result.only_a) >= len(r.only_a), timeout=10000)
 
 
-def test_new_thresholds_compare_without_reading_the_pair_sets_again(qtbot, scanned, monkeypatch):
-    w = scanned
+def run_other_method(qtbot, w, name: str, tab: int):
+    """Scan with another method while tab ``tab`` is shown; wait for the comparison."""
     panel = w.methods
-    w.tabs.setCurrentIndex(2)
-    panel.run_method.setCurrentText("minhash")
+    w.tabs.setCurrentIndex(tab)
     with qtbot.waitSignal(w.scan.done, timeout=120000):
-        panel.run_button.click()
+        w.run_method(name)
     wait_idle(qtbot, w)
     qtbot.waitUntil(lambda: not panel.busy() and panel.result is not None, timeout=10000)
-    store = w.collection.store
-    reads = []
+    return panel
+
+
+def count_reads(store, monkeypatch) -> list:
+    """The (method, pairs_key) of every pair set read from ``store`` from now on."""
+    reads: list = []
     real = store.pair_arrays
     monkeypatch.setattr(store, "pair_arrays", lambda *k: reads.append(k) or real(*k))
+    return reads
+
+
+def test_new_thresholds_compare_without_reading_the_pair_sets_again(qtbot, scanned, monkeypatch):
+    w = scanned
+    panel = run_other_method(qtbot, w, "minhash", tab=2)
+    store = w.collection.store
+    reads = count_reads(store, monkeypatch)
     before = panel.result
     panel.t_a.setValue(min(1.0, panel.t_a.value() + 0.05))
     qtbot.waitUntil(lambda: not panel.busy() and panel.result is not before, timeout=10000)
@@ -60,17 +71,8 @@ def test_new_thresholds_compare_without_reading_the_pair_sets_again(qtbot, scann
 
 def test_a_finished_scan_reads_its_new_pair_set_once(qtbot, scanned, monkeypatch):
     w = scanned
-    store = w.collection.store
-    reads = []
-    real = store.pair_arrays
-    monkeypatch.setattr(store, "pair_arrays", lambda *k: reads.append(k) or real(*k))
-    panel = w.methods
-    w.tabs.setCurrentIndex(2)
-    panel.run_method.setCurrentText("bottomk")
-    with qtbot.waitSignal(w.scan.done, timeout=120000):
-        panel.run_button.click()
-    wait_idle(qtbot, w)
-    qtbot.waitUntil(lambda: not panel.busy() and panel.result is not None, timeout=10000)
+    reads = count_reads(w.collection.store, monkeypatch)
+    run_other_method(qtbot, w, "bottomk", tab=2)
     new = (w.collection.data.method, w.collection.data.pairs_key)
     assert new[0] == "bottomk"
     # the window's own read; the comparison is handed that copy instead of reading it again
@@ -79,12 +81,7 @@ def test_a_finished_scan_reads_its_new_pair_set_once(qtbot, scanned, monkeypatch
 
 def test_the_comparison_list_is_filled_when_its_tab_is_shown(qtbot, scanned):
     w = scanned
-    panel = w.methods
-    w.tabs.setCurrentIndex(0)  # the pairs tab: the comparison's list is hidden
-    with qtbot.waitSignal(w.scan.done, timeout=120000):
-        w.run_method("minhash")
-    wait_idle(qtbot, w)
-    qtbot.waitUntil(lambda: not panel.busy() and panel.result is not None, timeout=10000)
+    panel = run_other_method(qtbot, w, "minhash", tab=0)  # the pairs tab: the list is hidden
     listed = len(getattr(panel.result, panel.which.currentData()))
     assert listed > 0
     assert panel.model.rowCount() == 0  # nothing built for a tab nobody looks at
