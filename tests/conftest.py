@@ -64,3 +64,15 @@ def _no_thread_left_running():
     leaked = leaked_threads(before)
     if leaked:
         pytest.fail("test left threads running: " + ", ".join(leaked), pytrace=False)
+
+
+@pytest.fixture
+def banded_search(monkeypatch):
+    """Make the set-based joins behave as on a large collection: count, dense and prefix
+    mode over budget, so candidates come from the banded search (core.set_lsh)."""
+    import ndd_desktop.core.dense_join as dj
+    import ndd_desktop.core.inverted_index as ii
+
+    monkeypatch.setattr(ii, "COUNT_MODE_BUDGET", -1)
+    monkeypatch.setattr(ii, "PREFIX_MODE_BUDGET", -1)
+    monkeypatch.setattr(dj, "DENSE_MAX_SECONDS", -1.0)

@@ -246,17 +246,12 @@ def test_real_subprocess(corpus):
     assert r.returncode == 2 and r.stderr.startswith("ndd: error:")
 
 
-def test_scan_and_pairs_say_when_low_scores_are_incomplete(capsys, corpus, monkeypatch):
-    import ndd_desktop.core.dense_join as dj
-    import ndd_desktop.core.inverted_index as ii
-
+def test_scan_and_pairs_say_when_low_scores_are_incomplete(capsys, corpus, request):
     db = scanned(capsys, corpus, "--method", "qgram")  # small: an exact join, no note
     status, _, err = run(capsys, "pairs", "--db", db, "--threshold", "0.4")
     assert status == 0 and "note" not in err
     # as on a large collection: exact joins too costly, bands designed for the default 0.7
-    monkeypatch.setattr(ii, "COUNT_MODE_BUDGET", -1)
-    monkeypatch.setattr(ii, "PREFIX_MODE_BUDGET", -1)
-    monkeypatch.setattr(dj, "DENSE_MAX_SECONDS", -1.0)
+    request.getfixturevalue("banded_search")
     status, _, err = run(capsys, "scan", corpus / "a", "--db", corpus / "big.ndd", "--method", "qgram")
     assert status == 0 and "pairs below 0.7 are only those the bands happened to find" in err
     with Store.open(corpus / "big.ndd") as store:

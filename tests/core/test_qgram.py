@@ -160,22 +160,13 @@ def test_sketch_is_uint32_and_versioned():
     assert m.sketch_version == 2 and m.sketch_key(p) != params_hash(p, sketch_only=True)
 
 
-def _force_banded_search(monkeypatch):
-    import ndd_desktop.core.dense_join as dj
-    import ndd_desktop.core.inverted_index as ii
-
-    monkeypatch.setattr(ii, "COUNT_MODE_BUDGET", -1)
-    monkeypatch.setattr(ii, "PREFIX_MODE_BUDGET", -1)
-    monkeypatch.setattr(dj, "DENSE_MAX_SECONDS", -1.0)
-
-
-def test_pairs_say_from_which_score_the_search_was_complete(monkeypatch):
+def test_pairs_say_from_which_score_the_search_was_complete(request):
     docs = [normalize(f"the harbour works budget was discussed by the council on day {k} of the session")
             for k in range(12)]
     sketches = M.sketch_many(docs, P)
     exact = M.find_pairs(sketches, P, 0.3)
     assert exact.complete_from is None and len(exact) > 0  # an exact join: complete to the floor
-    _force_banded_search(monkeypatch)
+    request.getfixturevalue("banded_search")  # from here on, as on a large collection
     banded = M.find_pairs(sketches, P, 0.3)
     assert banded.complete_from == M.default_threshold  # bands designed for the default threshold
     assert banded.select(banded.score >= 0.9).complete_from == M.default_threshold  # kept by select
