@@ -42,6 +42,7 @@ is compared with everything.
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 from typing import Callable, Sequence
@@ -165,6 +166,11 @@ class FeatureIndex:
         self.n_features = base
         self.df = np.concatenate(dfs) if dfs else np.empty(0, np.int64)
 
+    @functools.cached_property
+    def entry_docs(self) -> np.ndarray:
+        """The document of every entry of ``gid`` (doc-major, so ascending)."""
+        return np.repeat(np.arange(self.n_docs, dtype=np.int64), self.lengths)
+
     def ranks(self) -> np.ndarray:
         """Rank of every feature id in the global order: rarest first, ties by id."""
         order = np.argsort(self.df, kind="stable")
@@ -277,11 +283,9 @@ def _pair_counts(index: FeatureIndex, features: np.ndarray, keep: PairFilter | N
     """(a * n + b, count) for the pairs a < b sharing features marked in ``features`` (a
     bool per feature id), counted posting list by posting list (or passed to ``sink`` in
     chunks, see :func:`_count_groups`)."""
-    n = index.n_docs
-    docs_flat = np.repeat(np.arange(n, dtype=np.int64), index.lengths)
     sel = np.flatnonzero(features[index.gid])
     order = sel[np.argsort(index.gid[sel], kind="stable")]  # stable: docs stay ascending
-    return _count_groups(index.gid[order], docs_flat[order], n, keep, sink)
+    return _count_groups(index.gid[order], index.entry_docs[order], index.n_docs, keep, sink)
 
 
 def _merge_counts(chunk_keys, chunk_counts):
@@ -423,7 +427,7 @@ def overlap_join(
         i, j = keys // n, keys % n
     elif plan is not None:
         used = "dense"
-        counts = dense_join.dense_counts(index.gid, np.repeat(np.arange(n, dtype=np.int64), lens), plan.dense, n)
+        counts = dense_join.dense_counts(index.gid, index.entry_docs, plan.dense, n)
         flat = counts.reshape(-1)
 
         def add(codes: np.ndarray, found: np.ndarray) -> None:
@@ -455,10 +459,9 @@ def overlap_join(
             # in the larger one: probe prefixes against full posting lists.
             marked = np.zeros(index.n_features, dtype=bool)
             marked[pr] = True
-            docs_flat = np.repeat(np.arange(n, dtype=np.int64), lens)
             er = rank[index.gid]
             sel = np.flatnonzero(marked[er])
-            all_comp = np.sort(er[sel] * n + docs_flat[sel])
+            all_comp = np.sort(er[sel] * n + index.entry_docs[sel])
             hit = np.searchsorted(comp, all_comp)
             hit[hit >= comp.shape[0]] = 0
             is_probe = comp[hit] == all_comp
