@@ -7,8 +7,9 @@ documents that grows with the collection: any index over single features then em
 number of pairs that grows with N^2. Bands of r hashed-together values make keys from a
 huge universe, so unrelated documents rarely collide.
 
-Each *round* (:func:`band_pairs`) remixes every value once (a seeded 32-bit
-bijection), cuts the hash range into bins and keeps each bin's smallest value
+Each *round* (:func:`band_pairs`) permutes every value once (multiplication by the
+round's odd constant modulo 2^32: the values are uniform hashes already), cuts the hash
+range into bins and keeps each bin's smallest value
 (one-permutation hashing; an empty bin borrows its next non-empty neighbour's value, mixed
 with the distance). Two sets agree in a bin with probability about their Jaccard
 similarity J. A band takes one bin in each of r rounds; with b bands a pair becomes a
@@ -178,55 +179,60 @@ def _flat_round(flat: np.ndarray, base: np.ndarray, lens: np.ndarray, k: int, bi
     """(docs, bins) uint32: round ``k`` of one-permutation hashing of a flat batch.
 
     ``flat`` holds the batch's values (uint32, document after document) and ``base`` the
-    first slot (document * bins) of each value's document. Each value is remixed with the
-    round's seed; its top bits pick the bin and a bin keeps its smallest remixed value. An
-    empty bin borrows the next filled bin of its row (circularly), mixed with the distance.
+    first slot (document * bins) of each value's document. The round permutes the values
+    by multiplying them with its own odd constant modulo 2^32 (the values are already
+    uniform hashes, so one multiplication reorders them as MinHash's permutations do; see
+    core.minhash_sketch); the top bits pick the bin and a bin keeps its smallest permuted
+    value. An empty bin borrows the next filled bin of its row (circularly), mixed with the
+    distance.
     """
     n = lens.shape[0]
-    h = _fmix32(flat ^ _seed32(k))
-    slot = (h >> np.uint32(32 - int(np.log2(bins)))).astype(np.intp)
+    with np.errstate(over="ignore"):
+        h = flat * _seed32(k)
+    slot = (h >> np.uint32(32 - int(np.log2(bins)))).astype(base.dtype)
     slot += base
     vals = np.full(n * bins, _U32, dtype=np.uint32)
     np.minimum.at(vals, slot, h)
     vals = vals.reshape(n, bins)
     filled = vals != _U32
-    if filled.all():
-        return vals
-    out = vals.copy()
-    for r0 in range(0, n, _DENSIFY_ROWS):
-        _densify(vals[r0 : r0 + _DENSIFY_ROWS], filled[r0 : r0 + _DENSIFY_ROWS], out[r0 : r0 + _DENSIFY_ROWS])
-    return out
+    if not filled.all():
+        _densify(vals, filled, vals)
+    return vals
 
 
-#: Rows densified at once (their temporaries stay in cache).
-_DENSIFY_ROWS = 4096
 _GOLDEN32 = np.uint32(0x9E3779B1)
 
 
 def _densify(vals: np.ndarray, filled: np.ndarray, out: np.ndarray) -> None:
-    """Into ``out``: each empty bin of ``vals`` takes the value of the next filled bin of
-    its row (circularly), mixed with the distance; rows with no filled bin are left alone.
+    """Into ``out`` (which may be ``vals``): each empty bin of ``vals`` takes the value of
+    the next filled bin of its row (circularly), mixed with the distance; rows with no
+    filled bin are left alone. ``bins`` (the row width) is a power of two.
 
-    Over the flattened rows, a running count of filled bins gives for each empty bin the
-    index of the next filled one in the list of filled positions; when that one lies in a
-    later row, the row's own first filled bin (plus one row width) is taken instead."""
+    Empty bins are few (a document of thousands of values over hundreds of bins leaves
+    well under 1 % empty), so the work follows them: every empty bin looks one bin further
+    along its row per step until it meets a filled one, and a step handles only the bins
+    still looking."""
     bins = vals.shape[1]
     flat_f = filled.reshape(-1)
-    fpos = np.append(np.flatnonzero(flat_f).astype(np.int32), np.int32(np.iinfo(np.int32).max))
-    seen = np.cumsum(flat_f, dtype=np.int32)  # filled bins at or before each position
-    pos = np.flatnonzero(~flat_f).astype(np.int32)
-    start = pos - (pos & np.int32(bins - 1))
-    first = seen[start] - flat_f[start]  # index in fpos of the row's first filled bin
-    live = seen[start + np.int32(bins - 1)] > first
-    if not live.all():
-        pos, start, first = pos[live], start[live], first[live]
-    src = fpos[seen[pos]]
-    wrap = src >= start + np.int32(bins)
-    src[wrap] = fpos[first[wrap]] + np.int32(bins)
-    dist = (src - pos).astype(np.uint32)
-    src[wrap] -= np.int32(bins)
+    flat_v = vals.reshape(-1)
+    pos = np.flatnonzero(~flat_f)
+    src = np.empty_like(pos)
+    dist = np.zeros(pos.shape[0], dtype=np.uint32)
+    looking = np.arange(pos.shape[0])
+    for step in range(1, bins):
+        if looking.shape[0] == 0:
+            break
+        p = pos[looking]
+        nxt = p - (p & (bins - 1)) + ((p + step) & (bins - 1))
+        hit = flat_f[nxt]
+        found = looking[hit]
+        src[found] = nxt[hit]
+        dist[found] = step
+        looking = looking[~hit]
+    done = dist > 0  # bins of rows with no filled bin found nothing
     with np.errstate(over="ignore"):
-        out.reshape(-1)[pos] = _fmix32(vals.reshape(-1)[src] + dist * _GOLDEN32)
+        borrowed = _fmix32(flat_v[src[done]] + dist[done] * _GOLDEN32)
+    out.reshape(-1)[pos[done]] = borrowed
 
 
 def band_pairs(
@@ -242,7 +248,7 @@ def band_pairs(
     A band is one bin in each of r rounds, ``bins`` bands per group of r rounds; r and the
     number of groups are the most selective choice of at most ``max_rounds`` rounds that
     finds a pair of ``jaccard`` with probability >= ``target``. The rounds are computed
-    over flat batches of documents with a 32-bit remix per value and round, and only one
+    over flat batches of documents with one 32-bit multiplication per value and round, and only one
     group's band keys (one 64-bit word per document and band) are held at a time.
     """
     n = len(sketches)
@@ -271,7 +277,9 @@ def band_pairs(
             docs = live[c0:c1]
             blens = lens[docs]
             flat = _as_u32(np.concatenate([sketches[d] for d in docs]))
-            base = np.repeat(np.arange(docs.shape[0], dtype=np.intp) * bins, blens)
+            # slots (document * bins + bin) of a batch fit 32 bits: a batch holds at most
+            # max(SIGNATURE_BATCH, bins) of them
+            base = np.repeat(np.arange(docs.shape[0], dtype=np.int32) * np.int32(bins), blens)
             keys = np.zeros((docs.shape[0], bins), dtype=np.uint64)
             with np.errstate(over="ignore"):
                 for k in range(r):

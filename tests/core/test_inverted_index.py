@@ -180,6 +180,9 @@ def test_densify_borrows_the_next_filled_bin_circularly():
     filled[1, 0], filled[2, bins - 1] = True, True  # a lone bin at either end of the row
     out = vals.copy()
     _densify(vals, filled, out)
+    in_place = vals.copy()  # the way _flat_round calls it: empty bins are written, filled ones read
+    _densify(in_place, filled, in_place)
+    assert np.array_equal(in_place, out)
     for r in range(40):
         for c in range(bins):
             if filled[r, c] or not filled[r].any():
