@@ -79,6 +79,8 @@ def check_file(path: str, create: bool) -> None:
             raise StoreError(f"no collection file at {path}")
         if not p.parent.exists():
             raise StoreError(f"folder {p.parent} does not exist")
+        if not os.access(p.parent, os.W_OK):
+            raise StoreError(f"cannot create {path}: the folder {p.parent} is not writable")
         return
     try:
         with open(p, "rb") as fh:
@@ -89,6 +91,26 @@ def check_file(path: str, create: bool) -> None:
         raise StoreError(f"{path} is not an ndd-desktop collection (not an SQLite file)")
     if not os.access(p, os.W_OK):
         raise StoreError(f"{path} is read-only; ndd-desktop needs to write to its collection file")
+    if not os.access(p.parent, os.W_OK):
+        raise StoreError(f"the folder of {path} is not writable; SQLite keeps its journal files "
+                         "next to the collection file")
+    if head:
+        _refuse_foreign(p)
+
+
+def _refuse_foreign(p: Path) -> None:
+    """Refuse an SQLite file that is not a collection, read-only: the engine's connections
+    switch a file to WAL mode, which would change a foreign file before it is refused."""
+    try:
+        conn = sqlite3.connect(f"{p.absolute().as_uri()}?mode=ro", uri=True)
+        try:
+            tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        finally:
+            conn.close()
+    except sqlite3.Error as exc:
+        raise StoreError(f"cannot open the collection {p}: {_reason(exc)}") from None
+    if tables and "alembic_version" not in tables:
+        raise StoreError(f"{p} is an SQLite file but not an ndd-desktop collection")
 
 
 def current_revision(engine: Engine) -> str | None:

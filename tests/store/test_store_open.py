@@ -59,8 +59,11 @@ def test_refuses_a_foreign_sqlite_database(tmp_path):
     raw.execute("CREATE TABLE t (x)")
     raw.commit()
     raw.close()
+    before = other.read_bytes()
     with pytest.raises(StoreError, match="not an ndd-desktop collection"):
         Store.open(other)
+    assert other.read_bytes() == before  # refused untouched: not even switched to WAL mode
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["other.db"]
 
 
 def test_refuses_a_newer_schema(tmp_path):
