@@ -33,6 +33,17 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(f"{message} (see '{self.prog} --help')")
 
 
+def _workers(text: str) -> int:
+    """--workers: a whole number >= 0."""
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if n < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, got {n}")
+    return n
+
+
 def _add_db(p: argparse.ArgumentParser) -> None:
     p.add_argument("--db", required=True, metavar="FILE", help="the collection file (created by 'ndd scan')")
 
@@ -62,7 +73,11 @@ def build_parser() -> argparse.ArgumentParser:
                    help="a reference folder: compared with the others, not within itself (repeatable)")
     p.add_argument("--floor", type=float, default=None, metavar="F",
                    help="lowest score stored, so thresholds can be tuned without rescanning (default 0.3)")
-    p.add_argument("--workers", type=int, default=None, metavar="N", help="extraction processes (default: CPUs)")
+    p.add_argument("--workers", type=_workers, default=None, metavar="N",
+                   help="extraction processes (default: CPUs; 0 extracts in the ndd process itself)")
+    p.add_argument("--replace", action="store_true",
+                   help="drop the collection's folders not named here (their documents, pairs and review "
+                        "decisions; the files are not touched); without it such a scan is refused")
     p.add_argument("-q", "--quiet", action="store_true", help="no summary and no list of failed files")
 
     p = sub.add_parser("pairs", help="list similar pairs", description="One row per pair at or above the threshold.")

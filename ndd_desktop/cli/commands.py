@@ -84,6 +84,8 @@ def cmd_scan(args: argparse.Namespace) -> int:
     failed: list = []
     token = CancelToken()
     with open_store(args.db, create=True) as store, _cancel_on_sigint(token):
+        if not args.replace:
+            _refuse_dropping_folders(store, roots)
         job = ScanJob(store, config, progress=bar, cancel=token, on_error=failed.append)
         try:
             summary = job.run()
@@ -112,6 +114,28 @@ def cmd_scan(args: argparse.Namespace) -> int:
 
             sys.stderr.write(f"ndd: note: {incompleteness(summary.complete_from)}\n")
     return EXIT_OK
+
+
+def _refuse_dropping_folders(store: Store, roots: list[Root]) -> None:
+    """A scan's folders replace the collection's: refuse to drop folders (with their
+    documents, pairs and review decisions) unless --replace says so."""
+    from ..pipeline import ScanError
+    from ..pipeline.job import normalise_roots
+
+    try:
+        given = {r.path for r in normalise_roots(roots)}
+    except ScanError:  # the job reports bad folders itself
+        return
+    dropped = [r.path for r in store.roots() if r.path not in given]
+    if not dropped:
+        return
+    listed = "\n  ".join(clean(p) for p in dropped)
+    raise UsageError(
+        f"this collection also holds {'this folder' if len(dropped) == 1 else 'these folders'}:\n  {listed}\n"
+        "A scan's folders replace the collection's: name them too to keep them, or add "
+        "--replace to drop them with their documents, pairs and review decisions (the files "
+        "themselves are never touched)"
+    )
 
 
 @contextmanager

@@ -149,9 +149,10 @@ def _extract(data, relpath, container, fallback_date, hint, depth, budget, root,
             record(STATUS_SKIPPED, "no text (empty document)", None, date)
     members = 0
     outer = container or relpath
+    names = MemberNames()
     for member in result.members:
         members += 1
-        name = f"{relpath}!{member.name}" if member.name else relpath
+        name = f"{relpath}!{names.unique(member.name)}" if member.name else relpath
         if member.data is None:
             out.append(_record(root, name, outer, None, mtime_ns, member.date or date, "",
                                member.status or STATUS_ERROR, member.reason))
@@ -160,6 +161,35 @@ def _extract(data, relpath, container, fallback_date, hint, depth, budget, root,
                  root, mtime_ns, limits, out)
     if result.text is None and members == 0:
         record(STATUS_SKIPPED, f"empty {fmt.upper()}: no documents inside")
+
+
+class MemberNames:
+    """Names of the members of one container, made unique and free of the separator.
+
+    A member's record is named ``container!member``, so a "!" inside a member name is
+    replaced by "_" (e-mail attachments already are); and a container may hold two members
+    of one name (ZIP allows it), which would be one record: the second becomes
+    ``name (2).ext``, the third ``name (3).ext``, in the container's order.
+    """
+
+    def __init__(self) -> None:
+        self._used: set[str] = set()
+
+    def unique(self, name: str) -> str:
+        name = name.replace("!", "_")
+        if name in self._used:
+            folder, _, leaf = name.rpartition("/")
+            stem, dot, ext = leaf.rpartition(".") if "." in leaf.lstrip(".") else (leaf, "", "")
+            k = 2
+            while True:
+                leaf_k = f"{stem} ({k}){dot}{ext}"
+                candidate = f"{folder}/{leaf_k}" if folder else leaf_k
+                if candidate not in self._used:
+                    name = candidate
+                    break
+                k += 1
+        self._used.add(name)
+        return name
 
 
 def _record(root, relpath, container, data, mtime_ns, date, fmt, status, reason, text=None):

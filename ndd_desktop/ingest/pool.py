@@ -56,6 +56,8 @@ def extract_many(
     tests. ``mp_context`` names a multiprocessing start method.
     """
     limits = limits or Limits()
+    if workers is not None and workers < 0:
+        raise ValueError(f"workers must be 0 (no extra process) or more, got {workers}")
     if workers == 0:
         for entry in entries:
             if cancel is not None and cancel.cancelled:

@@ -59,6 +59,7 @@ class ExtractStage:
         self._pending: list[ExtractedDocument] = []
         self._pending_chars = 0
         self._last_flush = time.monotonic()
+        self._on_disk: set[tuple[str, str]] | None = None  # every path the walk met
 
     def run(self, limits, workers: int | None) -> ExtractCounts:
         """Extract every planned file; raise ScanCancelled after writing the finished batch."""
@@ -80,6 +81,7 @@ class ExtractStage:
         return self.counts
 
     def _add(self, docs: list[ExtractedDocument], count_files: bool = True) -> None:
+        self._rename_clashing_members(docs)
         self._pending.extend(docs)
         self._pending_chars += sum(d.text_length for d in docs)
         if count_files:
@@ -93,6 +95,29 @@ class ExtractStage:
             or time.monotonic() - self._last_flush >= BATCH_SECONDS
         ):
             self.flush()
+
+    def _rename_clashing_members(self, docs: list[ExtractedDocument]) -> None:
+        """A member is named ``container!member``, which a file on disk may also be called
+        (``box.zip!note.txt`` beside ``box.zip``); one record would then replace the other.
+        Such a member takes the first free name ``box.zip!note (2).txt``, ``(3)``, ...
+        (``docs`` are the records of one file, so the choice is the same on every scan)."""
+        if self._on_disk is None:
+            self._on_disk = set(self.plan.entries)
+            self._on_disk.update((d.root, d.relpath) for d in self.plan.walk_errors)
+        taken = {d.relpath for d in docs}
+        for d in docs:
+            if d.container is None or (d.root, d.relpath) not in self._on_disk:
+                continue
+            head, _, leaf = d.relpath.rpartition("!")
+            stem, dot, ext = leaf.rpartition(".") if "." in leaf.lstrip(".") else (leaf, "", "")
+            k = 2
+            while True:
+                name = f"{head}!{stem} ({k}){dot}{ext}"
+                if name not in taken and (d.root, name) not in self._on_disk:
+                    break
+                k += 1
+            taken.add(name)
+            d.relpath = name
 
     def flush(self) -> None:
         """Match, sketch and write the pending documents in one transaction."""

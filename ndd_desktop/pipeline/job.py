@@ -23,6 +23,19 @@ from .extract_stage import ExtractStage
 from .pair_stage import compute_pairs, sketch_missing
 from .plan import make_plan
 from .progress import ProgressCallback, ProgressMeter
+from .scan_lock import LOCK_SUFFIX, scan_lock
+
+
+#: Files SQLite keeps beside a collection file (and the scan lock).
+COMPANION_SUFFIXES = ("", "-wal", "-shm", "-journal", LOCK_SUFFIX)
+
+
+def own_files(store_path: str) -> set[str]:
+    """Real paths of a collection file and its companions: never documents of the scan."""
+    if not store_path or store_path == ":memory:":
+        return set()
+    base = os.path.realpath(store_path)
+    return {base + suffix for suffix in COMPANION_SUFFIXES}
 
 
 def normalise_roots(roots: list[Root]) -> list[Root]:
@@ -80,15 +93,20 @@ class ScanJob:
         """Run the scan to the end.
 
         Raises:
-            ScanError: bad configuration (nothing is changed in the store).
+            ScanError: bad configuration, or another scan of this collection is running
+                (nothing is changed in the store).
             ScanCancelled: the token was cancelled; finished batches are kept.
         """
-        started = time.monotonic()
         method, params, floor = self._validate()
+        with scan_lock(self.store.path):
+            return self._run(method, params, floor)
+
+    def _run(self, method, params, floor: float) -> ScanSummary:
+        started = time.monotonic()
         roots = normalise_roots(self.config.roots)
         pdict = params_dict(params)
         sketch_key, pairs_key = method.sketch_key(params), method.pairs_key(params)
-        self.store.set_roots(roots)
+        dropped = self.store.set_roots(roots)
         run_id = self.store.begin_run(method.name, pdict, pairs_key, floor)
         counts: dict[str, int] = {}
         try:
@@ -98,7 +116,7 @@ class ScanJob:
             stage = ExtractStage(self.store, method, params, sketch_key, plan, self.meter, self.cancel, self.on_error)
             stage.param_overrides = dict(self.config.params)
             done = stage.run(self.config.limits, self.config.workers)
-            removed = self.store.remove_files(plan.missing_file_ids)
+            removed = self.store.remove_files(plan.missing_file_ids) + dropped
             sketch_missing(self.store, method, params, sketch_key, self.meter, self.cancel)
             n_pairs = compute_pairs(self.store, method, params, pdict, floor, self.meter, self.cancel)
             total = self.store.count_documents(status=None)
@@ -141,7 +159,10 @@ class ScanJob:
         self.meter.stage("walk", None)
         errors: list[ExtractedDocument] = []
         entries: list[FileEntry] = []
+        own = own_files(self.store.path)
         for entry in walk(roots, on_error=errors.append):
+            if own and os.path.realpath(entry.abspath) in own:
+                continue  # the collection file itself (kept inside a scanned folder)
             entries.append(entry)
             if len(entries) % 256 == 0:
                 self.cancel.raise_if_cancelled()

@@ -100,15 +100,19 @@ class Store(PairsMixin, DecisionsMixin, ScanWriteMixin):
             rows = conn.exec_driver_sql("SELECT path, reference FROM roots ORDER BY position, id").fetchall()
         return [Root(dec_path(path), bool(ref)) for path, ref in rows]
 
-    def set_roots(self, roots: Sequence[Root]) -> None:
-        """Replace the roots; documents under a root no longer listed are removed."""
+    def set_roots(self, roots: Sequence[Root]) -> int:
+        """Replace the roots; documents under a root no longer listed are removed (their
+        number is returned)."""
         paths = [r.path for r in roots]
         if len(set(paths)) != len(paths):
             raise StoreError("a root is listed twice")
+        removed = 0
         with self._write() as conn:
             existing = {dec_path(p): i for p, i in conn.exec_driver_sql("SELECT path, id FROM roots")}
             for path, root_id in existing.items():
                 if path not in paths:
+                    removed += conn.exec_driver_sql(
+                        "SELECT COUNT(*) FROM documents WHERE root_id = ?", (root_id,)).scalar_one()
                     conn.exec_driver_sql("DELETE FROM roots WHERE id = ?", (root_id,))
             for pos, root in enumerate(roots):
                 if root.path in existing:
@@ -121,6 +125,7 @@ class Store(PairsMixin, DecisionsMixin, ScanWriteMixin):
                         "INSERT INTO roots (path, reference, position) VALUES (?, ?, ?)",
                         (enc_path(root.path), bool(root.reference), pos),
                     )
+        return removed
 
     # -- documents ------------------------------------------------------------------------
     def documents(self, ids: Sequence[int] | None = None, *, status: str | None = "ok") -> list[DocumentInfo]:

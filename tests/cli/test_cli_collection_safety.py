@@ -1,0 +1,94 @@
+"""`ndd scan` keeps a collection whole: other folders, a second scan, its own file, bad input."""
+
+from __future__ import annotations
+
+import os
+import zipfile
+
+import pytest
+
+from ndd_desktop.cli import main
+from ndd_desktop.pipeline.scan_lock import scan_lock
+from ndd_desktop.store import Store
+
+TEXT = "the harbour board agreed to repair the north pier before the winter storms arrive in the bay"
+
+
+def run(capsys, *argv):
+    status = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def relpaths(db) -> list[str]:
+    store = Store.open(str(db))
+    try:
+        return sorted(d.relpath for d in store.documents(status=None))
+    finally:
+        store.close()
+
+
+@pytest.fixture
+def two_folders(tmp_path):
+    for name in ("a", "b"):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / f"{name}.txt").write_text(f"{TEXT} ({name})")
+    return tmp_path
+
+
+def test_a_scan_naming_fewer_folders_is_refused_unless_replace(capsys, two_folders):
+    db = two_folders / "c.ndd"
+    assert run(capsys, "scan", two_folders / "a", two_folders / "b", "--db", db)[0] == 0
+    status, _, err = run(capsys, "scan", two_folders / "a", "--db", db)
+    assert status == 2
+    assert str(two_folders / "b") in err and "--replace" in err
+    assert relpaths(db) == ["a.txt", "b.txt"]  # nothing dropped
+    status, _, err = run(capsys, "scan", two_folders / "a", "--db", db, "--replace")
+    assert status == 0
+    assert "1 removed" in err
+    assert relpaths(db) == ["a.txt"]
+
+
+def test_a_second_scan_of_the_same_collection_is_refused_while_one_runs(capsys, two_folders):
+    db = two_folders / "c.ndd"
+    assert run(capsys, "scan", two_folders / "a", "--db", db)[0] == 0
+    with scan_lock(str(db)):  # as another scan holds it
+        status, _, err = run(capsys, "scan", two_folders / "a", "--db", db)
+    assert status == 2
+    assert "another scan of this collection is running" in err and f"process {os.getpid()}" in err
+    assert run(capsys, "scan", two_folders / "a", "--db", db)[0] == 0  # the lock went with it
+
+
+def test_the_collection_file_inside_a_scanned_folder_is_not_a_document(capsys, two_folders):
+    db = two_folders / "a" / "c.ndd"
+    assert run(capsys, "scan", two_folders / "a", "--db", db)[0] == 0
+    status, _, err = run(capsys, "scan", two_folders / "a", "--db", db)
+    assert status == 0 and "0 changed" in err
+    assert relpaths(db) == ["a.txt"]  # not c.ndd, c.ndd-wal, c.ndd.lock ...
+
+
+def test_zip_members_of_one_name_and_a_file_named_like_a_member_all_stay(capsys, tmp_path):
+    folder = tmp_path / "box"
+    folder.mkdir()
+    with zipfile.ZipFile(folder / "box.zip", "w") as z, pytest.warns(UserWarning, match="Duplicate name"):
+        z.writestr("x.txt", TEXT + " first")
+        z.writestr("x.txt", TEXT + " second")  # ZIP allows a name twice
+        z.writestr("y!z.txt", TEXT + " third")
+    (folder / "box.zip!x.txt").write_text(TEXT + " a file on disk")
+    db = tmp_path / "c.ndd"
+    for _ in range(2):  # the names are the same on a rescan
+        status, _, err = run(capsys, "scan", folder, "--db", db, "--workers", "0")
+        assert status == 0, err
+        assert relpaths(db) == ["box.zip!x (2).txt", "box.zip!x (3).txt", "box.zip!x.txt", "box.zip!y_z.txt"]
+    store = Store.open(str(db))
+    try:
+        docs = {d.relpath: d for d in store.documents(status=None)}
+    finally:
+        store.close()
+    assert docs["box.zip!x.txt"].container is None  # the file on disk kept its own name
+    assert {docs[n].container for n in ("box.zip!x (2).txt", "box.zip!x (3).txt", "box.zip!y_z.txt")} == {"box.zip"}
+
+
+def test_negative_workers_are_refused(capsys, two_folders):
+    status, _, err = run(capsys, "scan", two_folders / "a", "--db", two_folders / "c.ndd", "--workers", "-3")
+    assert status == 2 and "must be 0 or more" in err
