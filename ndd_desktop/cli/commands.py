@@ -140,23 +140,28 @@ def _refuse_dropping_folders(store: Store, roots: list[Root]) -> None:
 
 @contextmanager
 def _cancel_on_sigint(token) -> Iterator[None]:
-    """Ctrl-C cancels the scan cleanly at the next batch (a second Ctrl-C interrupts)."""
+    """Ctrl-C (SIGINT) or SIGTERM cancels the scan cleanly at the next batch, so the
+    finished work is kept and the run is recorded as cancelled; a second signal
+    interrupts at once."""
+    stops = [signal.SIGINT] + ([signal.SIGTERM] if hasattr(signal, "SIGTERM") else [])
+
+    def handler(signum, frame):
+        if token.cancelled:
+            raise KeyboardInterrupt
+        token.cancel()
+
     try:
-        previous = signal.getsignal(signal.SIGINT)
-
-        def handler(signum, frame):
-            if token.cancelled:
-                raise KeyboardInterrupt
-            token.cancel()
-
-        signal.signal(signal.SIGINT, handler)
+        previous = {sig: signal.getsignal(sig) for sig in stops}
+        for sig in stops:
+            signal.signal(sig, handler)
     except ValueError:  # not the main thread: leave signals alone
         yield
         return
     try:
         yield
     finally:
-        signal.signal(signal.SIGINT, previous)
+        for sig, old in previous.items():
+            signal.signal(sig, old)
 
 
 # -- selecting a pair set -----------------------------------------------------------------

@@ -92,3 +92,17 @@ def test_zip_members_of_one_name_and_a_file_named_like_a_member_all_stay(capsys,
 def test_negative_workers_are_refused(capsys, two_folders):
     status, _, err = run(capsys, "scan", two_folders / "a", "--db", two_folders / "c.ndd", "--workers", "-3")
     assert status == 2 and "must be 0 or more" in err
+
+
+def test_sigterm_cancels_a_scan_like_ctrl_c():
+    import signal
+
+    from ndd_desktop.cli.commands import _cancel_on_sigint
+    from ndd_desktop.pipeline import CancelToken
+
+    token = CancelToken()
+    before = signal.getsignal(signal.SIGTERM)
+    with _cancel_on_sigint(token):
+        os.kill(os.getpid(), signal.SIGTERM)  # handled at once, in this (the main) thread
+        assert token.cancelled
+    assert signal.getsignal(signal.SIGTERM) == before
