@@ -112,7 +112,7 @@ def cmd_scan(args: argparse.Namespace) -> int:
         if summary.complete_from is not None:
             from ..pipeline.completeness import incompleteness
 
-            sys.stderr.write(f"ndd: note: {incompleteness(summary.complete_from)}\n")
+            sys.stderr.write(f"ndd: note: {incompleteness(summary.complete_from, method.name)}\n")
     return EXIT_OK
 
 
@@ -197,7 +197,7 @@ def select_pair_set(store: Store, args: argparse.Namespace):
     elif pset.complete_from is not None and threshold < pset.complete_from:
         from ..pipeline.completeness import incompleteness
 
-        sys.stderr.write(f"ndd: note: {incompleteness(pset.complete_from)}\n")
+        sys.stderr.write(f"ndd: note: {incompleteness(pset.complete_from, method.name)}\n")
     return method, params, pairs_key, threshold
 
 

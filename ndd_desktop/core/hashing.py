@@ -14,6 +14,8 @@ from typing import Sequence
 
 import numpy as np
 
+from .normalize import combining_mark_ranges
+
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
@@ -92,10 +94,11 @@ def _rolling_combine(values: np.ndarray, n: int) -> np.ndarray:
 
 
 @functools.cache
-def _word_tables() -> tuple[np.ndarray, np.ndarray]:
-    """Lookup tables over all code points: is a word character, is written without spaces.
+def _word_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Lookup tables over all code points: is a word character (a letter, a digit, "_" or a
+    combining mark), is written without spaces, is a combining mark.
 
-    Built once (about a tenth of a second); they agree with ``core.normalize.tokens``.
+    Built once (about a quarter of a second); they agree with ``core.normalize.tokens``.
     """
     size = 0x110000
     word = np.zeros(size, dtype=bool)
@@ -105,10 +108,28 @@ def _word_tables() -> tuple[np.ndarray, np.ndarray]:
     ords = np.fromiter((ord(ch) for ch in chars), dtype=np.int64, count=len(chars))
     flags = np.fromiter((ch.isalnum() for ch in chars), dtype=bool, count=len(chars))
     word[ords] = flags
+    mark = np.zeros(size, dtype=bool)
+    for lo, hi in combining_mark_ranges():
+        mark[lo : hi + 1] = True
+    word |= mark
     nospace = np.zeros(size, dtype=bool)
     for lo, hi in _nospace_ranges():
         nospace[lo : hi + 1] = True
-    return word, nospace & word
+    return word, nospace & word, mark
+
+
+def _token_starts(positions: np.ndarray, cpw: np.ndarray) -> np.ndarray:
+    """Whether each word character (at ``positions``, code points ``cpw``) starts a token, as
+    ``core.normalize.tokens`` splits: after a gap, or when it or the character before it is
+    written without spaces, unless it is a combining mark (which stays with its letter)."""
+    new = np.empty(positions.shape[0], dtype=bool)
+    new[0] = True
+    np.not_equal(np.diff(positions), 1, out=new[1:])
+    if cpw.max() >= _NOSPACE_MIN:
+        _, nospace_table, mark_table = _word_tables()
+        ns = nospace_table[cpw]
+        new[1:] |= (ns[1:] | ns[:-1]) & ~mark_table[cpw[1:]]
+    return new
 
 
 _NOSPACE_MIN = 0x0E00  # the lowest code point of the ranges below
@@ -139,22 +160,15 @@ def _char_table(seed: int) -> np.ndarray:
 
 def _token_core(cps: np.ndarray, seed: int) -> tuple[np.ndarray, np.ndarray]:
     """Token hashes of a code point array and the position of each token's first character."""
-    word_table, nospace_table = _word_tables()
+    word_table = _word_tables()[0]
     # Latin-1 text (the common case) looks up a 256-entry table that stays in the CPU cache.
     cps = cps.astype(np.intp)  # signed indices gather several times faster than uint64
     is_word = (word_table[:256] if cps.max() < 256 else word_table)[cps]
     positions = np.flatnonzero(is_word)
     if positions.shape[0] == 0:
         return np.empty(0, dtype=np.uint64), np.empty(0, dtype=np.int64)
-    # A word character starts a token when the character before it is not a word character
-    # (a gap in the positions) or when it or its predecessor is written without spaces.
-    new = np.empty(positions.shape[0], dtype=bool)
-    new[0] = True
-    np.not_equal(np.diff(positions), 1, out=new[1:])
     cpw = cps[positions]
-    if cpw.max() >= _NOSPACE_MIN:
-        ns = nospace_table[cpw]
-        new[1:] |= ns[1:] | ns[:-1]
+    new = _token_starts(positions, cpw)
     first = np.flatnonzero(new)
     offset = np.arange(positions.shape[0]) - np.repeat(first, np.diff(np.append(first, positions.shape[0])))
     table = _char_table(seed)
@@ -342,16 +356,11 @@ def _ascii_word_spans(raw: bytes) -> tuple[np.ndarray, np.ndarray]:
 
 def _unicode_word_spans(cps: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(start, length) in code points of every token, as ``core.normalize.tokens`` splits."""
-    word_table, nospace_table = _word_tables()
     idx = cps.astype(np.intp)
-    positions = np.flatnonzero(word_table[idx])
+    positions = np.flatnonzero(_word_tables()[0][idx])
     if positions.shape[0] == 0:
         return positions, positions
-    new = np.empty(positions.shape[0], dtype=bool)
-    new[0] = True
-    np.not_equal(np.diff(positions), 1, out=new[1:])
-    ns = nospace_table[idx[positions]]
-    new[1:] |= ns[1:] | ns[:-1]
+    new = _token_starts(positions, idx[positions])
     first = np.flatnonzero(new)
     last = np.append(first[1:], positions.shape[0]) - 1
     starts = positions[first]

@@ -11,7 +11,10 @@ probability about 2^-32 per permutation. The tests check that the resemblance es
 unbiased with the binomial variance J(1 - J)/t, and that groups of s values agree with
 probability J^s.
 
-The last column holds the number of distinct shingles (for containment estimates).
+The last column holds the number of distinct shingles (for containment estimates). A
+document without shingles (an empty text; with words, one without a word character) has
+``EMPTY`` minima and count 0; it scores 0 against every document, itself included
+(``resemblance_rows``).
 
 Texts are taken in chunks of about 256k characters. A chunk is hashed in one pass; the
 distinct values of each document come from row-wise sorts of documents of similar size;
@@ -225,13 +228,20 @@ def _text_chunks(texts: Sequence[str]) -> Iterator[tuple[int, int]]:
 
 
 def resemblance_rows(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Estimated resemblance of matching rows of two sketch matrices (share of equal minima)."""
+    """Estimated resemblance of matching rows of two sketch matrices (share of equal minima).
+
+    0 where either document has no shingle (distinct count 0): all its minima are
+    ``EMPTY``, and the resemblance of an empty set is undefined, not 1 (a document without
+    text matches nothing).
+    """
     t = a.shape[-1] - 1
-    return np.count_nonzero(a[..., :t] == b[..., :t], axis=-1) / t
+    equal = np.count_nonzero(a[..., :t] == b[..., :t], axis=-1) / t
+    return np.where((a[..., t] > 0) & (b[..., t] > 0), equal, 0.0)
 
 
 def containment_from(resemblance: np.ndarray, size_a: np.ndarray, size_b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(share of A in B, share of B in A) from a resemblance estimate and the set sizes.
+    """(share of A in B, share of B in A) from a resemblance estimate and the set sizes;
+    0 for an empty set.
 
     |A n B| = r (|A| + |B|) / (1 + r), from r = |A n B| / (|A| + |B| - |A n B|).
     """
@@ -240,6 +250,6 @@ def containment_from(resemblance: np.ndarray, size_a: np.ndarray, size_b: np.nda
     nb = np.asarray(size_b, dtype=np.float64)
     inter = r * (na + nb) / (1.0 + r)
     with np.errstate(divide="ignore", invalid="ignore"):
-        ca = np.where(na > 0, np.minimum(inter / na, 1.0), np.where(nb > 0, 0.0, 1.0))
-        cb = np.where(nb > 0, np.minimum(inter / nb, 1.0), np.where(na > 0, 0.0, 1.0))
+        ca = np.where(na > 0, np.minimum(inter / na, 1.0), 0.0)
+        cb = np.where(nb > 0, np.minimum(inter / nb, 1.0), 0.0)
     return ca, cb

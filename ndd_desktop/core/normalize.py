@@ -1,18 +1,25 @@
 """Shared text normalisation and tokenisation.
 
 Every method sketches ``normalize(text)``: Unicode NFKC, case folding, runs of white
-space collapsed to one space. Tokenisation splits on anything that is not a letter or a
-digit; scripts written without spaces (CJK, Thai, ...) fall back to single characters so
-that word shingles still work (a shingle of w characters is a character w-gram there).
+space collapsed to one space. Tokenisation splits on anything that is not a letter, a
+digit or a combining mark; scripts written without spaces (CJK, Thai, ...) fall back to
+single characters, each with the combining marks that follow it, so that word shingles still
+work (a shingle of w characters is a character w-gram there).
+
+Combining marks (Unicode categories Mn, Mc, Me: the vowel signs and viramas of Devanagari,
+Bengali, Tamil, the vowel and tone marks of Thai, accents NFKC cannot compose) are part of
+the letter before them. Python's ``\\w`` does not match them, so the character classes are
+built here from the Unicode database; ``core.hashing`` uses the same table.
 """
 
 from __future__ import annotations
 
+import functools
 import re
+import sys
 import unicodedata
 
 _WS = re.compile(r"\s+")
-_WORD = re.compile(r"\w+")
 # Scripts written without spaces between words: Han, Hiragana, Katakana, Hangul syllables
 # are spaced in modern Korean but mixed text is common, so they are split too; Thai, Lao,
 # Khmer and Myanmar have no spaces.
@@ -26,7 +33,42 @@ _NOSPACE = re.compile(
     "\uac00-\ud7af"  # Hangul syllables
     "]"
 )
-_STRIP = re.compile(r"[\W_]+")
+
+
+@functools.cache
+def combining_mark_ranges() -> tuple[tuple[int, int], ...]:
+    """Inclusive code point ranges of the combining marks (categories Mn, Mc, Me).
+
+    Built once from the Unicode database (about a tenth of a second).
+    """
+    ranges: list[tuple[int, int]] = []
+    category = unicodedata.category
+    for c in range(sys.maxunicode + 1):
+        if category(chr(c))[0] == "M":
+            if ranges and ranges[-1][1] == c - 1:
+                ranges[-1] = (ranges[-1][0], c)
+            else:
+                ranges.append((c, c))
+    return tuple(ranges)
+
+
+@functools.cache
+def _patterns() -> tuple[re.Pattern, re.Pattern]:
+    """(a run of word characters, a run of non-word characters): word characters are
+    ``\\w`` (letters, digits, "_") and combining marks."""
+    marks = "".join(f"\\U{lo:08x}-\\U{hi:08x}" for lo, hi in combining_mark_ranges())
+    return re.compile(rf"[\w{marks}]+"), re.compile(rf"[^\w{marks}]+")
+
+
+# ASCII text holds no combining mark and no character of a script without spaces: the
+# plain classes give the same result there, several times faster than the mark-aware ones.
+_ASCII_WORD = re.compile(r"\w+")
+_ASCII_STRIP = re.compile(r"[\W_]+")
+
+
+def is_mark(ch: str) -> bool:
+    """Whether a character is a combining mark (Unicode category M*)."""
+    return unicodedata.category(ch)[0] == "M"
 
 
 def normalize(text: str) -> str:
@@ -36,27 +78,30 @@ def normalize(text: str) -> str:
 
 
 def strip_to_letters(text: str) -> str:
-    """The text with white space and punctuation removed (the q-gram paper's Tw)."""
-    return _STRIP.sub("", text)
+    """The text with white space and punctuation removed (the q-gram paper's Tw): letters,
+    digits and combining marks remain."""
+    if text.isascii():
+        return _ASCII_STRIP.sub("", text)
+    return _patterns()[1].sub("", text.replace("_", " "))
 
 
 def tokens(text: str) -> list[str]:
-    """Words of a normalised text; characters of scripts written without spaces."""
+    """Words of a normalised text; characters of scripts written without spaces.
+
+    A character of such a script, or the character after one, starts a new token unless it
+    is a combining mark: a mark stays with the character it modifies.
+    """
+    if text.isascii():
+        return _ASCII_WORD.findall(text)
     out: list[str] = []
-    for word in _WORD.findall(text):
-        if _NOSPACE.search(word):
-            # Split the no-space run into single characters, keep other runs whole.
-            buf = ""
-            for ch in word:
-                if _NOSPACE.match(ch):
-                    if buf:
-                        out.append(buf)
-                        buf = ""
-                    out.append(ch)
-                else:
-                    buf += ch
-            if buf:
-                out.append(buf)
-        else:
+    for word in _patterns()[0].findall(text):
+        if not _NOSPACE.search(word):
             out.append(word)
+            continue
+        start = 0
+        for k in range(1, len(word)):
+            if (_NOSPACE.match(word[k]) or _NOSPACE.match(word[k - 1])) and not is_mark(word[k]):
+                out.append(word[start:k])
+                start = k
+        out.append(word[start:])
     return out

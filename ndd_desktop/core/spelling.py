@@ -30,8 +30,8 @@ import numpy as np
 from .normalize import normalize, tokens
 
 #: Languages offered for the dictionary (all have wordfreq word lists). Languages written
-#: without spaces (zh, ja) are split into characters by core.normalize, so nothing there
-#: is long enough to be corrected.
+#: without spaces (zh, ja) and Korean Hangul (ko) are split into characters by
+#: core.normalize, so nothing there is long enough to be corrected.
 LANGUAGES = (
     "ar", "bg", "bn", "ca", "cs", "da", "de", "el", "en", "es", "fa", "fi", "fil", "fr",
     "he", "hi", "hu", "id", "is", "it", "ja", "ko", "lt", "lv", "mk", "ms", "nb", "nl",
@@ -344,7 +344,8 @@ class SpellingCorrector:
 @functools.lru_cache(maxsize=8)
 def wordfreq_dictionary(language: str = "en", size: int = 50000) -> dict[str, float]:
     """The ``size`` most frequent words of ``language`` from wordfreq, normalised and split
-    as core.normalize splits text ("don't" adds "don"), word -> frequency."""
+    as core.normalize splits text ("don't" adds "don"; combining marks stay in their words,
+    so Hindi "नहीं" stays whole), word -> frequency."""
     import wordfreq  # imported here: loading its data takes a noticeable moment
 
     if language not in LANGUAGES:

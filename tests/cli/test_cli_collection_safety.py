@@ -106,3 +106,14 @@ def test_sigterm_cancels_a_scan_like_ctrl_c():
         os.kill(os.getpid(), signal.SIGTERM)  # handled at once, in this (the main) thread
         assert token.cancelled
     assert signal.getsignal(signal.SIGTERM) == before
+
+
+def test_fingerprint_says_its_search_stopped_at_the_radius(capsys, two_folders):
+    db = two_folders / "c.ndd"
+    status, _, err = run(capsys, "scan", two_folders / "a", two_folders / "b", "--db", db, "--method", "fingerprint")
+    assert status == 0, err
+    # the default floor 0.3 lies below the default search radius 24: 1 - 24/128 = 0.8125
+    assert "searched Hamming distances up to 24 (scores from 0.8125)" in err
+    assert "bands" not in err
+    status, _, err = run(capsys, "pairs", "--db", db, "--method", "fingerprint", "--threshold", "0.5")
+    assert status == 0 and "up to 24" in err

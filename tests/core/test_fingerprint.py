@@ -178,6 +178,32 @@ def test_find_pairs_returns_all_pairs_within_reach():
     assert np.all(found.extra["hamming"] <= 24)
 
 
+def _fp(low_bits: int) -> np.ndarray:
+    """A fingerprint whose first ``low_bits`` bits are set (the rest zero)."""
+    return np.array([(1 << low_bits) - 1, 0], dtype=np.uint64)
+
+
+def test_find_pairs_says_from_which_score_it_is_complete():
+    # Hamming distances a-b 30, a-c 10, b-c 20. At floor 0.3 the floor's radius is
+    # floor(0.7 * 128) = 89 but the search stops at 24: scores from 1 - 24/128 = 0.8125
+    # are complete, a-b (1 - 30/128 = 0.766 >= 0.3) is not looked for, and the result says so.
+    sketches = [_fp(30), _fp(0), _fp(20)]
+    found = METHOD.find_pairs(sketches, P, 0.3)
+    assert sorted(zip(found.i.tolist(), found.j.tolist())) == [(0, 2), (1, 2)]
+    assert found.complete_from == 0.8125
+    assert METHOD.score(sketches[0], sketches[1], P) == 1 - 30 / 128  # above the floor, missed
+    # A radius that covers the floor: complete (None), also when nothing is found.
+    assert METHOD.find_pairs(sketches, P, 0.859375).complete_from is None  # radius 18
+    assert METHOD.find_pairs(sketches, P, 0.8125).complete_from is None  # radius 24 exactly
+    assert METHOD.find_pairs(sketches, P, 0.99).complete_from is None
+    assert METHOD.find_pairs(sketches, METHOD.params({"search_radius": 40}), 0.75).complete_from is None
+    # A smaller cap: radius 10 of the floor's 18 -> complete from 1 - 10/128.
+    capped = METHOD.find_pairs(sketches, METHOD.params({"search_radius": 10}), 0.859375)
+    assert capped.complete_from == 1 - 10 / 128
+    assert sorted(zip(capped.i.tolist(), capped.j.tolist())) == [(0, 2)]
+    assert METHOD.find_pairs([_fp(1)], P, 0.3).complete_from == 0.8125  # one document
+
+
 # Every (radius, parts) pair except radius 24 in 2 or 3 parts (12,286 and 1,021 tables:
 # exact too, but minutes of a unit test's time; the cost model never picks them).
 CASES = [(r, p) for r in (1, 5, 12, 24) for p in (2, 3, 4, 5, 7) if not (r == 24 and p < 4)]

@@ -11,8 +11,11 @@ from ndd_desktop.core.normalize import normalize, tokens
 
 MASK = (1 << 64) - 1
 
-# Letters, digits, punctuation, white space and a few scripts written without spaces.
-ALPHABET = st.sampled_from(list("abcdefghij ABC  .,;-_'0123456789éßǅ日本語のไทย𝔘\t\n"))
+# Combining marks (categories Mn, Mc, Me): a Latin accent NFKC leaves alone after most
+# letters, Devanagari vowel signs and a virama, Thai vowel and tone marks, an enclosing circle.
+MARKS = ["\u0301", "\u093f", "\u0940", "\u094d", "\u0e34", "\u0e48", "\u20dd"]
+# Letters, digits, punctuation, white space, a few scripts written without spaces, marks.
+ALPHABET = st.sampled_from(list("abcdefghij ABC  .,;-_'0123456789éßǅ日本語のไทยकत𝔘\t\n") + MARKS)
 TEXTS = st.text(alphabet=ALPHABET, max_size=80).map(normalize)
 hashing.token_hashes("warm up")  # builds the code point tables once, outside any deadline
 

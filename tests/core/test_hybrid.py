@@ -153,3 +153,18 @@ def test_score_properties(a_words, b_words, measure):
     assert 0.0 <= ab <= 1.0
     cij, cji = METHOD.containment(a, b, p)
     assert 0.0 <= cij <= 1.0 and 0.0 <= cji <= 1.0
+
+
+def test_words_with_combining_marks_stay_whole():
+    # Hindi, with the Hindi dictionary: "की किताब पढ़ी है" / "का कुतुब पढ़ा है" differ in
+    # every content word's vowel signs. The marks no longer split words, so the 3-shingles
+    # (2 per text) share nothing: Jaccard 0 (it was 1.0 when both became "क कत ब पढ ह").
+    p = METHOD.params({"language": "hi"})
+    a, b = normalize("की किताब पढ़ी है"), normalize("का कुतुब पढ़ा है")
+    assert METHOD.corrected_tokens(a, p) == a.split(" ")  # real words: kept as they are
+    sa, sb = METHOD.sketch(a, p), METHOD.sketch(b, p)
+    assert sa.shape[0] == 2 and sb.shape[0] == 2
+    assert METHOD.score(sa, sb, p) == 0.0
+    assert METHOD.score(sa, METHOD.sketch(a, p), p) == 1.0
+    assert [s.tolist() for s in METHOD.sketch_many([a, b], p)] == [sa.tolist(), sb.tolist()]
+    assert METHOD.sketch_version == 2  # stored sketches of the split words are recomputed

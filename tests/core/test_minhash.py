@@ -19,6 +19,7 @@ from ndd_desktop.core.lsh import (
 )
 from ndd_desktop.core.methods import get_method
 from ndd_desktop.core.minhash_sketch import minhash_matrix, permutation_multipliers
+from ndd_desktop.core.normalize import normalize
 
 METHOD = get_method("minhash")
 WORDS = [f"w{i}" for i in range(400)]
@@ -94,8 +95,19 @@ def test_default_filter_at_default_floor():
 
 
 def test_features_need_room_in_the_sketch():
-    with pytest.raises(ValueError):
-        METHOD.filter_for(params(candidates="features", k=20, s=8), 0.3)
+    # Refused when the parameters are read, not after a scan has sketched everything:
+    # 20 features of 8 minima need 160 of the 128 minima.
+    with pytest.raises(ValueError, match=r"k \* s = 20 \* 8 = 160 exceeds t = 128"):
+        params(candidates="features", k=20, s=8)
+    with pytest.raises(ValueError, match=r"k \* s = 64 \* 2 = 128 exceeds t = 64"):
+        params(candidates="features", t=64)  # the default 64 features of 2 minima
+    # A pair cannot share 3 of 2 features: such a filter would find nothing.
+    with pytest.raises(ValueError, match="r = 3 exceeds k = 2"):
+        params(candidates="features", k=2, r=3)
+    # The limits themselves are fine, and with candidates = auto k, s, r are not used.
+    assert params(candidates="features", k=16, s=8, r=16).k == 16
+    assert METHOD.filter_for(params(candidates="features", k=32, s=2, t=64), 0.3) == (32, 2, 1)
+    assert METHOD.filter_for(params(t=64, r=3, k=2), 0.3) == choose_filter(0.3, 64)
 
 
 # -- sort-based clustering (section 2) ------------------------------------------------------
@@ -126,7 +138,7 @@ TEXT = st.lists(st.sampled_from(WORDS[:30]), max_size=60).map(" ".join)
 def test_score_properties(a, b):
     p = params()
     sa, sb = METHOD.sketch(a, p), METHOD.sketch(b, p)
-    assert METHOD.score(sa, sa, p) == 1.0
+    assert METHOD.score(sa, sa, p) == (1.0 if a else 0.0)  # an empty text matches nothing
     assert METHOD.score(sa, sb, p) == METHOD.score(sb, sa, p)
     assert 0.0 <= METHOD.score(sa, sb, p) <= 1.0
     pc = params(measure="containment")
@@ -189,9 +201,65 @@ def test_empty_and_tiny_texts():
     p = params()
     empty, one = METHOD.sketch("", p), METHOD.sketch("word", p)
     assert empty[-1] == 0 and one[-1] == 1
-    assert METHOD.score(empty, empty, p) == 1.0
+    # The resemblance of two empty shingle sets is undefined (0 / 0): a document without
+    # text matches nothing, not even another one (as qgram, hybrid and exact).
+    assert METHOD.score(empty, empty, p) == 0.0
+    assert METHOD.score(empty, empty, params(measure="containment")) == 0.0
+    assert METHOD.containment(empty, empty, p) == (0.0, 0.0)
     assert METHOD.score(empty, one, p) == 0.0
     assert METHOD.containment(empty, one, p)[1] == 0.0
+    assert METHOD.score(one, METHOD.sketch("word", p), p) == 1.0  # identical non-empty texts
+
+
+def test_words_with_combining_marks_are_whole_shingles():
+    # "(he) read the book" / "(she) read the qutub": every word differs (the vowel signs
+    # ी/ा and ि/ु are combining marks), so no 3-shingle is shared: resemblance 0. When
+    # the marks split words, both reduced to "क कत ब पढ ह" and scored 1.0.
+    a, b = normalize("की किताब पढ़ी है"), normalize("का कुतुब पढ़ा है")
+    p = params()
+    sa, sb = METHOD.sketch(a, p), METHOD.sketch(b, p)
+    assert sa[-1] == 2 and sb[-1] == 2  # 4 words: 2 shingles each
+    assert METHOD.score(sa, sb, p) == 0.0
+    assert METHOD.score(sa, METHOD.sketch(a, p), p) == 1.0
+    # Thai: "กิน" (eat) and "กัน" (together) differ only by a vowel mark above ก.
+    one = params(w=1)
+    assert METHOD.score(METHOD.sketch("กิน", one), METHOD.sketch("กัน", one), one) < 1.0
+    # the marks changed the sketches: stored ones of version 2 are not reused
+    assert METHOD.sketch_version == 3
+
+
+def test_containment_search_reports_no_score_complete():
+    # The filter selects on resemblance; a short text inside a long one has containment 1
+    # at any resemblance, so no containment score is guaranteed to be searched for.
+    rng = np.random.default_rng(4)
+    texts = [random_text(rng, 100) for _ in range(6)]
+    texts.append(texts[0] + " " + texts[1])
+    sketches = METHOD.sketch_many(texts, params())
+    assert METHOD.find_pairs(sketches, params(measure="containment"), 0.5).complete_from == 1.0
+    assert METHOD.find_pairs(sketches, params(), 0.3).complete_from is None
+
+
+@pytest.mark.parametrize("unit", ["words", "chars"])
+def test_texts_without_shingles_match_nothing(unit):
+    # Punctuation and emoji have no word character: no word shingle, so no pair (with
+    # unit = chars only the empty text has no shingle).
+    texts = ["!!! ... ---", "?? ,, ;;", "😀😀😀 🎉", "🎉🎉"] if unit == "words" else ["", "", ""]
+    texts = [normalize(t) for t in texts] * 500  # 2,000 (or 1,500) empty documents
+    pair_text = "the same words in both documents here"
+    texts += [pair_text, pair_text]
+    p = params(unit=unit)
+    sketches = METHOD.sketch_many(texts, p)
+    assert all(sk[-1] == 0 for sk in sketches[:-2])
+    n = len(texts)
+    # no candidate at all among the empty ones (not n^2 / 2 of them)
+    assert METHOD.candidate_pairs(sketches, p, 0.3).tolist() == [[n - 2, n - 1]]
+    found = METHOD.find_pairs(sketches, p, 0.3)
+    assert list(zip(found.i.tolist(), found.j.tolist())) == [(n - 2, n - 1)]
+    assert found.score.tolist() == [1.0]
+    pairs = np.array([[0, 1], [0, 4], [2, 3], [0, n - 1]])
+    scored = METHOD.score_pairs(sketches, pairs, p)
+    assert scored.score.tolist() == [0.0] * 4
+    assert scored.cont_ij.tolist() == [0.0] * 4 and scored.cont_ji.tolist() == [0.0] * 4
 
 
 def test_batch_equals_single_and_bytes_round_trip():

@@ -1,5 +1,7 @@
 """Normalisation, the q-gram paper's Tw, and tokens with the no-space fallback."""
 
+import pytest
+
 from ndd_desktop.core.hashing import token_hashes
 from ndd_desktop.core.normalize import normalize, strip_to_letters, tokens
 
@@ -32,3 +34,47 @@ def test_token_hashes_agree_with_tokens():
         assert len(token_hashes(text)) == len(tokens(text))
     h = token_hashes("a b a")
     assert h[0] == h[2] and h[0] != h[1]
+
+
+# Combining marks (Unicode M*): Devanagari vowel signs (ि ी ु ा), virama (्), nukta (़, which
+# NFKC splits off ढ़); Thai vowel and tone marks (ิ ั ้). Python's \\w does not match them.
+HINDI = "हिन्दी भाषा का परीक्षण"  # "Hindi language test": four words
+
+
+def test_combining_marks_stay_in_their_words():
+    # Hindi separates words by spaces: a word with marks is one token.
+    assert tokens(normalize(HINDI)) == HINDI.split(" ")
+    read = normalize("पढ़ी")
+    assert len(read) == 4 and tokens(read) == [read]  # प ढ ़ ी after NFKC: still one word
+    # Tw keeps the marks: different words stay different ("book" and "qutub" were both कतब).
+    assert strip_to_letters(normalize("किताब, कुतुब!")) == "किताबकुतुब"
+    assert strip_to_letters("किताब") != strip_to_letters("कुतुब")
+    assert tokens("किताब") != tokens("कुतुब")
+    assert tokens("cafe\u0301 x") == ["cafe\u0301", "x"]  # a decomposed accent, not composed here
+
+
+def test_thai_marks_stay_with_their_letter():
+    # Thai is split into characters; a mark belongs to the character before it.
+    assert tokens("กิน") == ["กิ", "น"]  # ก + SARA I, น
+    assert tokens("กินข้าว") == ["กิ", "น", "ข้", "า", "ว"]  # ข + MAI THO; SARA AA is a letter
+    assert tokens("กิน") != tokens("กัน")  # "eat" and "together"
+    assert tokens("xกิy") == ["x", "กิ", "y"]
+
+
+def test_token_hashes_agree_with_tokens_on_marks():
+    for text in (normalize(HINDI), "กินข้าว", "ab\u0301c กิ", "\u0301 a"):
+        toks = tokens(text)
+        h = token_hashes(text)
+        assert len(h) == len(toks)
+        for a in range(len(toks)):
+            for b in range(len(toks)):
+                assert (h[a] == h[b]) == (toks[a] == toks[b])
+
+
+@pytest.mark.parametrize("text", ["snake_case and CamelCase, 42!", "__init__ ... a-b_c", "", "   ", "x_1 y__2"])
+def test_ascii_fast_paths_agree_with_the_mark_aware_patterns(text):
+    from ndd_desktop.core.normalize import _patterns
+
+    word, non_word = _patterns()
+    assert strip_to_letters(text) == non_word.sub("", text.replace("_", " "))
+    assert tokens(text) == word.findall(text)

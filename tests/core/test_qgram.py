@@ -157,7 +157,19 @@ def test_sketch_is_uint32_and_versioned():
     # the sketch key carries the version, so 64-bit sketches of version 1 are not reused
     from ndd_desktop.core.params import params_hash
 
-    assert m.sketch_version == 2 and m.sketch_key(p) != params_hash(p, sketch_only=True)
+    assert m.sketch_version == 3 and m.sketch_key(p) != params_hash(p, sketch_only=True)
+
+
+def test_combining_marks_are_letters():
+    # किताब ("book") and कुतुब differ in their vowel signs (combining marks): Tw keeps them,
+    # so the 4-grams are {किता, िताब} and {कुतु, ुतुब}: none shared, doc_q = 0. Without the
+    # marks both were कतब (one value of a text shorter than q) and scored 1.0.
+    a, b = M.sketch(normalize("किताब"), P), M.sketch(normalize("कुतुब"), P)
+    assert a.shape[0] == 2 and b.shape[0] == 2
+    assert M.score(a, b, P) == 0.0
+    assert M.score(a, M.sketch(normalize("किताब"), P), P) == 1.0
+    # Thai กิน ("eat") and กัน ("together"): 3 characters each, shorter than q, one value each.
+    assert M.score(M.sketch("กิน", P), M.sketch("กัน", P), P) == 0.0
 
 
 def test_pairs_say_from_which_score_the_search_was_complete(request):

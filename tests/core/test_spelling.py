@@ -97,6 +97,20 @@ def test_wordfreq_dictionary():
         wordfreq_dictionary("xx", 1000)
 
 
+def test_wordfreq_dictionary_keeps_words_with_combining_marks():
+    # Hindi words carry vowel signs and viramas (combining marks). The most frequent words
+    # of wordfreq's own list are whole dictionary entries, not fragments split at the marks
+    # ("में" was "म", "नहीं" was "नह").
+    import wordfreq
+
+    d = wordfreq_dictionary("hi", 50000)
+    top = [w for w in wordfreq.top_n_list("hi", 100) if w.isalnum() or "\u0900" <= w[0] <= "\u097f"]
+    assert len(top) >= 80
+    assert all(w in d for w in top), [w for w in top if w not in d]
+    assert "में" in d and "नहीं" in d and "किताब" in d and "हिन्दी" in d
+    assert sum(len(w) == 1 for w in d) < 0.01 * len(d)  # wordfreq's own 1-character entries
+
+
 def test_length_bounds_from_the_formula():
     # t = 0.8: short/long >= 3t - 2 = 0.4.
     assert jaro_length_bounds(4, 0.8) == (2, 10)

@@ -79,7 +79,8 @@ class BottomKParams:
     k: int = param(128, help="Number of smallest n-gram hashes kept per document.", minimum=8, maximum=1024)
     measure: str = param(
         "resemblance",
-        help="resemblance: shared / K; containment: share of the smaller sketch found in the other (estimate).",
+        help="resemblance: shared / larger sketch (shared / K when both hold K values); "
+        "containment: share of the smaller sketch found in the other (estimate).",
         choices=MEASURES,
         affects_sketch=False,
     )

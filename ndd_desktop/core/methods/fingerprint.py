@@ -18,7 +18,7 @@ within the radius shares at least one table key), verified by popcount.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, ClassVar, Sequence
 
 import numpy as np
@@ -128,6 +128,11 @@ def _fingerprint_chunk(rings: list[bytes], lengths: np.ndarray, window: int, sam
     return _pack(odd.reshape(m, BITS))
 
 
+def _floor_radius(floor: float) -> int:
+    """The largest Hamming distance whose score 1 - d / 128 reaches ``floor``."""
+    return int(np.floor((1.0 - floor) * BITS + 1e-9))
+
+
 def fingerprint_of(data: bytes, window: int = 64, samples: int = 128) -> np.ndarray:
     """The fingerprint of raw bytes, step by step as the patent describes (for tests)."""
     return compact(select_checksums(block_checksums(data, window), samples))
@@ -170,8 +175,7 @@ class FingerprintMethod(Method):
 
     def search_radius(self, params: Any, floor: float) -> int:
         """Hamming radius searched: the floor's radius floor((1 - floor) * 128), capped."""
-        radius = int(np.floor((1.0 - floor) * BITS + 1e-9))
-        return max(0, min(radius, params.search_radius))
+        return max(0, min(_floor_radius(floor), params.search_radius))
 
     def candidate_pairs(
         self,
@@ -187,3 +191,22 @@ class FingerprintMethod(Method):
         fps = np.stack([np.asarray(s, dtype=np.uint64) for s in sketches])
         pairs, _ = radius_pairs(fps, self.search_radius(params, floor))
         return pairs
+
+    def complete_from(self, params: Any, floor: float) -> float | None:
+        """The score from which the search finds every pair (see PairScores): None when the
+        search radius covers the floor, else the score of the capped radius, 1 - radius / 128
+        (at floor 0.3 and the default cap 24: 0.8125; pairs below are not looked for)."""
+        radius = self.search_radius(params, floor)
+        return None if radius >= _floor_radius(floor) else 1.0 - radius / BITS
+
+    def find_pairs(
+        self,
+        sketches: Sequence[np.ndarray],
+        params: Any,
+        floor: float,
+        dates: np.ndarray | None = None,
+    ) -> PairScores:
+        """Every pair within the search radius, exactly; ``complete_from`` says from which
+        score that is every pair >= floor (:meth:`complete_from`)."""
+        found = super().find_pairs(sketches, params, floor, dates)
+        return replace(found, complete_from=self.complete_from(params, floor))

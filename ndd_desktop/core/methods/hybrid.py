@@ -110,6 +110,11 @@ class HybridMethod(SetOverlapMethod):
     source = "003_a4fe638b252c665f.txt"
     sketch_dtype = np.dtype(np.uint64)
 
+    #: Version of the sketch values (2: combining marks are word characters, so words with
+    #: vowel signs are whole tokens, in the text and in the dictionary). Part of the sketch
+    #: key, so sketches stored by an older version are recomputed.
+    sketch_version = 2
+
     #: Collections smaller than this are never clipped (see ``max_df``).
     min_docs_to_clip = 50
     pair_scores = staticmethod(_scores)  # Jaccard, never above shared / max

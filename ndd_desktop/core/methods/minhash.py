@@ -6,11 +6,15 @@ its set of w-shingles (w consecutive words, or character n-grams), each fingerpr
 the share of equal minima estimates the resemblance |A n B| / |A u B|. Candidate pairs come
 from Broder's features (k groups of s minima, a pair is a candidate when it shares >= r
 features; r = 1 is LSH banding). See docs/methods/minhash.md.
+
+A document without shingles (an empty text, or with unit = words a text without a word
+character: only punctuation, symbols, emoji) scores 0 against every document, itself
+included, and is left out of the candidate search, as qgram and hybrid do with empty sketches.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, ClassVar, Sequence
 
 import numpy as np
@@ -34,7 +38,7 @@ class MinHashParams:
     )
     w: int = param(3, minimum=1, maximum=10, help="Words per shingle (unit = words); each edit changes at most w shingles.")
     q: int = param(5, minimum=2, maximum=16, help="Characters per n-gram (unit = chars).")
-    t: int = param(128, minimum=16, maximum=1024, help="Number of min-wise permutations (sketch length); error ~ 1/sqrt(t).")
+    t: int = param(128, minimum=16, maximum=1024, help="Number of min-wise permutations (sketch length); standard error sqrt(J(1-J)/t), at most 1/(2 sqrt(t)).")
     measure: str = param(
         "resemblance",
         choices=MEASURES,
@@ -49,7 +53,18 @@ class MinHashParams:
     )
     k: int = param(64, minimum=1, maximum=1024, affects_sketch=False, label="features (k)", help="Number of features (bands); k * s <= t.")
     s: int = param(2, minimum=1, maximum=64, affects_sketch=False, label="minima per feature (s)", help="Minima hashed into one feature (rows per band).")
-    r: int = param(1, minimum=1, maximum=64, affects_sketch=False, label="shared features (r)", help="Features a pair must share to be compared.")
+    r: int = param(1, minimum=1, maximum=64, affects_sketch=False, label="shared features (r)", help="Features a pair must share to be compared; r <= k.")
+
+    def __post_init__(self) -> None:
+        """With candidates = features, refuse filters that cannot work: k * s minima must fit
+        in the sketch, and a pair cannot share more than k features (r > k finds no pair).
+        With candidates = auto, k, s and r are not used and not checked."""
+        if self.candidates != "features":
+            return
+        if self.k * self.s > self.t:
+            raise ValueError(f"k * s = {self.k} * {self.s} = {self.k * self.s} exceeds t = {self.t} (features need k * s minima)")
+        if self.r > self.k:
+            raise ValueError(f"r = {self.r} exceeds k = {self.k} (a pair cannot share more features than there are)")
 
 
 class MinHashMethod(Method):
@@ -62,9 +77,10 @@ class MinHashMethod(Method):
     source: ClassVar[str] = "004_6b52261d4be05971.txt"
     sketch_dtype: ClassVar[np.dtype] = np.dtype(np.uint32)
     #: Version of the sketch values (2: 32-bit shingle values of core.hashing's
-    #: ``word_shingle_values`` / ``char_gram_values``); part of the sketch key, so sketches
-    #: stored by an older version are recomputed rather than compared with new ones.
-    sketch_version: ClassVar[int] = 2
+    #: ``word_shingle_values`` / ``char_gram_values``; 3: combining marks are word
+    #: characters, so words with vowel signs are no longer split); part of the sketch key, so
+    #: sketches stored by an older version are recomputed rather than compared with new ones.
+    sketch_version: ClassVar[int] = 3
 
     # -- sketches -----------------------------------------------------------------------
     def sketch(self, text: str, params: Any) -> np.ndarray:
@@ -79,7 +95,8 @@ class MinHashMethod(Method):
 
     # -- comparing ----------------------------------------------------------------------
     def score(self, a: np.ndarray, b: np.ndarray, params: Any) -> float:
-        """Estimated resemblance, or the larger containment with measure = containment."""
+        """Estimated resemblance, or the larger containment with measure = containment; 0
+        when either document has no shingle."""
         r = float(resemblance_rows(a, b))
         if params.measure == "containment":
             ca, cb = containment_from(r, a[-1], b[-1])
@@ -108,11 +125,10 @@ class MinHashMethod(Method):
 
     # -- candidates ---------------------------------------------------------------------
     def filter_for(self, params: Any, floor: float) -> tuple[int, int, int]:
-        """The (k, s, r) feature filter used at this floor."""
+        """The (k, s, r) feature filter used at this floor (k * s <= t and r <= k are
+        checked when the parameters are made)."""
         if params.candidates == "auto":
             return choose_filter(floor, params.t)
-        if params.k * params.s > params.t:
-            raise ValueError(f"k * s = {params.k * params.s} exceeds t = {params.t}")
         return params.k, params.s, params.r
 
     def acceptance_curve(self, params: Any, x: np.ndarray, floor: float = 0.3) -> np.ndarray:
@@ -131,13 +147,39 @@ class MinHashMethod(Method):
 
         The filter targets resemblance: with measure = containment, a pair whose
         resemblance is below the floor but one-sided containment above it can be missed.
+        Documents without shingles (score 0) are left out: their identical ``EMPTY`` minima
+        would otherwise pair every one of them with every other.
         """
         if len(sketches) < 2:
             return np.empty((0, 2), dtype=np.int64)
         matrix = _stack(sketches)
+        t = matrix.shape[1] - 1
+        keep = np.flatnonzero(matrix[:, t] > 0)
+        if keep.shape[0] < 2:
+            return np.empty((0, 2), dtype=np.int64)
         k, s, r = self.filter_for(params, floor)
-        keys = feature_keys(matrix[:, : matrix.shape[1] - 1], k, s)
-        return bucket_pairs(keys, r)
+        keys = feature_keys(matrix[keep, :t], k, s)
+        return keep[bucket_pairs(keys, r)]
+
+    def find_pairs(
+        self,
+        sketches: Sequence[np.ndarray],
+        params: Any,
+        floor: float,
+        dates: np.ndarray | None = None,
+    ) -> PairScores:
+        """Every pair scoring >= floor, found with the filter's designed recall.
+
+        ``complete_from`` (see PairScores) is None with measure = resemblance: the filter is
+        designed for resemblance at the floor (>= 99% recall with candidates = auto). With
+        measure = containment it is 1.0: the filter still selects on resemblance, and a pair
+        of high containment can have any resemblance (a short text inside a long one), so
+        no containment score, not even 1.0, is guaranteed to be searched for.
+        """
+        found = super().find_pairs(sketches, params, floor, dates)
+        if params.measure == "containment":
+            return replace(found, complete_from=1.0)
+        return found
 
 
 def _stack(sketches: Sequence[np.ndarray]) -> np.ndarray:

@@ -1,9 +1,10 @@
 """Character q-gram overlap (DDD: Montanari & Puglisi, source 000).
 
 The text is reduced to its letters and digits (white space and punctuation removed, the
-paper's Tw), cut into overlapping q-grams (q = 4, the paper's best), and the sketch is the
-*set* of their 32-bit values (uint32, ``core.hashing.char_gram_values``), sorted; two
-q-grams collide with probability 2^-31, negligible for sets of a few thousand values.
+paper's Tw; combining marks such as Indic vowel signs stay with their letters), cut into
+overlapping q-grams (q = 4, the paper's best), and the sketch is the *set* of their 32-bit
+values (uint32, ``core.hashing.char_gram_values``), sorted; two q-grams collide with
+probability 2^-31, negligible for sets of a few thousand values.
 Two documents score
 
     doc_q(A, B) = |A ∩ B| / max(|A|, |B|)
@@ -99,9 +100,10 @@ class QGramMethod(SetOverlapMethod):
     source = "000_3cffc09d603309b4.txt"
     sketch_dtype = np.dtype(np.uint32)
     #: Version of the sketch values (2: 32-bit q-gram values, core.hashing's
-    #: ``char_gram_values``; 1 was 64-bit hashes). Part of the sketch key, so sketches
-    #: stored by an older version are recomputed rather than compared with new ones.
-    sketch_version = 2
+    #: ``char_gram_values``; 1 was 64-bit hashes; 3: combining marks are kept as letters).
+    #: Part of the sketch key, so sketches stored by an older version are recomputed rather
+    #: than compared with new ones.
+    sketch_version = 3
 
     def sketch(self, text: str, params: Any) -> np.ndarray:
         """Sorted distinct q-gram values (uint32) of the letters and digits of ``text``."""
