@@ -12,7 +12,7 @@ import ndd_desktop
 
 def no_display_message(args: argparse.Namespace) -> str:
     """What to say when there is no display: the equivalent ``ndd`` commands."""
-    from .resources import default_store_path, demo_roots, is_store_file
+    from .resources import default_store_path, demo_roots, folder_store_path, is_store_file
 
     path = Path(args.path).expanduser() if args.path else None
     if args.demo:
@@ -21,7 +21,7 @@ def no_display_message(args: argparse.Namespace) -> str:
     elif path is not None and is_store_file(path):
         folder, db = None, str(path)
     elif path is not None:
-        folder, db = str(path), str(default_store_path(path.resolve().name or "collection"))
+        folder, db = str(path), str(folder_store_path(path))
     else:
         folder, db = "FOLDER", "COLLECTION.ndd.sqlite"
     lines = ["ndd-desktop needs a graphical display, and none was found (DISPLAY and WAYLAND_DISPLAY "

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from .flow_layout import FlowLayout
 from .formatting import doc_date, doc_label, fmt_date, human_size
 
 RULE_LABELS = {
@@ -93,14 +94,17 @@ class ClusterTree(QWidget):
         self.keep_button.setShortcut("Ctrl+K")
         self.keep_button.clicked.connect(self.choose_current_as_keeper)
         self.summary = QLabel(self)
-        top = QHBoxLayout()
-        top.addWidget(mode_label)
-        top.addWidget(self.mode)
-        top.addWidget(rule_label)
-        top.addWidget(self.rule)
+        # The toolbar wraps onto a second row in a narrow window instead of widening it.
+        top = FlowLayout()
+        for label, combo in ((mode_label, self.mode), (rule_label, self.rule)):
+            pair = QWidget(self)
+            pl = QHBoxLayout(pair)
+            pl.setContentsMargins(0, 0, 0, 0)
+            pl.addWidget(label)
+            pl.addWidget(combo)
+            top.addWidget(pair)
         top.addWidget(self.keep_button)
-        top.addStretch(1)
-        top.addWidget(self.summary)
+        top.addWidget(self.summary, right=True)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(6, 6, 6, 6)
         lay.addLayout(top)
@@ -131,6 +135,16 @@ class ClusterTree(QWidget):
         self._fill_chunk()
         if self._filled < len(self.groups):
             self._timer.start()
+
+    def clear(self) -> None:
+        """Show no groups (no pair set of the open collection is loaded)."""
+        self._timer.stop()
+        self.docs, self.groups = {}, []
+        self._filled = 0
+        self._expanded, self._restore_doc = set(), None
+        self.model.removeRows(0, self.model.rowCount())
+        self.summary.setText("")
+        self.keep_button.setEnabled(False)
 
     def fully_filled(self) -> bool:
         """True when every group is in the tree."""

@@ -4,7 +4,7 @@
 pair set and grouping at a threshold run on worker threads; a new request while one is
 running is remembered and run next (latest wins), so a slider dragged quickly never
 queues a backlog and never blocks the window. Verdicts and keepers are written to the
-store at once and can be undone.
+store at once and can be undone, in one history (the last change first).
 """
 
 from __future__ import annotations
@@ -51,6 +51,7 @@ class Collection(QObject):
     groupingChanged = Signal(object)  # pipeline Grouping
     verdictChanged = Signal(int, int, object)  # a, b, verdict or None
     keepersChanged = Signal()
+    undoChanged = Signal(bool)  # whether there is something to undo
     busyChanged = Signal(bool)
     failed = Signal(str)
 
@@ -63,7 +64,8 @@ class Collection(QObject):
         self.grouping_mode = GROUPINGS[0]
         self.folder_priority: tuple[str, ...] = ()
         self.grouping: Any = None
-        self._undo: list[tuple[int, int, str | None]] = []
+        # ("verdict", (a, b), verdict before) or ("keeper", doc id, {member: chosen before})
+        self._undo: list[tuple[str, Any, Any]] = []
         self._workers: set[Worker] = set()
         self._group_worker: Worker | None = None
         self._regroup_again = False
@@ -120,6 +122,13 @@ class Collection(QObject):
             self.regroup()
 
         return self._run(lambda: read_pair_set(store, method, params, pairs_key, floor), done, "read-pairs")
+
+    def reload(self) -> Worker | None:
+        """Read the shown pair set again (its documents changed), keeping the threshold."""
+        d = self.data
+        if d is None:
+            return self.load_latest()
+        return self.load_pair_set(d.method, d.params, d.pairs_key, d.floor, threshold=self.threshold)
 
     def load_latest(self) -> Worker | None:
         """Load the pair set of the last scan, if there is one."""
@@ -214,29 +223,56 @@ class Collection(QObject):
             else:
                 self.data.verdicts[(a, b)] = verdict
         if record_undo:
-            self._undo.append((a, b, old))
+            self._push_undo(("verdict", (a, b), old))
         self.verdictChanged.emit(a, b, verdict)
         self.regroup()
 
+    def _push_undo(self, entry: tuple[str, Any, Any]) -> None:
+        self._undo.append(entry)
+        self.undoChanged.emit(True)
+
     def can_undo(self) -> bool:
-        """True when there is a verdict to undo."""
+        """True when there is a verdict or a keeper choice to undo."""
         return bool(self._undo)
 
-    def undo(self) -> tuple[int, int] | None:
-        """Put back the verdict before the last change; returns the pair, or None."""
+    def undo_kind(self) -> str | None:
+        """What the next undo puts back: "verdict", "keeper", or None."""
+        return self._undo[-1][0] if self._undo else None
+
+    def undo(self) -> tuple[str, Any] | None:
+        """Put back the state before the last verdict or keeper choice.
+
+        Returns ``("verdict", (a, b))`` or ``("keeper", doc_id)`` (the document that had
+        been made keeper), or None when there is nothing to undo.
+        """
         if not self._undo:
             return None
-        a, b, old = self._undo.pop()
-        self.set_verdict(a, b, old, record_undo=False)
-        return a, b
+        kind, key, before = self._undo.pop()
+        if kind == "verdict":
+            self.set_verdict(key[0], key[1], before, record_undo=False)
+        else:
+            chosen = self.store.keepers()
+            for member, was_chosen in before.items():
+                if was_chosen != (member in chosen):
+                    self.store.set_keeper(member, was_chosen)
+            self.keepersChanged.emit()
+            self.regroup()
+        self.undoChanged.emit(bool(self._undo))
+        return kind, key
 
-    def set_keeper(self, doc_id: int, group_members: list[int]) -> None:
-        """Make ``doc_id`` the keeper of its group (clearing other chosen keepers in it)."""
+    def set_keeper(self, doc_id: int, group_members: list[int], *, record_undo: bool = True) -> None:
+        """Make ``doc_id`` the keeper of its group (clearing other chosen keepers in it);
+        undo puts back the group's chosen keepers as they were."""
+        doc_id = int(doc_id)
         chosen = self.store.keepers()
-        for m in group_members:
+        members = {int(m) for m in group_members} | {doc_id}
+        before = {m: m in chosen for m in members}
+        for m in sorted(members):
             if m != doc_id and m in chosen:
                 self.store.set_keeper(m, False)
         self.store.set_keeper(doc_id, True)
+        if record_undo and any(before[m] != (m == doc_id) for m in members):
+            self._push_undo(("keeper", int(doc_id), before))
         self.keepersChanged.emit()
         self.regroup()
 

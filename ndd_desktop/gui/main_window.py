@@ -66,6 +66,7 @@ class MainWindow(OpeningMixin, QMainWindow):
         self._build()
         self.actions_ = build_menus(self)
         self.review = ReviewActions(self, self.pairs)
+        self.review.undone.connect(self._undone)
         review_menu = self.menuBar().addMenu("&Review")
         self.menuBar().insertMenu(self.actions_["help_menu"].menuAction(), review_menu)
         for a in self.review.actions():
@@ -89,10 +90,11 @@ class MainWindow(OpeningMixin, QMainWindow):
         scroll = QScrollArea(self)
         scroll.setWidget(left)
         scroll.setWidgetResizable(True)
-        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        # Narrower than its content it scrolls sideways (nothing is cut off), so that the
+        # window fits a 1024-pixel screen; the splitter handle widens it again.
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAsNeeded)
         scroll.setFrameShape(QScrollArea.Shape.NoFrame)
-        left.setMinimumWidth(280)
-        scroll.setMinimumWidth(300)
+        scroll.setMinimumWidth(200)
         self.threshold = self._threshold_panel()
         self.pairs = PairsView(self)
         self.clusters = ClusterTree(self)
@@ -120,7 +122,7 @@ class MainWindow(OpeningMixin, QMainWindow):
         self.split.addWidget(scroll)
         self.split.addWidget(self.right)
         self.split.setStretchFactor(1, 1)
-        self.split.setSizes([330, 950])
+        self.split.setSizes([360, 920])
         self.stack = QStackedWidget(self)
         self.stack.addWidget(self.start_page)
         self.stack.addWidget(self.split)
@@ -144,6 +146,7 @@ class MainWindow(OpeningMixin, QMainWindow):
         self.setup.scanRequested.connect(self.start_scan)
         self.setup.saveAsRequested.connect(self.save_collection_as)
         self.setup.rootsChanged.connect(self._roots_changed)
+        self.setup.confirm_remove = self._confirm_remove_folder
         self.progress.cancelRequested.connect(self.scan.cancel)
         self.scan.progress.connect(self.progress.update_progress)
         self.scan.errors.connect(self.errors.add)
@@ -221,28 +224,85 @@ class MainWindow(OpeningMixin, QMainWindow):
         method = get_method(data.method)
         t = self.collection.threshold
         self.threshold.set_scores(data.arrays.score, data.floor)
-        self.threshold.set_complete_from(data.complete_from)
+        self.threshold.set_complete_from(data.complete_from, data.method)
         self.threshold.set_threshold(t, emit=False)
         self.threshold.set_curve(_acceptance(method, data))
         self.pairs.set_pairs(data.arrays, data.docs, data.verdicts, t)
         self.methods.set_store(self.collection.store, data.docs, known={(data.method, data.pairs_key): data.arrays})
         self._apply_keeper_rule()
+        self.review.set_pairs_shown(True)
         self.statusBar().showMessage(f"{len(data.arrays):,} pairs of {data.method} above {data.floor:.2f}; "
                                      f"{self.pairs.model.total_rows():,} at the threshold {t:.2f}.")
         if self.pairs.model.total_rows():
             self.pairs.select_row(0)
 
+    def reset_views(self) -> None:
+        """Empty every view that shows collection data (pairs, threshold and histogram,
+        counts, groups, progress, method comparison, compare view) and disable the pair keys:
+        nothing of a collection that was closed may stay on screen or be judged."""
+        self.review.set_pairs_shown(False)
+        self.pairs.clear()
+        self.threshold.clear()
+        self.clusters.clear()
+        self.progress.reset()
+        self.methods.clear()
+        self.compare.clear()
+
+    def _confirm_remove_folder(self, path: str) -> bool:
+        """Ask before a folder with documents in the store leaves the collection."""
+        if self.collection is None:
+            return True
+        store = self.collection.store
+        ids = {d.id for d in store.documents(status=None) if d.root == path}
+        if not ids:
+            return True
+        decisions = sum(1 for a, b in store.verdicts() if a in ids or b in ids)
+        decisions += len(store.keepers() & ids)
+        text = (f"Remove the folder\n{path}\nfrom this collection?\n\n"
+                f"{len(ids):,} document{'s' if len(ids) != 1 else ''} read from it will be dropped from the "
+                f"collection, with their pairs")
+        if decisions:
+            text += (f", and {decisions:,} review decision{'s' if decisions != 1 else ''} about them (verdicts and "
+                     "chosen keepers) will be dropped too: adding the folder back does not bring them back")
+        text += ".\n\nThe files on disk are not touched."
+        answer = QMessageBox.question(self, "Remove folder", text,
+                                      QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
+                                      QMessageBox.StandardButton.Cancel)
+        return answer == QMessageBox.StandardButton.Yes
+
     def _roots_changed(self) -> None:
-        """Keep the store's folders as listed (a removed folder's documents leave the store)."""
+        """Keep the store's folders as listed (a removed folder's documents leave the store,
+        and the views are read again without them)."""
         if self.collection is None or self.scan.running():
             return
         roots = [Root(p, r) for p, r in self.setup.roots()]
+        removed = 0
         try:
             if roots != self.collection.store.roots():
-                self.collection.store.set_roots(roots)
+                removed = self.collection.store.set_roots(roots)
         except StoreError as exc:
             self.statusBar().showMessage(str(exc))
+        if removed:
+            store = self.collection.store
+            self.errors.clear()
+            self.errors.add(store.errors())
+            if self.collection.data is not None:
+                self.review.set_pairs_shown(False)  # until the pairs are read again without them
+                self.collection.reload()
+            else:
+                self.methods.set_store(store, {})
+            self.statusBar().showMessage(f"{removed:,} document{'s' if removed != 1 else ''} left the collection "
+                                         "with the folder (the files on disk are untouched).")
+            return
         self._apply_keeper_rule()
+
+    def _undone(self, kind: str, key: Any) -> None:
+        if kind == "keeper":
+            doc = self.collection.data.docs.get(key) if self.collection and self.collection.data else None
+            name = os.path.basename(doc.relpath) if doc is not None else f"#{key}"
+            self.statusBar().showMessage(f"Undone: {name} made keeper; the group's keeper is as before.")
+        else:
+            self.statusBar().showMessage("Undone: the verdict of the selected pair is as before.")
 
     def _threshold_settled(self, t: float) -> None:
         if self.collection is not None:

@@ -174,6 +174,20 @@ class MethodComparePanel(QWidget):
             self._default_threshold(combo, spin, compare=False)
         self.compare()
 
+    def clear(self) -> None:
+        """Forget the store and the last comparison (the collection was closed); a
+        comparison still running is ignored when it arrives."""
+        self.store, self.docs, self.result = None, {}, None
+        self._arrays.clear()
+        self._generation += 1
+        self._again = self._compare_due = self._list_stale = False
+        for combo in (self.set_a, self.set_b):
+            combo.blockSignals(True)
+            combo.clear()
+            combo.blockSignals(False)
+        self.counts.setText("Scan with two methods to compare them.")
+        self.model.clear()
+
     def _default_threshold(self, combo: QComboBox, spin: QDoubleSpinBox, compare: bool = True) -> None:
         ps = combo.currentData()
         if ps is not None:
@@ -229,8 +243,9 @@ class MethodComparePanel(QWidget):
 
     def _received(self, outcome: tuple[Agreement, dict, int]) -> None:
         result, arrays, generation = outcome
-        if generation == self._generation:  # not read before the store's pair sets changed
-            self._arrays.update(arrays)
+        if generation != self._generation:  # read before the store's pair sets changed (or
+            return  # another store): set_store has asked for a fresh comparison if one is due
+        self._arrays.update(arrays)
         self._show(result)
 
     def _show(self, result: Agreement) -> None:

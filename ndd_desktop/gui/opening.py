@@ -55,7 +55,7 @@ class OpeningMixin:
     def open_folder(self, folder: str, *, reference: bool = False) -> bool:
         """Open (or reuse) the default store for ``folder`` with the folder as its root."""
         folder = os.path.abspath(folder)
-        store_path = resources.default_store_path(os.path.basename(folder.rstrip(os.sep)) or "collection", self.data_dir)
+        store_path = resources.folder_store_path(folder, self.data_dir)
         if not self.open_store(str(store_path), create=True):
             return False
         if folder not in [p for p, _ in self.setup.roots()]:
@@ -108,7 +108,7 @@ class OpeningMixin:
         self.errors.add(store.errors())
         self.methods.set_store(store, {})
         self._show_workspace()
-        self.setWindowTitle(f"{Path(path).name.removesuffix('.ndd.sqlite')} — ndd-desktop")
+        self.setWindowTitle(f"{resources.display_name(path)} — ndd-desktop")
         self._set_workspace_enabled(True)
         self.collection.load_latest()
         self.statusBar().showMessage(f"Opened {store.path}")
@@ -132,7 +132,8 @@ class OpeningMixin:
         self.collection.store.close()
         self.collection.deleteLater()
         self.collection = None
-        self.compare.clear()
+        self.review.set_collection(None)
+        self.reset_views()
 
     def save_collection_as(self) -> None:
         """Keep the store at a place the user picks (copied there, then reopened)."""

@@ -113,6 +113,20 @@ class PairTableModel(QAbstractTableModel):
         self.set_verdicts(verdicts, refresh=False)
         self._refilter()
 
+    def clear(self) -> None:
+        """Show no pairs (no pair set of the open collection is loaded)."""
+        self._arrays = None
+        self._docs = _DocTable({})
+        self._stride = np.int64(1)
+        self._keys = np.zeros(0, dtype=np.int64)
+        self._verdict = np.zeros(0, dtype=np.int8)
+        self._order_cache = None
+        self._refilter()
+
+    def has_pairs(self) -> bool:
+        """True when a pair set is shown (even if no pair passes the filters)."""
+        return self._arrays is not None
+
     def set_verdicts(self, verdicts: dict[tuple[int, int], str], refresh: bool = True) -> None:
         """Replace all verdicts."""
         self._verdict[:] = 0

@@ -66,6 +66,11 @@ class PairsView(QWidget):
         self.model.set_pairs(arrays, docs, verdicts, threshold)
         self.pairSelected.emit(None)
 
+    def clear(self) -> None:
+        """Show no pairs (another collection was opened, or it has no pair set yet)."""
+        self.model.clear()
+        self.pairSelected.emit(None)
+
     def set_threshold(self, threshold: float) -> None:
         """Re-filter at a new threshold, keeping the selected pair when it stays."""
         self._keep_selection(lambda: self.model.set_threshold(threshold))

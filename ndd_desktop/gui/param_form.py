@@ -81,6 +81,7 @@ class ParamForm(QWidget):
         if any(i.affects_sketch for i in self._infos):
             note = QLabel("* changing this re-reads every document's sketch", self)
             note.setEnabled(False)
+            note.setWordWrap(True)  # wraps in a narrow panel instead of being cut off
             self._layout.addRow(note)
 
     def _tooltip(self, info: ParamInfo) -> str:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import os
 import re
 from pathlib import Path
 
@@ -62,6 +64,42 @@ def default_store_path(name: str, base: Path | None = None) -> Path:
     """
     safe = re.sub(r"[^\w.-]+", "_", name).strip("._") or "collection"
     return Path(base or data_dir()) / "collections" / f"{safe}{STORE_SUFFIX}"
+
+
+def folder_store_path(folder: str | os.PathLike, base: Path | None = None) -> Path:
+    """The default store file of the collection opened from ``folder``.
+
+    ``<data dir>/collections/<folder name>-<8 hex digits>.ndd.sqlite``: the digits hash the
+    folder's absolute path, so two folders of the same name (``/a/letters``, ``/b/letters``)
+    get two collections. A store made before the hash was added (``<folder name>.ndd.sqlite``)
+    is used instead when it exists and its folders are exactly ``folder``.
+    """
+    folder = os.path.abspath(os.fspath(folder))
+    name = os.path.basename(folder.rstrip(os.sep)) or "collection"
+    digest = hashlib.sha256(os.path.normcase(folder).encode("utf-8", "surrogatepass")).hexdigest()[:8]
+    legacy = default_store_path(name, base)
+    if legacy.is_file() and _roots_are(legacy, folder):
+        return legacy
+    return default_store_path(f"{name}-{digest}", base)
+
+
+def _roots_are(store_path: Path, folder: str) -> bool:
+    """True when the store at ``store_path`` is a collection of exactly ``folder``."""
+    from ..store import Store, StoreError
+
+    try:
+        with Store.open(store_path, create=False) as store:
+            roots = [r.path for r in store.roots()]
+    except (StoreError, OSError, ValueError):
+        return False
+    return [os.path.normcase(os.path.abspath(p)) for p in roots] == [os.path.normcase(folder)]
+
+
+def display_name(store_path: str | os.PathLike) -> str:
+    """A collection's name for the title bar: the store's file name without the suffix and
+    without the path hash of :func:`folder_store_path`."""
+    stem = Path(store_path).name.removesuffix(STORE_SUFFIX)
+    return re.sub(r"-[0-9a-f]{8}$", "", stem) or stem
 
 
 def is_store_file(path: Path) -> bool:

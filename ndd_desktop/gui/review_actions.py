@@ -6,13 +6,17 @@ Key                    Does
 D                      mark the selected pair duplicate, go to next
 N                      mark it not duplicate (keeps the two apart in the groups), go to next
 C                      clear its verdict
-U or Ctrl+Z            undo the last verdict
+U or Ctrl+Z            undo the last verdict or keeper choice (Make keeper)
 J or ↓                 next pair
 K or ↑                 previous pair
 =====================  ===========================================
 
 The single-letter keys are window shortcuts; a text box that has the focus still gets its
 letters (Qt gives typed text precedence over shortcuts).
+
+The pair keys are enabled only while a pair set of the open collection is shown (a pair
+still on screen from another collection must never be judged into this one's store); Undo
+only while there is something to undo.
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ class ReviewActions(QObject):
     """The review QActions, bound to a pairs view and the collection that saves verdicts."""
 
     reviewed = Signal(int, int, object)
+    undone = Signal(str, object)  # "verdict", (a, b) or "keeper", the doc id that was made keeper
 
     def __init__(self, window: QWidget, pairs: PairsView):
         super().__init__(window)
@@ -38,8 +43,8 @@ class ReviewActions(QObject):
         self.not_duplicate = self._action(window, "Mark &not duplicate", ["N"],
                                           "The selected pair is not a duplicate: keep the two apart (N)")
         self.clear = self._action(window, "&Clear verdict", ["C"], "Forget the verdict of the selected pair (C)")
-        self.undo = self._action(window, "&Undo verdict", ["U", QKeySequence.StandardKey.Undo],
-                                 "Undo the last verdict (U or Ctrl+Z)")
+        self.undo = self._action(window, "&Undo", ["U", QKeySequence.StandardKey.Undo],
+                                 "Undo the last verdict or keeper choice (U or Ctrl+Z)")
         self.next = self._action(window, "Ne&xt pair", ["J"], "Go to the next pair (J or ↓)")
         self.previous = self._action(window, "&Previous pair", ["K"], "Go to the previous pair (K or ↑)")
         self.duplicate.triggered.connect(lambda: self.mark("duplicate"))
@@ -48,6 +53,7 @@ class ReviewActions(QObject):
         self.undo.triggered.connect(self.undo_last)
         self.next.triggered.connect(lambda: self.pairs.step(+1))
         self.previous.triggered.connect(lambda: self.pairs.step(-1))
+        self._shown = False
         self.set_collection(None)
 
     @staticmethod
@@ -64,15 +70,33 @@ class ReviewActions(QObject):
         return [self.duplicate, self.not_duplicate, self.clear, self.undo, self.next, self.previous]
 
     def set_collection(self, collection: Collection | None) -> None:
-        """Bind to the open collection (None: disable)."""
+        """Bind to the open collection (None: disable). The pair keys stay disabled until
+        :meth:`set_pairs_shown` says this collection's pairs are on screen."""
+        if self.collection is not None:
+            try:
+                self.collection.undoChanged.disconnect(self._update)
+            except (RuntimeError, TypeError):
+                pass
         self.collection = collection
-        for a in self.actions():
-            a.setEnabled(collection is not None)
+        self._shown = False
+        if collection is not None:
+            collection.undoChanged.connect(self._update)
+        self._update()
+
+    def set_pairs_shown(self, shown: bool) -> None:
+        """Whether the pairs view shows a pair set of the bound collection."""
+        self._shown = bool(shown) and self.collection is not None
+        self._update()
+
+    def _update(self, *_: object) -> None:
+        for a in (self.duplicate, self.not_duplicate, self.clear, self.next, self.previous):
+            a.setEnabled(self._shown)
+        self.undo.setEnabled(self.collection is not None and self.collection.can_undo())
 
     def mark(self, verdict: str | None, advance: bool = True) -> bool:
         """Save ``verdict`` for the selected pair; move to the next one."""
         pair = self.pairs.current_pair()
-        if pair is None or self.collection is None:
+        if pair is None or self.collection is None or not self._shown or self.collection.data is None:
             return False
         row = self.pairs.current_row()
         self.collection.set_verdict(pair.a, pair.b, verdict)
@@ -83,13 +107,16 @@ class ReviewActions(QObject):
         return True
 
     def undo_last(self) -> bool:
-        """Undo the last verdict and select its pair again."""
+        """Undo the last verdict (and select its pair again) or the last keeper choice."""
         if self.collection is None:
             return False
-        pair = self.collection.undo()
-        if pair is None:
+        step = self.collection.undo()
+        if step is None:
             return False
-        a, b = pair
-        self.pairs.model.set_verdict(a, b, self.collection.verdict(a, b))
-        self.pairs.select_pair(a, b)
+        kind, key = step
+        if kind == "verdict":
+            a, b = key
+            self.pairs.model.set_verdict(a, b, self.collection.verdict(a, b))
+            self.pairs.select_pair(a, b)
+        self.undone.emit(kind, key)
         return True

@@ -86,6 +86,15 @@ class ScanProgress(QWidget):
         self.label.setText("Cancelling… (keeping what was done)")
         self.cancelRequested.emit()
 
+    def reset(self) -> None:
+        """Forget the last run and hide (another collection was opened)."""
+        self.bar.setRange(0, 1)
+        self.bar.setValue(0)
+        self.label.setText("")
+        self.current.setText("")
+        self.current.setToolTip("")
+        self.hide()
+
     def finish(self, message: str) -> None:
         """Show the outcome briefly; the main window hides the widget."""
         self.bar.setRange(0, 1)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from typing import Any
+from typing import Any, Callable
 
 from PySide6.QtCore import QMimeData, Qt, Signal
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
@@ -53,6 +53,9 @@ class ScanSetupPanel(QWidget):
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         self.setAcceptDrops(True)
+        #: Asked with a folder's path before Remove takes it off the list (False keeps it);
+        #: the main window asks the user when the folder has documents in the store.
+        self.confirm_remove: Callable[[str], bool] | None = None
         # -- folders
         self.folders = QListWidget(self)
         self.folders.setObjectName("folderList")
@@ -178,12 +181,17 @@ class ScanSetupPanel(QWidget):
             if item.text() == os.path.abspath(path):
                 item.setCheckState(Qt.CheckState.Checked if reference else Qt.CheckState.Unchecked)
 
-    def remove_selected(self) -> None:
-        """Remove the selected folder."""
+    def remove_selected(self) -> bool:
+        """Remove the selected folder, if ``confirm_remove(path)`` (when set) agrees."""
         row = self.folders.currentRow()
-        if row >= 0:
-            self.folders.takeItem(row)
-            self.rootsChanged.emit()
+        if row < 0:
+            return False
+        path = self.folders.item(row).text()
+        if self.confirm_remove is not None and not self.confirm_remove(path):
+            return False
+        self.folders.takeItem(row)
+        self.rootsChanged.emit()
+        return True
 
     def dragEnterEvent(self, event: QDragEnterEvent) -> None:  # noqa: N802
         """Accept folders."""

@@ -244,15 +244,24 @@ class ThresholdPanel(QWidget):
         self.histogram.set_scores(self._scores, floor)
         self.set_counts(int((self._scores >= self._threshold).sum()), None, None)
 
-    def set_complete_from(self, score: float | None) -> None:
-        """The score from which the pair set is complete (None: down to its floor). Below
-        it the histogram is marked and, while the threshold is there, a note says why."""
+    def clear(self, message: str = "No pairs yet: scan the folders to find near-duplicates.") -> None:
+        """Show no pair set: an empty histogram, no curve, no note, ``message`` for the counts."""
+        self._settle.stop()
+        self._scores = np.zeros(0)
+        self.histogram.set_scores(self._scores, 0.0)
+        self.histogram.set_curve(None)
+        self.set_complete_from(None)
+        self.counts_label.setText(message)
+
+    def set_complete_from(self, score: float | None, method: str | None = None) -> None:
+        """The score from which ``method``'s pair set is complete (None: down to its floor).
+        Below it the histogram is marked and, while the threshold is there, a note says why."""
         self._complete_from = score
         self.histogram.set_complete_from(score)
         if score is not None:
             below = "at any score" if score >= 1.0 else f"below {score:g}"
             self.note.setText(f"<i>Pairs {below} are incomplete</i> (hover for why)")
-            why = incompleteness(score)
+            why = incompleteness(score, method)
             self.note.setToolTip(why[0].upper() + why[1:] + ".")
         self._show_note()
 

@@ -10,6 +10,7 @@ from PySide6.QtWidgets import QApplication, QComboBox, QDoubleSpinBox, QSpinBox
 
 from ndd_desktop.core.methods import get_method
 from ndd_desktop.gui.param_form import ParamForm
+from ndd_desktop.gui.resources import folder_store_path
 from ndd_desktop.gui.scan_setup import available_methods
 
 
@@ -32,8 +33,10 @@ def test_folders_by_dialog_and_drop_with_reference(window, tmp_path, data_dir):
         f.mkdir()
     assert window.open_folder(str(first))
     assert window.stack.currentIndex() == 1
-    # the store goes to the user's data folder by default
-    assert Path(window.collection.path) == data_dir / "collections" / "holdings.ndd.sqlite"
+    # the store goes to the user's data folder by default, named after the folder and its path
+    assert Path(window.collection.path) == folder_store_path(first, data_dir)
+    assert Path(window.collection.path).parent == data_dir / "collections"
+    assert Path(window.collection.path).name.startswith("holdings-")
     drop_folders(window.setup, [second, third])
     assert [p for p, _ in window.setup.roots()] == [str(first), str(second), str(third)]
     window.setup.set_reference(str(first), True)
