@@ -1,7 +1,10 @@
 """Copying or hard-linking one file into the destination, verified by SHA-256.
 
-Sources are only ever opened with ``"rb"`` and ``os.stat``-ed; every path written,
-renamed or removed is first passed to the :class:`~.layout.WriteGuard`.
+Sources are only ever ``lstat``-ed and opened read-only, without following a symbolic
+link in the last step and without blocking (see :func:`resolve_source`: a path is read
+through a link only when it leads to a regular file inside the scanned folders, as the
+walk follows links); every path written, renamed or removed is first passed to the
+:class:`~.layout.WriteGuard`.
 """
 
 from __future__ import annotations
@@ -9,6 +12,8 @@ from __future__ import annotations
 import errno
 import hashlib
 import os
+import stat
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from .errors import ExportCancelled
@@ -17,6 +22,10 @@ CHUNK = 1 << 20
 #: errno values for which a hard link falls back to a copy.
 _LINK_REFUSED = {errno.EXDEV, errno.EPERM, errno.EMLINK, errno.EACCES, errno.ENOTSUP,
                  getattr(errno, "EOPNOTSUPP", errno.ENOTSUP)}
+#: How a source is opened: read-only, never through a link in the last step, never
+#: waiting on a FIFO or device that took the file's place.
+_READ_FLAGS = (os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+               | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0))
 
 
 class FileProblem(Exception):
@@ -57,6 +66,63 @@ def sha256_file(path: str, cancel=None) -> tuple[str, int]:
     return h.hexdigest(), size
 
 
+def _inside(path: str, root: str) -> bool:
+    try:
+        return os.path.commonpath([path, root]) == root
+    except ValueError:  # different drives on Windows
+        return False
+
+
+def resolve_source(source: str, roots: Iterable[str] | None = None) -> tuple[str, os.stat_result]:
+    """The path to read for ``source`` and its ``lstat``: a regular file, never a link.
+
+    When ``source`` or one of its folders is a symbolic link, it is followed only if
+    ``roots`` are given and its real path lies inside the real path of one of them: the
+    rule by which the walk follows links (``walk(follow_symlinks=True)`` stores a file
+    reached through a link under the link's path). A link a scan did not follow has no
+    document record to export (see :mod:`.scan_records`); a file replaced by a link after
+    the scan is refused when the link leads outside the scanned folders. Without
+    ``roots`` a source that is itself a link is refused.
+
+    Raises:
+        FileProblem: the source is missing, not a regular file, or a refused link.
+    """
+    try:
+        st = os.lstat(source)
+    except OSError as exc:
+        raise FileProblem(f"cannot read the source: {exc.strerror or exc}") from None
+    path = os.path.abspath(source)
+    real = os.path.realpath(path)
+    if roots is None:
+        if stat.S_ISLNK(st.st_mode):
+            raise FileProblem("the source is now a symbolic link; it is not followed")
+    elif real != path:
+        if not any(_inside(real, os.path.realpath(r)) for r in roots):
+            raise FileProblem("the source is now reached through a symbolic link that leads outside "
+                              "the scanned folders; it is not followed")
+        try:
+            st = os.lstat(real)
+        except OSError as exc:
+            raise FileProblem(f"cannot read the source: {exc.strerror or exc}") from None
+        path = real
+    if not stat.S_ISREG(st.st_mode):
+        raise FileProblem("the source is no longer a regular file")
+    return path, st
+
+
+def _open_source(path: str, st: os.stat_result) -> int:
+    """A read-only descriptor of ``path``, which must still be the file ``st`` describes."""
+    fd = os.open(path, _READ_FLAGS)
+    try:
+        now = os.fstat(fd)
+        if not stat.S_ISREG(now.st_mode) or (now.st_dev, now.st_ino) != (st.st_dev, st.st_ino):
+            raise FileProblem("the source was replaced during the export")
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
 def _remove(path: str, guard) -> None:
     """Remove one of our own files in the destination, if it is there."""
     guard.check(path)
@@ -67,7 +133,8 @@ def _remove(path: str, guard) -> None:
 
 
 def transfer_file(source: str, target: str, expected: str | None, scanned_mtime_ns: int,
-                  *, mode: str, guard, cancel=None, keep_writable: bool = False) -> Transfer:
+                  *, mode: str, guard, cancel=None, keep_writable: bool = False,
+                  roots: Iterable[str] | None = None) -> Transfer:
     """Copy (or hard-link) ``source`` to the absolute path ``target`` and verify it.
 
     Args:
@@ -83,12 +150,7 @@ def transfer_file(source: str, target: str, expected: str | None, scanned_mtime_
         FileProblem: this file cannot be exported; nothing of it is left in DEST.
         ExportCancelled: ``cancel`` was set; the partial copy is removed.
     """
-    try:
-        st = os.stat(source)
-    except OSError as exc:
-        raise FileProblem(f"cannot read the source: {exc.strerror or exc}") from None
-    if not os.path.isfile(source):
-        raise FileProblem("the source is no longer a regular file")
+    source, st = resolve_source(source, roots)
     if expected is None and st.st_mtime_ns != scanned_mtime_ns:
         raise FileProblem("changed since the scan (modification time differs); rescan first")
     parent = os.path.dirname(target)
@@ -110,6 +172,10 @@ def transfer_file(source: str, target: str, expected: str | None, scanned_mtime_
                     raise FileProblem(f"cannot link: {exc.strerror or exc}") from None
                 note = f"hard link refused ({exc.strerror or exc.errno}); copied instead"
             else:
+                linked = os.lstat(target)
+                if (linked.st_dev, linked.st_ino) != (st.st_dev, st.st_ino):
+                    _remove(target, guard)
+                    raise FileProblem("the source was replaced during the export")
                 try:
                     digest, size = sha256_file(target, cancel)
                 except BaseException:
@@ -129,7 +195,7 @@ def _copy(source, target, expected, st, guard, cancel, note) -> Transfer:
     _remove(part, guard)
     src_hash = hashlib.sha256()
     try:
-        with open(source, "rb") as src, open(guard.check(part), "xb") as out:
+        with os.fdopen(_open_source(source, st), "rb") as src, open(guard.check(part), "xb") as out:
             while True:
                 block = src.read(CHUNK)
                 if not block:
@@ -140,10 +206,10 @@ def _copy(source, target, expected, st, guard, cancel, note) -> Transfer:
                     raise ExportCancelled()
             out.flush()
             os.fsync(out.fileno())
+            after = os.fstat(src.fileno())
         src_digest = src_hash.hexdigest()
         if expected is not None and src_digest != expected:
             raise FileProblem("changed since the scan: its SHA-256 differs from the store's")
-        after = os.stat(source)
         if (after.st_mtime_ns, after.st_size) != (st.st_mtime_ns, st.st_size):
             raise FileProblem("changed while it was being copied")
         copy_digest, size = sha256_file(part, cancel)

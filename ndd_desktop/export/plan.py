@@ -5,6 +5,11 @@ group (``pipeline.grouping.groups_at`` applies the reviewer's keepers and "not
 duplicate" verdicts). The unit that is copied is the file on disk: a container member
 is exported as its container file, so a container goes out when any of its documents is
 kept, and stays out only when all of them are left-out duplicates.
+
+Records the scan made for entries it never read as files are not planned as files (see
+:mod:`.scan_records`): entries that are not regular files (links the scan did not follow,
+FIFOs, folder aliases) are listed in ``ExportPlan.not_files``; entries the scan could not
+read become issues (failures), with the scan's reason.
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ from .decisions import DecisionIndex
 from .errors import ExportError
 from .layout import bag_safe_relpath, check_destination, root_names, safe_relpath
 from .options import ExportOptions, resolve_options
+from .scan_records import NOT_A_FILE, UNREAD, scan_exclusion
 
 #: Role of a document in the reports.
 KEEPER, DUPLICATE, UNIQUE = "keeper", "duplicate", "unique"
@@ -76,11 +82,16 @@ class DocumentRow:
 
 @dataclass(frozen=True)
 class PlanIssue:
-    """A document the plan cannot export (an unsafe path, a missing root)."""
+    """A document the plan does not export, and why.
+
+    In ``ExportPlan.issues`` a failure (an unsafe path, an entry the scan could not
+    read); in ``ExportPlan.not_files`` an entry that is not a regular file (no failure).
+    """
 
     doc_id: int
     path: str
     reason: str
+    source: str = ""  # the path on disk
 
 
 @dataclass
@@ -99,6 +110,9 @@ class ExportPlan:
     pair_count: int
     issues: list[PlanIssue] = field(default_factory=list)
     plan_id: str = ""
+    #: entries that are not regular files (links the scan did not follow, FIFOs, sockets,
+    #: devices, folder aliases): not exported, and no failure; ``reason`` is the scan's
+    not_files: list[PlanIssue] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self._by_id = {r.doc_id: r for r in self.rows}
@@ -189,7 +203,7 @@ def plan_export(store, options: ExportOptions) -> ExportPlan:
         options=options, params=dict(pair_set.params), floor=float(pair_set.floor),
         roots=list(roots), root_names=names, files=files, rows=rows,
         groups=list(grouping.groups), left_out=sorted(left_out),
-        pair_count=int(grouping.pair_count), issues=issues,
+        pair_count=int(grouping.pair_count), issues=issues, not_files=planner.not_files,
     )
     plan.plan_id = plan_identity(plan)
     return plan
@@ -203,23 +217,48 @@ class _Planner:
         self.membership, self.left_out = membership, left_out
         self.by_id: dict[int, object] = {}
         self.target_of: dict[int, str] = {}
+        self.not_files: list[PlanIssue] = []
+        self.not_a_file: set[int] = set()
 
     def display(self, doc) -> str:
-        """A document's path as the reports show it: ``<root-name>/<relpath>``."""
-        return f"{self.names[doc.root]}/{doc.relpath}"
+        """A document's path as the reports show it: ``<root-name>/<relpath>`` (the
+        root's name alone for a record of the root itself)."""
+        name = self.names[doc.root]
+        return f"{name}/{doc.relpath}" if doc.relpath else name
+
+    def _scan_records(self, docs) -> tuple[list, list[PlanIssue]]:
+        """Set apart the scan's records of entries it never read as files.
+
+        Returns the other documents and the issues (entries the scan could not read);
+        entries that are not regular files go to :attr:`not_files`.
+        """
+        rest, issues = [], []
+        for d in docs:
+            kind = scan_exclusion(d)
+            if kind is None:
+                rest.append(d)
+            elif kind == NOT_A_FILE:
+                self.not_a_file.add(d.id)
+                self.not_files.append(PlanIssue(d.id, self.display(d), d.reason, d.abspath))
+            elif kind == UNREAD and (self.options.include_reference or not d.reference):
+                issues.append(PlanIssue(d.id, self.display(d), f"the scan could not read it: {d.reason}",
+                                        d.abspath))
+        self.not_files.sort(key=lambda i: i.path)
+        return rest, issues
 
     def files(self, docs) -> tuple[list[PlannedFile], list[PlanIssue]]:
         """The files on disk to export, grouping documents by the file that carries them."""
         self.by_id = {d.id: d for d in docs}
+        docs, issues = self._scan_records(docs)
         disk_files: dict[tuple[str, str], list] = {}
         for d in docs:
             disk_files.setdefault((d.root, d.container or d.relpath), []).append(d)
-        files, issues = [], []
+        files = []
         o = self.options
         for (root, diskrel), members in disk_files.items():
             rel = safe_relpath(diskrel)
             if rel is None:
-                issues.extend(PlanIssue(d.id, self.display(d), "unsafe path: it would leave its folder")
+                issues.extend(PlanIssue(d.id, self.display(d), "unsafe path: it would leave its folder", d.abspath)
                               for d in members)
                 continue
             if not any(d.id not in self.left_out and (o.include_reference or not d.reference) for d in members):
@@ -258,6 +297,8 @@ class _Planner:
         note = ""
         if d.id in self.left_out and d.id in self.target_of:
             note = "left out, but exported inside its container"
+        elif d.id in self.not_a_file:
+            note = f"not a regular file, skipped by the scan: {d.reason}"
         elif not self.options.include_reference and d.reference and d.id not in self.left_out:
             note = "reference document: not exported"
         return DocumentRow(

@@ -37,7 +37,11 @@ class ReportContext:
         self._issues = {i.doc_id: i.reason for i in self.plan.issues}
 
     def export_status(self, row: DocumentRow) -> str:
-        """What happened to the file carrying ``row``."""
+        """What happened to the file carrying ``row``.
+
+        "not exported" also for an entry that is not a regular file (a symbolic link the
+        scan did not follow, a FIFO, ...): its note gives the scan's reason.
+        """
         if row.doc_id in self._issues:
             return f"failed: {self._issues[row.doc_id]}"
         if row.target:
@@ -104,6 +108,7 @@ class ReportContext:
             "files_planned": len(plan.files),
             "files_exported": sum(1 for s in self.outcomes.values() if s in ("copied", "linked")),
             "files_failed": failed + len({i.path for i in plan.issues}),
+            "not_regular_files": len(plan.not_files),
             "pairs_at_threshold": plan.pair_count,
             "method": o.method,
             "parameters": plan.params,

@@ -114,6 +114,7 @@ def render_html(ctx: ReportContext, pairs: list[PairView]) -> str:
            "<h1>Near-duplicate export report</h1>"]
     out.append(_summary_table(s))
     out.append(_issues(ctx))
+    out.append(_not_files(ctx))
     out.append(f"<h2>The {len(pairs)} closest pairs</h2>")
     if not pairs:
         out.append("<p>No pair reaches the threshold.</p>")
@@ -132,7 +133,9 @@ def _summary_table(s: dict) -> str:
     rows = [
         ("Documents", s["documents"]), ("Duplicate groups", s["groups"]),
         ("Left out (duplicates)", s["left_out"]), ("Files exported", s["files_exported"]),
-        ("Files that failed", s["files_failed"]), ("Method", s["method"]),
+        ("Files that failed", s["files_failed"]),
+        ("Not regular files (links not followed, FIFOs, ...), not exported", s["not_regular_files"]),
+        ("Method", s["method"]),
         ("Parameters", ", ".join(f"{k}={v}" for k, v in sorted(s["parameters"].items()))),
         ("Threshold", s["threshold"]), ("Measure", s["measure"]),
         ("Keeper rule", s["keeper_rule"]), ("Mode", s["mode"]),
@@ -154,6 +157,17 @@ def _issues(ctx: ReportContext) -> str:
         return ""
     rows = "".join(f'<tr><td class="path">{e(t)}</td><td class="failed">{e(st)}</td></tr>' for t, st in failed)
     return f"<h2>Files that were not exported ({len(failed)})</h2><table>{rows}</table>"
+
+
+def _not_files(ctx: ReportContext) -> str:
+    skipped = ctx.plan.not_files
+    if not skipped:
+        return ""
+    rows = "".join(f'<tr><td class="path">{e(i.path)}</td><td>{e(i.reason)}</td></tr>' for i in skipped)
+    return (f"<h2>Not regular files, not exported ({len(skipped)})</h2>"
+            "<p>Symbolic links the scan did not follow, FIFOs, sockets, devices and folder aliases "
+            "are not documents of the collection; the scan skipped them for the reason shown.</p>"
+            f"<table>{rows}</table>")
 
 
 def _pair_html(ctx: ReportContext, p: PairView) -> str:

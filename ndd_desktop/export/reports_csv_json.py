@@ -44,7 +44,9 @@ def write_left_out_csv(ctx: ReportContext, folder: str, guard) -> str:
 
 
 def write_documents_json(ctx: ReportContext, folder: str, guard) -> str:
-    """Write ``documents.json``: summary, documents, groups and left-out list; return its path."""
+    """Write ``documents.json``: summary, documents, groups, left-out list, the failures the
+    plan found (``issues``) and the entries that are not regular files (``not_exported``);
+    return its path."""
     plan = ctx.plan
     groups = []
     for g in plan.groups:
@@ -59,7 +61,8 @@ def write_documents_json(ctx: ReportContext, folder: str, guard) -> str:
         "documents": [ctx.record(r) for r in plan.rows],
         "groups": groups,
         "left_out": [ctx.left_out_record(r) for r in plan.left_out_rows],
-        "issues": [{"path": i.path, "reason": i.reason} for i in plan.issues],
+        "issues": [{"path": i.path, "source": i.source, "reason": i.reason} for i in plan.issues],
+        "not_exported": [{"path": i.path, "source": i.source, "reason": i.reason} for i in plan.not_files],
     }
     path = os.path.join(folder, DOCUMENTS_JSON)
     with open(guard.check(path), "w", encoding="utf-8") as fh:

@@ -38,7 +38,13 @@ class FileIssue:
 
 @dataclass
 class ExportResult:
-    """What an export did. ``ok`` is True when every planned file is in DEST (and the bag is valid)."""
+    """What an export did. ``ok`` is True when every planned file is in DEST (and the bag is valid).
+
+    ``failed`` holds the files that could not be exported and the entries the scan could
+    not read; ``not_files`` the entries that are not regular files (symbolic links the scan
+    did not follow, FIFOs, sockets, devices, folder aliases), which are not exported and
+    are no failure.
+    """
 
     dest: str
     payload_dir: str
@@ -49,6 +55,7 @@ class ExportResult:
     skipped: int = 0  # verified in an earlier, interrupted run
     bytes_written: int = 0
     failed: list[FileIssue] = field(default_factory=list)
+    not_files: list[FileIssue] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     reports: list[str] = field(default_factory=list)
     bag: bool = False
@@ -87,10 +94,12 @@ def run_export(store, options: ExportOptions, progress=None, cancel=None, *, pla
         plan = plan_export(store, options)
     o = plan.options
     dest = os.path.abspath(o.dest)
-    guard = WriteGuard(dest, sorted({r.path for r in plan.roots} | {r.root for r in plan.rows}))
+    source_roots = sorted({r.path for r in plan.roots} | {r.root for r in plan.rows})
+    guard = WriteGuard(dest, source_roots)
     journal = Journal.open(dest, plan.plan_id, guard)
     result = ExportResult(dest=dest, payload_dir=dest, plan_id=plan.plan_id,
-                          files_planned=len(plan.files), bag=o.bagit, resumed=journal.resumed)
+                          files_planned=len(plan.files), bag=o.bagit, resumed=journal.resumed,
+                          not_files=[FileIssue(i.path, i.source, i.reason) for i in plan.not_files])
     try:
         if o.bagit and journal.state == "complete":
             result.already_complete = True
@@ -98,7 +107,7 @@ def run_export(store, options: ExportOptions, progress=None, cancel=None, *, pla
             result.bag_valid, result.bag_message = bagging.validate_bag(dest)
             meter.stage("done")
             return result
-        outcomes = _transfer_all(plan, dest, journal, guard, meter, cancel, result)
+        outcomes = _transfer_all(plan, dest, journal, guard, meter, cancel, result, source_roots)
         if is_cancelled(cancel):
             raise ExportCancelled()
         meter.stage("reports")
@@ -122,8 +131,12 @@ def run_export(store, options: ExportOptions, progress=None, cancel=None, *, pla
     return result
 
 
-def _transfer_all(plan, dest, journal, guard, meter, cancel, result) -> dict[str, str]:
-    """Copy or link every planned file; return target -> "copied" | "linked" | "failed: ..."."""
+def _transfer_all(plan, dest, journal, guard, meter, cancel, result, source_roots) -> dict[str, str]:
+    """Copy or link every planned file; return target -> "copied" | "linked" | "failed: ...".
+
+    A source is read through a symbolic link only where it leads inside ``source_roots``
+    (as the walk follows links), never to a file outside the scanned folders.
+    """
     o = plan.options
     outcomes: dict[str, str] = {}
     folded = {t.casefold() for t in journal.done}
@@ -148,7 +161,8 @@ def _transfer_all(plan, dest, journal, guard, meter, cancel, result) -> dict[str
             os.remove(guard.check(target))
         try:
             t = transfer_file(pf.source, target, pf.expected_sha256, pf.scanned_mtime_ns,
-                              mode=o.mode, guard=guard, cancel=cancel, keep_writable=o.bagit)
+                              mode=o.mode, guard=guard, cancel=cancel, keep_writable=o.bagit,
+                              roots=source_roots)
         except FileProblem as exc:
             outcomes[pf.target] = f"failed: {exc}"
             result.failed.append(FileIssue(pf.target, pf.source, str(exc)))
@@ -164,7 +178,7 @@ def _transfer_all(plan, dest, journal, guard, meter, cancel, result) -> dict[str
         if t.note:
             result.notes.append(f"{pf.target}: {t.note}")
     for issue in plan.issues:
-        result.failed.append(FileIssue(issue.path, "", issue.reason))
+        result.failed.append(FileIssue(issue.path, issue.source, issue.reason))
     meter.finish()
     return outcomes
 
