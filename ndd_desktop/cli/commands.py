@@ -376,11 +376,14 @@ def cmd_export(args: argparse.Namespace) -> int:
                 bar.close()
     for issue in result.failed:
         sys.stderr.write(f"failed: {clean(issue.source)}: {issue.reason}\n")
+    for issue in result.not_files:
+        sys.stderr.write(f"not exported: {clean(issue.source)}: {issue.reason}\n")
     for note in result.notes:
         sys.stderr.write(f"note: {note}\n")
+    done = result.copied + result.linked + result.skipped
     sys.stderr.write(
-        f"exported {result.files_planned} files to {result.dest} ({result.copied} copied, {result.linked} linked, "
-        f"{result.skipped} already there) in {result.seconds:.1f} s\n"
+        f"exported {done} of {result.files_planned} files to {result.dest} ({result.copied} copied, "
+        f"{result.linked} linked, {result.skipped} already there) in {result.seconds:.1f} s\n"
     )
     if not result.ok:
         raise CommandError(f"export incomplete: {len(result.failed)} files failed" +

@@ -133,6 +133,7 @@ def test_the_command_line_export_exits_0(special, tmp_path, capsys):
     err = capsys.readouterr().err
     assert status == 0, err
     assert "failed" not in err
+    assert "not exported: " in err and "not a regular file (FIFO)" in err  # each entry is named
 
 
 def test_sources_stay_untouched_and_nothing_outside_is_read(special, tmp_path, forbid_source_writes):
