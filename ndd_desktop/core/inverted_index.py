@@ -522,7 +522,9 @@ def _lsh_join(sketches, floor, measure, dates, window_seconds, recall_score, des
 
     if design_jaccard is None:
         design_jaccard = least_jaccard(max(floor, recall_score if recall_score is not None else floor))
-    i, j = lsh_pairs(sketches, max(float(design_jaccard), 1e-3))
+    # Screening the candidates by an estimated Jaccard keeps every pair at the design
+    # similarity; with containment the design promises nothing, so every candidate stays.
+    i, j = lsh_pairs(sketches, max(float(design_jaccard), 1e-3), screen=measure == "resemblance")
     if window_seconds > 0 and dates is not None:
         d = np.asarray(dates, dtype=np.float64)
         near = ~(np.abs(d[i] - d[j]) > window_seconds)

@@ -303,3 +303,33 @@ def test_prefix_mode_is_kept_a_little_over_budget_once_its_index_is_built(monkey
     assert res.mode == mode
     if mode == "prefix":
         assert set(zip(res.i.tolist(), res.j.tolist(), res.shared.tolist())) == brute(sets, 0.3, "resemblance")
+
+
+def _pair_with_jaccard(rng, size, jaccard):
+    """Two sets of ``size`` random uint32 values with Jaccard similarity ``jaccard``."""
+    shared = int(round(2 * size * jaccard / (1 + jaccard)))
+    values = np.unique(rng.integers(0, 2**32, 3 * size, dtype=np.uint64).astype(np.uint32))
+    values = rng.permutation(values)
+    common, rest = values[:shared], values[shared:]
+    a = np.sort(np.concatenate([common, rest[: size - shared]]))
+    b = np.sort(np.concatenate([common, rest[size - shared : 2 * (size - shared)]]))
+    return a, b
+
+
+def test_screening_keeps_pairs_at_the_design_and_drops_chance_candidates():
+    from ndd_desktop.core.set_lsh import screen_candidates
+
+    rng = np.random.default_rng(31)
+    sets, kinds = [], []
+    for k in range(300):
+        jac, size = (0.54, 2500) if k % 3 == 0 else (0.14, 2500) if k % 3 == 1 else (0.54, 12)
+        sets.extend(_pair_with_jaccard(rng, size, jac))
+        kinds.append((jac, size))
+    i = np.arange(0, 600, 2)
+    j = i + 1
+    got_i, _ = screen_candidates(sets, i, j, 0.7 / 1.3)
+    kept = set((got_i // 2).tolist())
+    design = [k for k, (jac, size) in enumerate(kinds) if jac == 0.54]
+    chance = [k for k, (jac, _) in enumerate(kinds) if jac == 0.14]
+    assert all(k in kept for k in design)  # incl. 12-value sets, whose estimate is coarse
+    assert sum(k in kept for k in chance) <= 2  # ~5 standard deviations below the design
