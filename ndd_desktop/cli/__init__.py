@@ -52,7 +52,15 @@ def _add_selection(p: argparse.ArgumentParser) -> None:
     p.add_argument("--method", metavar="NAME", help="method (default: the one the store was last scanned with)")
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                    help="parameter of the method, to pick a pair set scanned with other parameters (repeatable)")
-    p.add_argument("--threshold", type=float, metavar="T", help="lowest score shown (default: the method's default)")
+    p.add_argument("--threshold", type=float, metavar="T",
+                   help="lowest score shown; wins over the threshold saved with the collection for this pair set "
+                        "(default: the saved one, the reviewer's from the window, else the method's default)")
+
+
+#: How an option and the value saved with the collection combine (clusters, export).
+SAVED_VALUES = ("Which value wins: an option given here, else the value saved with the collection (the "
+                "threshold of this pair set, keeper rule and grouping the reviewer settled on in the window), "
+                "else the default.")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -80,22 +88,25 @@ def build_parser() -> argparse.ArgumentParser:
                         "decisions; the files are not touched); without it such a scan is refused")
     p.add_argument("-q", "--quiet", action="store_true", help="no summary and no list of failed files")
 
-    p = sub.add_parser("pairs", help="list similar pairs", description="One row per pair at or above the threshold.")
+    p = sub.add_parser("pairs", help="list similar pairs", description="One row per pair at or above the threshold. Threshold: --threshold, else the one "
+                                   "saved with the collection for this pair set, else the method's default.")
     _add_db(p)
     _add_selection(p)
     p.add_argument("--format", choices=("csv", "json"), default="csv")
 
     p = sub.add_parser("clusters", help="list groups of near-duplicates",
-                       description="One row per document of each group, with the document to keep.")
+                       description="One row per document of each group, with the document to keep. " + SAVED_VALUES)
     _add_db(p)
     _add_selection(p)
-    p.add_argument("--keeper-rule", default="reference-oldest", metavar="RULE",
-                   help="reference-oldest, oldest, newest, longest or folder-priority (default: %(default)s)")
+    p.add_argument("--keeper-rule", default=None, metavar="RULE",
+                   help="reference-oldest, oldest, newest, longest or folder-priority; wins over the rule saved with "
+                        "the collection (default: the saved one, else reference-oldest)")
     p.add_argument("--priority", action="append", default=[], metavar="FOLDER",
-                   help="folder order for --keeper-rule folder-priority (repeatable)")
-    p.add_argument("--grouping", choices=("components", "principal"), default="components",
+                   help="folder order for folder-priority (repeatable; default: the collection's folder order)")
+    p.add_argument("--grouping", choices=("components", "principal"), default=None,
                    help="components: every linked document in one group around its most linked document; "
-                        "principal: the longest document and those directly similar to it (default: %(default)s)")
+                        "principal: the longest document and those directly similar to it; wins over the grouping "
+                        "saved with the collection (default: the saved one, else components)")
     p.add_argument("--format", choices=("csv", "json"), default="csv")
 
     p = sub.add_parser("errors", help="list files that were skipped or failed")
@@ -106,17 +117,21 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--format", choices=("text", "json"), default="text")
 
     p = sub.add_parser("export", help="copy one document per group (and the rest) with reports",
-                       description="Export the deduplicated collection to a new folder.")
+                       description="Export the deduplicated collection to a new folder. " + SAVED_VALUES)
     _add_db(p)
     p.add_argument("--to", required=True, metavar="DIR", help="destination folder (new or empty)")
     _add_selection(p)
     p.add_argument("--mode", choices=("copy", "hardlink"), default="copy")
     p.add_argument("--bagit", action="store_true", help="write a BagIt bag")
     p.add_argument("--report", default="csv,json,html", metavar="LIST", help="reports to write (default: %(default)s)")
-    p.add_argument("--keeper-rule", default="reference-oldest", metavar="RULE", help="how the keeper is chosen")
-    p.add_argument("--grouping", choices=("components", "principal"), default="components",
+    p.add_argument("--keeper-rule", default=None, metavar="RULE",
+                   help="how the keeper is chosen: reference-oldest, oldest, newest, longest or folder-priority "
+                        "(the collection's folder order); wins over the rule saved with the collection "
+                        "(default: the saved one, else reference-oldest)")
+    p.add_argument("--grouping", choices=("components", "principal"), default=None,
                    help="components: every linked document in one group around its most linked document; "
-                        "principal: the longest document and those directly similar to it (default: %(default)s)")
+                        "principal: the longest document and those directly similar to it; wins over the grouping "
+                        "saved with the collection (default: the saved one, else components)")
     return parser
 
 

@@ -166,7 +166,11 @@ def _cancel_on_sigint(token) -> Iterator[None]:
 
 # -- selecting a pair set -----------------------------------------------------------------
 def select_pair_set(store: Store, args: argparse.Namespace):
-    """(method, params object, pairs_key, threshold) from --method/--set/--threshold and the store."""
+    """(method, params object, pairs_key, threshold) from --method/--set/--threshold and the store.
+
+    The threshold: --threshold, else the one saved in the collection for this pair set (the
+    reviewer's, from the window), else the method's default.
+    """
     last = store.last_method()
     settings = parse_settings(getattr(args, "set", []) or [])
     if args.method is None and last is None:
@@ -189,7 +193,15 @@ def select_pair_set(store: Store, args: argparse.Namespace):
     pset = store.pair_set(method.name, pairs_key)
     if pset is None:
         raise CommandError(f"the collection has no pairs for {method.name} with these parameters (scan first)")
-    threshold = method.threshold_for(params) if args.threshold is None else args.threshold
+    if args.threshold is not None:
+        threshold = args.threshold
+    else:
+        threshold = store.saved_threshold(method.name, pairs_key)
+        if threshold is None:
+            threshold = method.threshold_for(params)
+        else:
+            sys.stderr.write(f"ndd: note: threshold {threshold:g} saved with the collection "
+                             "(--threshold overrides it)\n")
     if not 0.0 <= threshold <= 1.0:
         raise UsageError(f"--threshold must be between 0 and 1, got {threshold}")
     if threshold < pset.floor:
@@ -227,16 +239,55 @@ def _pair_rows(store: Store, method: str, pairs_key: str, threshold: float):
         offset += page
 
 
+def _check_keeper_rule(args: argparse.Namespace) -> None:
+    from ..pipeline.grouping import KEEPER_RULES
+
+    if args.keeper_rule is not None and args.keeper_rule not in KEEPER_RULES:
+        raise UsageError(f"unknown keeper rule {args.keeper_rule!r} (known: {', '.join(KEEPER_RULES)})")
+
+
+def grouping_options(store: Store, args: argparse.Namespace) -> tuple[str, str, tuple[str, ...]]:
+    """(keeper rule, grouping, folder priority): --keeper-rule and --grouping, else the ones
+    saved in the collection (the reviewer's, from the window), else reference-oldest and
+    components. The folder priority: --priority, else the collection's folder order (as in
+    the window)."""
+    from ..pipeline.grouping import GROUPINGS, KEEPER_RULES
+    from ..store.settings import GROUPING_KEY, KEEPER_RULE_KEY
+
+    _check_keeper_rule(args)
+    saved = []
+    rule, grouping = args.keeper_rule, args.grouping
+    if rule is None:
+        rule = store.setting(KEEPER_RULE_KEY)
+        if rule in KEEPER_RULES:
+            saved.append(f"keeper rule {rule}")
+        else:
+            rule = KEEPER_RULES[0]
+    if grouping is None:
+        grouping = store.setting(GROUPING_KEY)
+        if grouping in GROUPINGS:
+            saved.append(f"grouping {grouping}")
+        else:
+            grouping = GROUPINGS[0]
+    if saved:
+        sys.stderr.write(f"ndd: note: {' and '.join(saved)} saved with the collection "
+                         "(--keeper-rule and --grouping override them)\n")
+    priority = tuple(getattr(args, "priority", None) or ())
+    if rule == "folder-priority" and not priority:
+        priority = tuple(r.path for r in store.roots())
+    return rule, grouping, priority
+
+
 def cmd_clusters(args: argparse.Namespace) -> int:
     """``ndd clusters``: one row per document of each group, keeper marked."""
-    from ..pipeline.grouping import KEEPER_RULES, groups_at
+    from ..pipeline.grouping import groups_at
 
-    if args.keeper_rule not in KEEPER_RULES:
-        raise UsageError(f"unknown keeper rule {args.keeper_rule!r} (known: {', '.join(KEEPER_RULES)})")
+    _check_keeper_rule(args)
     with open_store(args.db) as store:
+        rule, grouping_mode, priority = grouping_options(store, args)
         method, _, pairs_key, threshold = select_pair_set(store, args)
-        grouping = groups_at(store, method.name, pairs_key, threshold, keeper_rule=args.keeper_rule,
-                             folder_priority=args.priority, grouping=args.grouping)
+        grouping = groups_at(store, method.name, pairs_key, threshold, keeper_rule=rule,
+                             folder_priority=priority, grouping=grouping_mode)
         docs = {d.id: d for d in store.documents([m for g in grouping.groups for m in g.members])}
     if args.format == "json":
         out = [
@@ -351,12 +402,14 @@ def cmd_export(args: argparse.Namespace) -> int:
     from ..export import ExportCancelled, ExportError, ExportOptions, run_export
     from ..pipeline import CancelToken
 
+    _check_keeper_rule(args)
     with open_store(args.db) as store:
+        rule, grouping, priority = grouping_options(store, args)
         method, _, pairs_key, threshold = select_pair_set(store, args)
         try:
             options = ExportOptions(dest=args.to, method=method.name, pairs_key=pairs_key, threshold=threshold,
                                     mode=args.mode, bagit=args.bagit, reports=args.report,
-                                    keeper_rule=args.keeper_rule, grouping=args.grouping)
+                                    keeper_rule=rule, folder_priority=priority, grouping=grouping)
         except ExportError as exc:
             raise UsageError(str(exc)) from None
         bar = ProgressBar() if sys.stderr.isatty() else None

@@ -5,6 +5,11 @@ pair set and grouping at a threshold run on worker threads; a new request while 
 running is remembered and run next (latest wins), so a slider dragged quickly never
 queues a backlog and never blocks the window. Verdicts and keepers are written to the
 store at once and can be undone, in one history (the last change first).
+
+The threshold settled on for each pair set, the keeper rule and the grouping are kept in
+the collection file (``Store.set_setting``), so they come back with it: a pair set is
+shown at its own saved threshold (else its method's default), and a change is written
+only when the reviewer makes one, never by opening or restoring.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ from PySide6.QtCore import QObject, Signal
 from ..core.methods import default_threshold, get_method
 from ..pipeline.grouping import GROUPINGS, KEEPER_RULES, groups_at
 from ..store import PairArrays, Root, Store
+from ..store.settings import GROUPING_KEY, KEEPER_RULE_KEY, threshold_key
 from .worker import Worker
 
 
@@ -33,6 +39,7 @@ class PairSetData:
     docs: dict[int, Any]
     verdicts: dict[tuple[int, int], str] = field(default_factory=dict)
     complete_from: float | None = None  # see store.PairSet
+    saved_threshold: float | None = None  # the reviewer's, kept in the store for this pair set
 
 
 def read_pair_set(store: Store, method: str, params: dict, pairs_key: str, floor: float) -> PairSetData:
@@ -41,7 +48,14 @@ def read_pair_set(store: Store, method: str, params: dict, pairs_key: str, floor
     docs = {d.id: d for d in store.documents()}
     pset = store.pair_set(method, pairs_key)
     complete_from = pset.complete_from if pset is not None else None
-    return PairSetData(method, dict(params), pairs_key, floor, arrays, docs, store.verdicts(), complete_from)
+    return PairSetData(method, dict(params), pairs_key, floor, arrays, docs, store.verdicts(), complete_from,
+                       store.saved_threshold(method, pairs_key))
+
+
+def _saved_choice(store: Store, key: str, choices: tuple[str, ...]) -> str:
+    """A saved choice of ``choices`` (the first, the default, when none or an unknown one)."""
+    value = store.setting(key)
+    return value if value in choices else choices[0]
 
 
 class Collection(QObject):
@@ -60,8 +74,8 @@ class Collection(QObject):
         self.store = store
         self.data: PairSetData | None = None
         self.threshold = 0.5
-        self.keeper_rule = KEEPER_RULES[0]
-        self.grouping_mode = GROUPINGS[0]
+        self.keeper_rule = _saved_choice(store, KEEPER_RULE_KEY, KEEPER_RULES)
+        self.grouping_mode = _saved_choice(store, GROUPING_KEY, GROUPINGS)
         self.folder_priority: tuple[str, ...] = ()
         self.grouping: Any = None
         # ("verdict", (a, b), verdict before) or ("keeper", doc id, {member: chosen before})
@@ -110,14 +124,18 @@ class Collection(QObject):
     # -- pair sets ------------------------------------------------------------------------
     def load_pair_set(self, method: str, params: dict, pairs_key: str, floor: float,
                       threshold: float | None = None) -> Worker | None:
-        """Read a pair set in the background; ``pairSetLoaded`` and ``groupingChanged`` follow."""
-        if threshold is None:
-            threshold = default_threshold(method, params)
+        """Read a pair set in the background; ``pairSetLoaded`` and ``groupingChanged`` follow.
+
+        Without ``threshold``: the one saved for this pair set, else the method's default.
+        """
         store = self.store
 
         def done(data: PairSetData) -> None:
+            t = threshold
+            if t is None:
+                t = data.saved_threshold if data.saved_threshold is not None else default_threshold(method, params)
             self.data = data
-            self.threshold = max(float(threshold), data.floor)
+            self.threshold = max(float(t), data.floor)
             self.pairSetLoaded.emit(data)
             self.regroup()
 
@@ -152,24 +170,48 @@ class Collection(QObject):
 
     # -- threshold and groups -------------------------------------------------------------
     def set_threshold(self, threshold: float) -> None:
-        """Change the threshold and regroup (no rescan)."""
+        """Change the threshold, save it for the pair set shown, and regroup (no rescan)."""
         self.threshold = float(threshold)
+        d = self.data
+        if d is not None and self.store.saved_threshold(d.method, d.pairs_key) != self.threshold:
+            self._save(threshold_key(d.method, d.pairs_key), self.threshold)
         self.regroup()
 
     def set_grouping_mode(self, mode: str) -> None:
         """Form groups as connected components or around principals (see pipeline.grouping)."""
-        if mode not in GROUPINGS:
-            raise ValueError(mode)
-        self.grouping_mode = mode
-        self.regroup()
+        self.set_grouping_options(self.keeper_rule, mode, self.folder_priority)
 
     def set_keeper_rule(self, rule: str, folder_priority: tuple[str, ...] = ()) -> None:
         """Change how each group's keeper is chosen and regroup."""
+        self.set_grouping_options(rule, self.grouping_mode, folder_priority)
+
+    def set_grouping_options(self, rule: str, mode: str, folder_priority: tuple[str, ...] = (), *,
+                             regroup: bool = True) -> None:
+        """Set the keeper rule, the grouping and the folder order (for the folder-priority
+        rule); a rule or grouping that changed is saved in the store. Regroups unless
+        ``regroup`` is false (the caller regroups next)."""
         if rule not in KEEPER_RULES:
             raise ValueError(rule)
-        self.keeper_rule = rule
+        if mode not in GROUPINGS:
+            raise ValueError(mode)
+        if rule != self.keeper_rule:
+            self._save(KEEPER_RULE_KEY, rule)
+        if mode != self.grouping_mode:
+            self._save(GROUPING_KEY, mode)
+        self.keeper_rule, self.grouping_mode = rule, mode
         self.folder_priority = tuple(folder_priority)
-        self.regroup()
+        if regroup:
+            self.regroup()
+
+    def _save(self, key: str, value: Any) -> None:
+        """Keep a setting in the collection file; a failure is reported, never raised
+        into the views (the setting still applies until the collection is closed)."""
+        if self._closed:
+            return
+        try:
+            self.store.set_setting(key, value)
+        except Exception as exc:  # a locked or full disk must not break tuning
+            self.failed.emit(f"could not save {key} in the collection: {exc}")
 
     def regroup(self) -> None:
         """Recompute the groups at the current settings (latest request wins)."""

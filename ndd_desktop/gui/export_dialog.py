@@ -36,12 +36,13 @@ class ExportDialog(QDialog):
     exported = Signal(object)  # ExportResult
 
     def __init__(self, store: Any, method: str, pairs_key: str, threshold: float, keeper_rule: str,
-                 folder_priority: tuple[str, ...] = (), parent: QWidget | None = None):
+                 folder_priority: tuple[str, ...] = (), parent: QWidget | None = None, *,
+                 grouping: str = "components"):
         super().__init__(parent)
         self.setWindowTitle("Export the deduplicated set")
         self.store = store
         self._base = dict(method=method, pairs_key=pairs_key, threshold=threshold, keeper_rule=keeper_rule,
-                          folder_priority=tuple(folder_priority))
+                          folder_priority=tuple(folder_priority), grouping=grouping)
         self.worker: Worker | None = None
         self.result_value: Any = None
         self.dest = QLineEdit(self)

@@ -229,7 +229,7 @@ class MainWindow(OpeningMixin, QMainWindow):
         self.threshold.set_curve(_acceptance(method, data))
         self.pairs.set_pairs(data.arrays, data.docs, data.verdicts, t)
         self.methods.set_store(self.collection.store, data.docs, known={(data.method, data.pairs_key): data.arrays})
-        self._apply_keeper_rule()
+        self._apply_keeper_rule(regroup=False)  # the collection regroups right after this signal
         self.review.set_pairs_shown(True)
         self.statusBar().showMessage(f"{len(data.arrays):,} pairs of {data.method} above {data.floor:.2f}; "
                                      f"{self.pairs.model.total_rows():,} at the threshold {t:.2f}.")
@@ -308,12 +308,29 @@ class MainWindow(OpeningMixin, QMainWindow):
         if self.collection is not None:
             self.collection.set_threshold(t)
 
-    def _apply_keeper_rule(self) -> None:
-        if self.collection is None or self.collection.data is None:
+    def _apply_keeper_rule(self, regroup: bool = True) -> None:
+        """Hand the Groups tab's keeper rule and grouping, and the folder order, to the
+        collection (which saves a changed rule or grouping in its file) and regroup."""
+        if self.collection is None:
             return
         prio = tuple(p for p, _ in self.setup.roots())
-        self.collection.grouping_mode = self.clusters.mode.currentData()  # regrouped just below
-        self.collection.set_keeper_rule(self.clusters.rule.currentData(), prio)
+        self.collection.set_grouping_options(self.clusters.rule.currentData(), self.clusters.mode.currentData(),
+                                             prio, regroup=regroup)
+
+    def _show_grouping_options(self) -> None:
+        """Put the open collection's saved keeper rule and grouping in the Groups tab, without
+        a signal (so nothing is saved again and nothing regroups)."""
+        if self.collection is None:
+            return
+        self.clusters.set_rule(self.collection.keeper_rule)
+        mode = self.clusters.mode
+        idx = mode.findData(self.collection.grouping_mode)
+        if idx >= 0:
+            blocked = mode.blockSignals(True)
+            try:
+                mode.setCurrentIndex(idx)
+            finally:
+                mode.blockSignals(blocked)
 
     def _grouping_changed(self, grouping: Any) -> None:
         docs = self.collection.data.docs if self.collection and self.collection.data else {}
@@ -342,7 +359,7 @@ class MainWindow(OpeningMixin, QMainWindow):
             return None
         c = self.collection
         dialog = ExportDialog(c.store, c.data.method, c.data.pairs_key, c.threshold, c.keeper_rule,
-                              c.folder_priority, self)
+                              c.folder_priority, self, grouping=c.grouping_mode)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.destroyed.connect(lambda: setattr(self, "export_dialog", None))
         self.export_dialog = dialog

@@ -91,7 +91,8 @@ class OpeningMixin:
                 self.start_page.set_recent(self.settings.recent())
             return False
         self._close_collection()
-        self.collection = Collection(store, self)
+        self.collection = Collection(store, self)  # with the rule and grouping saved in the store
+        self._show_grouping_options()  # before anything below can hand the tab's choices to it
         self.collection.pairSetLoaded.connect(self._pair_set_loaded)
         self.collection.groupingChanged.connect(self._grouping_changed)
         self.collection.failed.connect(lambda m: self.statusBar().showMessage(f"Error: {m}"))

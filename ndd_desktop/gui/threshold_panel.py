@@ -219,7 +219,8 @@ class ThresholdPanel(QWidget):
         return self._threshold
 
     def set_threshold(self, t: float, emit: bool = True) -> None:
-        """Move every control to ``t``; emit ``thresholdChanged`` and later ``thresholdSettled``."""
+        """Move every control to ``t``; emit ``thresholdChanged`` and later ``thresholdSettled``
+        (with ``emit`` false neither, and a settle still pending from a move is dropped)."""
         t = round(float(np.clip(t, 0.0, 1.0)), 3)
         if self._updating:
             return
@@ -233,6 +234,8 @@ class ThresholdPanel(QWidget):
         finally:
             self._updating = False
         self._show_note()
+        if not emit:
+            self._settle.stop()  # set from outside (a pair set shown): no pending settle may follow
         if emit and changed:
             self.set_counts(int((self._scores >= t).sum()), None, None)
             self.thresholdChanged.emit(t)

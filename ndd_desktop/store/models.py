@@ -167,3 +167,11 @@ class ScanRunRow(Base):
     errors: Mapped[int] = mapped_column(Integer, default=0)
     pairs: Mapped[int] = mapped_column(Integer, default=0)
     message: Mapped[str] = mapped_column(Text, default="")
+
+
+class SettingRow(Base):
+    """A setting kept with the collection (the reviewer's threshold, keeper rule, ...)."""
+
+    __tablename__ = "settings"
+    key: Mapped[str] = mapped_column(Text, primary_key=True)
+    value: Mapped[str] = mapped_column(Text)  # JSON

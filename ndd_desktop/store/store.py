@@ -15,11 +15,12 @@ from ._sql import DOC_COLUMNS, DOC_FROM, chunks, dec_path, doc_from_row, enc_pat
 from .decisions import DecisionsMixin
 from .pairs import PairsMixin
 from .scanwrite import ScanWriteMixin
+from .settings import SettingsMixin
 from .types import DocumentInfo, Root, ScanRun, StoreError
 
 
-class Store(PairsMixin, DecisionsMixin, ScanWriteMixin):
-    """A collection: roots, documents, sketches, pairs, review decisions and scan runs.
+class Store(PairsMixin, DecisionsMixin, ScanWriteMixin, SettingsMixin):
+    """A collection: roots, documents, sketches, pairs, review decisions, scan runs and settings.
 
     Open with :meth:`open`. Every method opens its own short transaction, so one Store can
     serve the GUI thread and a scan worker at once; plain dataclasses come out.
@@ -78,13 +79,13 @@ class Store(PairsMixin, DecisionsMixin, ScanWriteMixin):
     def _write(self, durable: bool = False) -> Iterator[Connection]:
         """A connection in a write transaction (BEGIN IMMEDIATE), committed on success.
 
-        ``durable``: the commit is synced to disk before returning (review decisions).
+        ``durable``: the commit is synced to disk before returning (review decisions, settings).
         """
         with (self._dengine if durable else self._wengine).begin() as conn:
             yield conn
 
     def schema_revision(self) -> str | None:
-        """The schema revision of the file (``"0003"``)."""
+        """The schema revision of the file (``"0004"``)."""
         return _engine.current_revision(self._engine)
 
     def integrity_check(self) -> str:

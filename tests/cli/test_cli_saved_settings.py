@@ -1,0 +1,137 @@
+"""`ndd clusters` and `ndd export` use the threshold, keeper rule and grouping saved with the
+collection (the reviewer's, from the window) unless an option says otherwise."""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+import os
+
+import pytest
+
+from ndd_desktop.cli import main
+from ndd_desktop.cli.commands import grouping_options
+from ndd_desktop.store import Store
+from ndd_desktop.store.settings import GROUPING_KEY, KEEPER_RULE_KEY, threshold_key
+
+BASE = "the council met on tuesday to discuss the new bridge over the river and the budget for the harbour works"
+
+
+def run(capsys, *argv):
+    status = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+@pytest.fixture
+def db(tmp_path, capsys):
+    """a/one.txt == ref/old.txt (score 1), a/sub/two.txt ~ both (0.93); old < one < two in date."""
+    a, ref = tmp_path / "a", tmp_path / "ref"
+    (a / "sub").mkdir(parents=True)
+    ref.mkdir()
+    files = {ref / "old.txt": BASE + " in the spring.", a / "one.txt": BASE + " in the spring.",
+             a / "sub" / "two.txt": BASE + " in the autumn.",
+             a / "other.txt": "a recipe for apple pie with cinnamon, butter and a crisp lattice crust on top"}
+    for k, (path, text) in enumerate(files.items()):
+        path.write_text(text)
+        os.utime(path, (1.0e9 + k * 1.0e7, 1.0e9 + k * 1.0e7))
+    path = tmp_path / "c.ndd"
+    status, _, err = run(capsys, "scan", a, "--reference", ref, "--db", path, "--method", "qgram")
+    assert status == 0, err
+    return path
+
+
+def save(db, **values):
+    with Store.open(db) as s:
+        (ps,) = s.pair_sets()
+        for key, value in values.items():
+            key = {"threshold": threshold_key(ps.method, ps.pairs_key), "rule": KEEPER_RULE_KEY,
+                   "grouping": GROUPING_KEY}.get(key, key)
+            s.set_setting(key, value)
+
+
+def groups(out: str) -> tuple[set, set]:
+    rows = list(csv.DictReader(io.StringIO(out)))
+    return {r["path"] for r in rows}, {r["path"] for r in rows if r["keeper"] == "yes"}
+
+
+def test_without_saved_values_the_defaults_apply(capsys, db):
+    status, out, err = run(capsys, "clusters", "--db", db)
+    assert status == 0 and "saved with the collection" not in err
+    assert groups(out) == ({"old.txt", "one.txt", "sub/two.txt"}, {"old.txt"})  # 0.7, reference first
+
+
+def test_the_saved_threshold_rule_and_grouping_are_used(capsys, db):
+    save(db, threshold=0.95, rule="newest", grouping="principal")
+    status, out, err = run(capsys, "clusters", "--db", db)
+    assert status == 0
+    assert groups(out) == ({"old.txt", "one.txt"}, {"one.txt"})  # 0.95 leaves two.txt out; newest kept
+    assert "ndd: note: threshold 0.95 saved with the collection (--threshold overrides it)" in err
+    assert "keeper rule newest and grouping principal saved with the collection" in err
+    # pairs shows the same selection
+    status, out, _ = run(capsys, "pairs", "--db", db)
+    assert len(list(csv.DictReader(io.StringIO(out)))) == 1
+
+
+def test_options_win_over_the_saved_values(capsys, db):
+    save(db, threshold=0.95, rule="newest", grouping="principal")
+    status, out, err = run(capsys, "clusters", "--db", db, "--threshold", "0.7", "--keeper-rule", "reference-oldest",
+                           "--grouping", "components")
+    assert status == 0 and "saved with the collection" not in err
+    assert groups(out) == ({"old.txt", "one.txt", "sub/two.txt"}, {"old.txt"})
+    status, out, err = run(capsys, "clusters", "--db", db, "--threshold", "0.7")
+    assert groups(out) == ({"old.txt", "one.txt", "sub/two.txt"}, {"sub/two.txt"})  # the saved rule still applies
+    assert "threshold" not in err and "keeper rule newest" in err
+
+
+def test_a_threshold_saved_for_another_pair_set_is_not_used(capsys, db):
+    with Store.open(db) as s:
+        (ps,) = s.pair_sets()
+        s.set_setting(threshold_key("bottomk", ps.pairs_key), 0.95)
+        s.set_setting(threshold_key("qgram", "0" * 16), 0.95)
+    status, out, err = run(capsys, "clusters", "--db", db)
+    assert groups(out)[0] == {"old.txt", "one.txt", "sub/two.txt"} and "saved" not in err
+
+
+def test_unknown_saved_values_fall_back_to_the_defaults(capsys, db):
+    save(db, threshold="high", rule="no such rule", grouping=7)
+    status, out, err = run(capsys, "clusters", "--db", db)
+    assert status == 0 and "saved" not in err
+    assert groups(out) == ({"old.txt", "one.txt", "sub/two.txt"}, {"old.txt"})
+
+
+def test_export_uses_the_saved_values(capsys, db, tmp_path):
+    status, _, err = run(capsys, "export", "--db", db, "--to", tmp_path / "plain", "--report", "csv")
+    assert status == 0, err
+    assert len(list((tmp_path / "plain").rglob("*.txt"))) == 2  # one of the three, and other.txt
+    save(db, threshold=0.95, rule="newest")
+    status, _, err = run(capsys, "export", "--db", db, "--to", tmp_path / "reviewed", "--report", "csv")
+    assert status == 0, err
+    names = sorted(p.name for p in (tmp_path / "reviewed").rglob("*.txt"))
+    assert names == ["one.txt", "other.txt", "two.txt"]  # old.txt left out: one.txt is the newest copy
+    assert "threshold 0.95 saved with the collection" in err and "keeper rule newest" in err
+    status, _, err = run(capsys, "export", "--db", db, "--to", tmp_path / "forced", "--report", "csv",
+                         "--threshold", "0.7", "--keeper-rule", "reference-oldest")
+    assert status == 0, err
+    assert len(list((tmp_path / "forced").rglob("*.txt"))) == 2
+
+
+def test_folder_priority_follows_the_collection_folders_unless_given(db):
+    with Store.open(db) as s:
+        s.set_setting(KEEPER_RULE_KEY, "folder-priority")
+        roots = [r.path for r in s.roots()]
+        ns = argparse.Namespace(keeper_rule=None, grouping=None, priority=[])
+        assert grouping_options(s, ns) == ("folder-priority", "components", tuple(roots))
+        ns = argparse.Namespace(keeper_rule=None, grouping="principal", priority=["/x"])
+        assert grouping_options(s, ns) == ("folder-priority", "principal", ("/x",))
+        ns = argparse.Namespace(keeper_rule="oldest", grouping=None)  # export has no --priority
+        assert grouping_options(s, ns) == ("oldest", "components", ())
+
+
+def test_help_says_which_value_wins(capsys):
+    for cmd in ("clusters", "export"):
+        status, out, _ = run(capsys, cmd, "--help")
+        text = " ".join(out.split())
+        assert status == 0 and "Which value wins: an option given here, else the value saved with the collection" in text
+        assert "wins over the rule saved with the collection" in text
