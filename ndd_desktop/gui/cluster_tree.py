@@ -2,16 +2,16 @@
 
 The keeper of a group is the reviewer's choice when there is one, else the rule picked
 here (prefer reference copies, then oldest; oldest; newest; longest; folder priority, which
-follows the order of the folders list). Large groupings are put in the tree a slice at a
-time so the window never freezes.
+follows the order of the folders list). The tree is a view over a lazy model
+(``cluster_model.ClusterModel``): a new grouping is a model reset and the view reads only the
+rows it shows, so moving the threshold never blocks the window however many groups there are.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QModelIndex, Qt, QTimer, Signal
-from PySide6.QtGui import QFont, QStandardItem, QStandardItemModel
+from PySide6.QtCore import QModelIndex, Signal
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
@@ -23,8 +23,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from .cluster_model import DOC_ROLE, GROUP_ROLE, HEADERS, ClusterModel, score_text
 from .flow_layout import FlowLayout
-from .formatting import doc_date, doc_label, fmt_date, human_size
 
 RULE_LABELS = {
     "reference-oldest": "Reference copies first, then oldest",
@@ -33,10 +33,10 @@ RULE_LABELS = {
     "longest": "Longest text",
     "folder-priority": "Folder priority (order of the folders list)",
 }
-DOC_ROLE = Qt.ItemDataRole.UserRole + 1
-GROUP_ROLE = Qt.ItemDataRole.UserRole + 2
-HEADERS = ("Document", "Score", "Role", "Size", "Date")
-CHUNK = 400
+__all__ = ["DOC_ROLE", "GROUP_ROLE", "HEADERS", "RULE_LABELS", "ClusterModel", "ClusterTree"]
+# The starting width of each narrow column: its usual widest text (the user can widen it; a
+# longer text is elided and shown whole in its tooltip).
+COLUMN_SAMPLES = {1: "0.000 via others", 2: "principal, ★ keeper", 3: "1023.9 MB", 4: "2000-12-31"}
 
 
 class ClusterTree(QWidget):
@@ -51,11 +51,8 @@ class ClusterTree(QWidget):
         super().__init__(parent)
         self.docs: dict[int, Any] = {}
         self.groups: list[Any] = []
-        self._filled = 0
-        self._expanded: set[int] = set()
-        self._restore_doc: int | None = None
-        self.model = QStandardItemModel(self)
-        self.model.setHorizontalHeaderLabels(list(HEADERS))
+        self._expanded: set[int] = set()  # group ids of the expanded group rows
+        self.model = ClusterModel(self)
         self.view = QTreeView(self)
         self.view.setObjectName("clusterTree")
         self.view.setModel(self.model)
@@ -65,11 +62,17 @@ class ClusterTree(QWidget):
         self.view.setToolTip("Each group: its principal and the members with their score to it; a member marked "
                              "'via others' is linked to the principal only through other members.\n"
                              "★ marks the keeper. Select a member to compare it with the principal.")
+        # Starting widths from the font, never sized to the contents (that reads every row, and a
+        # group's long 'keep ...' would take the room): the Document column takes the rest.
         header = self.view.header()
-        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         header.setStretchLastSection(False)
-        for col in range(1, len(HEADERS)):
-            header.setSectionResizeMode(col, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        metrics = self.view.fontMetrics()
+        for col, sample in COLUMN_SAMPLES.items():
+            header.setSectionResizeMode(col, QHeaderView.ResizeMode.Interactive)
+            header.resizeSection(col, metrics.horizontalAdvance(sample) + 12)
+        self.view.expanded.connect(self._on_expanded)
+        self.view.collapsed.connect(self._on_collapsed)
         self.view.selectionModel().currentChanged.connect(self._on_current)
         self.rule = QComboBox(self)
         self.rule.setObjectName("keeperRule")
@@ -109,9 +112,6 @@ class ClusterTree(QWidget):
         lay.setContentsMargins(6, 6, 6, 6)
         lay.addLayout(top)
         lay.addWidget(self.view, 1)
-        self._timer = QTimer(self)
-        self._timer.setInterval(0)
-        self._timer.timeout.connect(self._fill_chunk)
 
     def set_rule(self, rule: str) -> None:
         """Select a keeper rule without emitting."""
@@ -122,93 +122,52 @@ class ClusterTree(QWidget):
             self.rule.blockSignals(False)
 
     def set_grouping(self, grouping: Any, docs: dict[int, Any]) -> None:
-        """Show a pipeline ``Grouping`` (documents by id for the labels)."""
+        """Show a pipeline ``Grouping`` (documents by id for the labels).
+
+        The groups expanded before stay expanded (by group id) and the selected document stays
+        selected when it is still in a group.
+        """
         self.docs = docs
         self.groups = list(grouping.groups) if grouping is not None else []
-        expanded = self._expanded_group_ids()
-        current = self.current_document()
-        self.model.removeRows(0, self.model.rowCount())
-        self._filled = 0
+        expanded, current = set(self._expanded), self.current_document()
+        self._expanded = set()
+        self.model.set_groups(self.groups, docs)  # a reset: the view lays out the rows it shows
         n_docs = sum(len(g.members) for g in self.groups)
         self.summary.setText(f"{len(self.groups):,} groups · {n_docs:,} documents")
-        self._expanded, self._restore_doc = expanded, current
-        self._fill_chunk()
-        if self._filled < len(self.groups):
-            self._timer.start()
+        if not expanded and len(self.groups) <= 30:
+            rows: Any = range(len(self.groups))
+        else:
+            rows = (self.model.row_of_group(gid) for gid in expanded)
+        for row in rows:
+            if row is not None:
+                self.view.expand(self.model.group_index(row))
+        self.keep_button.setEnabled(False)
+        if current is not None:
+            self.select_document(current)
 
     def clear(self) -> None:
         """Show no groups (no pair set of the open collection is loaded)."""
-        self._timer.stop()
         self.docs, self.groups = {}, []
-        self._filled = 0
-        self._expanded, self._restore_doc = set(), None
-        self.model.removeRows(0, self.model.rowCount())
+        self._expanded = set()
+        self.model.set_groups([], {})
         self.summary.setText("")
         self.keep_button.setEnabled(False)
 
     def fully_filled(self) -> bool:
-        """True when every group is in the tree."""
-        return self._filled >= len(self.groups)
+        """True when every group is in the tree (always, since the model reads them on demand)."""
+        return self.model.rowCount() == len(self.groups)
 
-    def _expanded_group_ids(self) -> set[int]:
-        out = set()
-        for row in range(self.model.rowCount()):
-            idx = self.model.index(row, 0)
-            if self.view.isExpanded(idx):
-                out.add(idx.data(GROUP_ROLE))
-        return out
+    def _on_expanded(self, index: QModelIndex) -> None:
+        gid = index.data(GROUP_ROLE)
+        if gid is not None and index.data(DOC_ROLE) is None:
+            self._expanded.add(gid)
 
-    def _fill_chunk(self) -> None:
-        end = min(self._filled + CHUNK, len(self.groups))
-        for g in self.groups[self._filled:end]:
-            self.model.appendRow(self._group_row(g))
-            if g.group_id in self._expanded or (len(self.groups) <= 30 and not self._expanded):
-                self.view.expand(self.model.index(self.model.rowCount() - 1, 0))
-        self._filled = end
-        if self._filled >= len(self.groups):
-            self._timer.stop()
-            if self._restore_doc is not None:
-                self.select_document(self._restore_doc)
-
-    def _group_row(self, g: Any) -> list[QStandardItem]:
-        keeper = self.docs.get(g.keeper)
-        head = QStandardItem(f"Group {g.group_id} · {len(g.members)} documents")
-        head.setData(g.group_id, GROUP_ROLE)
-        bold = QFont(head.font())
-        bold.setBold(True)
-        head.setFont(bold)
-        row = [head, QStandardItem(""), QStandardItem(f"keep {doc_label(keeper)}" if keeper else ""),
-               QStandardItem(""), QStandardItem("")]
-        for member in g.members:
-            doc = self.docs.get(member)
-            roles = []
-            if member == g.principal:
-                roles.append("principal")
-            if member == g.keeper:
-                roles.append("★ keeper")
-            if getattr(doc, "reference", False):
-                roles.append("reference")
-            items = [
-                QStandardItem(doc_label(doc) if doc else f"#{member}"),
-                QStandardItem(_score_text(g, member)),
-                QStandardItem(", ".join(roles)),
-                QStandardItem(human_size(getattr(doc, "size", None))),
-                QStandardItem(fmt_date(doc_date(doc)) if doc else "–"),
-            ]
-            items[0].setToolTip(str(getattr(doc, "abspath", "")))
-            if member == g.keeper:
-                f = QFont(items[0].font())
-                f.setBold(True)
-                items[0].setFont(f)
-            for it in items:
-                it.setData(member, DOC_ROLE)
-                it.setData(g.group_id, GROUP_ROLE)
-            head.appendRow(items)
-        return row
+    def _on_collapsed(self, index: QModelIndex) -> None:
+        self._expanded.discard(index.data(GROUP_ROLE))
 
     # -- selection and keepers ------------------------------------------------------------
     def _group(self, group_id: int) -> Any:
-        return next((g for g in self.groups if g.group_id == group_id), None)
+        return self.model.group(group_id)
 
     def current_document(self) -> int | None:
         """The document of the selected member row, or None."""
@@ -217,16 +176,13 @@ class ClusterTree(QWidget):
 
     def select_document(self, doc_id: int) -> bool:
         """Select the member row of ``doc_id``."""
-        for row in range(self.model.rowCount()):
-            head = self.model.item(row, 0)
-            for k in range(head.rowCount()):
-                if head.child(k, 0).data(DOC_ROLE) == doc_id:
-                    idx = head.child(k, 0).index()
-                    self.view.expand(head.index())
-                    self.view.setCurrentIndex(idx)
-                    self.view.scrollTo(idx)
-                    return True
-        return False
+        idx = self.model.document_index(doc_id)
+        if not idx.isValid():
+            return False
+        self.view.expand(idx.parent())
+        self.view.setCurrentIndex(idx)
+        self.view.scrollTo(idx)
+        return True
 
     def _on_current(self, current: QModelIndex, _previous: QModelIndex) -> None:
         doc = current.data(DOC_ROLE)
@@ -254,7 +210,4 @@ class ClusterTree(QWidget):
 
 def _score_text(group: Any, member: int) -> str:
     """The member's score to the principal; members linked only through others say so."""
-    score = group.scores.get(member, 1.0)
-    linked = getattr(group, "linked", lambda _: True)(member)
-    text = "–" if score is None else f"{score:.3f}"
-    return text if linked else f"{text} via others"
+    return score_text(group, member)

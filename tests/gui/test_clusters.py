@@ -20,13 +20,14 @@ def test_groups_tree_and_keepers(qtbot, window, tmp_path):
     tree = window.clusters
     groups = window.collection.grouping.groups
     assert tree.model.rowCount() == len(groups) >= 3
-    head = tree.model.item(0, 0)
+    model = tree.model
+    head = model.index(0, 0)
     g = groups[0]
-    assert head.rowCount() == len(g.members)
-    members = [head.child(k, 0).data(DOC_ROLE) for k in range(head.rowCount())]
+    assert model.rowCount(head) == len(g.members)
+    members = [model.index(k, 0, head).data(DOC_ROLE) for k in range(model.rowCount(head))]
     assert members == list(g.members)
-    assert head.child(0, 1).text() == "1.000"  # the principal, scored to itself
-    roles = [head.child(k, 2).text() for k in range(head.rowCount())]
+    assert model.index(0, 1, head).data() == "1.000"  # the principal, scored to itself
+    roles = [model.index(k, 2, head).data() for k in range(model.rowCount(head))]
     assert "principal" in roles[0] and sum("★ keeper" in r for r in roles) == 1
     docs = window.collection.data.docs
     # rule: oldest -> the original; newest -> a copy
@@ -46,9 +47,9 @@ def test_groups_tree_and_keepers(qtbot, window, tmp_path):
     wait_idle(qtbot, window)
     qtbot.waitUntil(lambda: window.collection.grouping.groups[0].keeper == choice, timeout=5000)
     qtbot.waitUntil(lambda: tree.fully_filled(), timeout=5000)
-    head = tree.model.item(0, 0)
-    row = next(k for k in range(head.rowCount()) if head.child(k, 0).data(DOC_ROLE) == choice)
-    assert "★ keeper" in head.child(row, 2).text()
+    head = model.index(0, 0)
+    row = next(k for k in range(model.rowCount(head)) if model.index(k, 0, head).data(DOC_ROLE) == choice)
+    assert "★ keeper" in model.index(row, 2, head).data()
 
 
 def test_selecting_a_member_compares_it_with_the_principal(qtbot, scanned):

@@ -1,0 +1,193 @@
+"""The groups as a lazy two-level Qt model: a row per group, under it a row per member.
+
+The model holds the pipeline's ``Grouping`` as is and computes a row's texts only when the
+view asks for them (and keeps them until the next grouping), so showing a new grouping is a
+model reset that costs the same for ten groups or ten thousand; the view then asks for the
+rows it paints. Group rows have ``internalId`` 0; member rows carry their group's row + 1.
+The view lays out every group row once per grouping, calling ``index`` and ``hasChildren``
+for each, so those two stay minimal and ``flags`` is left to Qt (enabled and selectable).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QAbstractItemModel, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtGui import QFont
+
+from .formatting import doc_date, doc_label, fmt_date, human_size
+
+DOC_ROLE = Qt.ItemDataRole.UserRole + 1
+GROUP_ROLE = Qt.ItemDataRole.UserRole + 2
+HEADERS = ("Document", "Score", "Role", "Size", "Date")
+
+_DISPLAY = Qt.ItemDataRole.DisplayRole
+_FONT = Qt.ItemDataRole.FontRole
+_TIP = Qt.ItemDataRole.ToolTipRole
+
+
+def _bold() -> QFont:
+    font = QFont()  # only the weight is set: the rest comes from the view's font
+    font.setBold(True)
+    return font
+
+
+class ClusterModel(QAbstractItemModel):
+    """Groups and their members, read from a ``Grouping`` on demand."""
+
+    def __init__(self, parent: Any = None):
+        super().__init__(parent)
+        self.groups: list[Any] = []
+        self.docs: dict[int, Any] = {}
+        self._texts: dict[tuple[int, int], tuple[str, ...]] = {}
+        self._row_of_group: dict[int, int] | None = None
+        self._bold = _bold()
+
+    # -- contents ---------------------------------------------------------------------------
+    def set_groups(self, groups: list[Any], docs: dict[int, Any]) -> None:
+        """Show ``groups`` (pipeline ``DocGroup`` objects); ``docs`` by id for the labels."""
+        self.beginResetModel()
+        self.groups, self.docs = groups, docs
+        self._texts = {}
+        self._row_of_group = None
+        self.endResetModel()
+
+    def group_at(self, row: int) -> Any:
+        return self.groups[row]
+
+    def row_of_group(self, group_id: Any) -> int | None:
+        """The row of the group with ``group_id`` (None when it is not shown)."""
+        if self._row_of_group is None:
+            self._row_of_group = {g.group_id: r for r, g in enumerate(self.groups)}
+        return self._row_of_group.get(group_id)
+
+    def group(self, group_id: Any) -> Any:
+        row = self.row_of_group(group_id)
+        return None if row is None else self.groups[row]
+
+    def place_of(self, doc_id: Any) -> tuple[int, int] | None:
+        """(group row, member row) of ``doc_id`` (its first group), or None."""
+        for r, g in enumerate(self.groups):  # a scan (each test is C code) beats building a map once per grouping
+            if doc_id in g.members:
+                return r, g.members.index(doc_id)
+        return None
+
+    def group_index(self, row: int, column: int = 0) -> QModelIndex:
+        return self.createIndex(row, column, 0)
+
+    def member_index(self, group_row: int, member_row: int, column: int = 0) -> QModelIndex:
+        return self.createIndex(member_row, column, group_row + 1)
+
+    def document_index(self, doc_id: Any) -> QModelIndex:
+        """The index of ``doc_id``'s member row (invalid when it is in no group)."""
+        place = self.place_of(doc_id)
+        return QModelIndex() if place is None else self.member_index(*place)
+
+    # -- QAbstractItemModel -----------------------------------------------------------------
+    def index(self, row: int, column: int, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> QModelIndex:
+        if column < 0 or column >= len(HEADERS) or row < 0:
+            return QModelIndex()
+        if not parent.isValid():
+            return self.createIndex(row, column, 0) if row < len(self.groups) else QModelIndex()
+        if parent.internalId() == 0 and parent.column() == 0 and parent.row() < len(self.groups):
+            if row < len(self.groups[parent.row()].members):
+                return self.createIndex(row, column, parent.row() + 1)
+        return QModelIndex()
+
+    def parent(self, index: QModelIndex | QPersistentModelIndex = QModelIndex()) -> QModelIndex:  # type: ignore[override]
+        if not index.isValid():
+            return QModelIndex()
+        gid = index.internalId()
+        return QModelIndex() if gid == 0 else self.createIndex(gid - 1, 0, 0)
+
+    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:
+        if not parent.isValid():
+            return len(self.groups)
+        if parent.internalId() == 0 and parent.column() == 0 and parent.row() < len(self.groups):
+            return len(self.groups[parent.row()].members)
+        return 0
+
+    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:
+        return len(HEADERS)
+
+    def hasChildren(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> bool:
+        if not parent.isValid():
+            return bool(self.groups)
+        return parent.internalId() == 0 and parent.column() == 0 and parent.row() < len(self.groups)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = _DISPLAY) -> Any:
+        if orientation == Qt.Orientation.Horizontal and role == _DISPLAY and 0 <= section < len(HEADERS):
+            return HEADERS[section]
+        return None
+
+    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = _DISPLAY) -> Any:
+        if not index.isValid():
+            return None
+        gid, row, col = index.internalId(), index.row(), index.column()
+        if gid == 0:
+            if row >= len(self.groups):
+                return None
+            g = self.groups[row]
+            if role == _DISPLAY:
+                return self._row_texts(row, -1)[col]
+            if role == GROUP_ROLE:
+                return g.group_id
+            if role == _FONT and col == 0:
+                return self._bold
+            if role == _TIP and col == 2:
+                return self._row_texts(row, -1)[2] or None
+            return None
+        if gid > len(self.groups):
+            return None
+        g = self.groups[gid - 1]
+        if row >= len(g.members):
+            return None
+        member = g.members[row]
+        if role == _DISPLAY:
+            return self._row_texts(gid - 1, row)[col]
+        if role == DOC_ROLE:
+            return member
+        if role == GROUP_ROLE:
+            return g.group_id
+        if role == _FONT and col == 0 and member == g.keeper:
+            return self._bold
+        if role == _TIP and col == 0:
+            return str(getattr(self.docs.get(member), "abspath", "")) or None
+        if role == _TIP and col == 2:
+            return self._row_texts(gid - 1, row)[2] or None
+        return None
+
+    # -- texts ------------------------------------------------------------------------------
+    def _row_texts(self, group_row: int, member_row: int) -> tuple[str, ...]:
+        key = (group_row, member_row)
+        texts = self._texts.get(key)
+        if texts is None:
+            g = self.groups[group_row]
+            texts = self._group_texts(g) if member_row < 0 else self._member_texts(g, g.members[member_row])
+            self._texts[key] = texts
+        return texts
+
+    def _group_texts(self, g: Any) -> tuple[str, ...]:
+        keeper = self.docs.get(g.keeper)
+        return (f"Group {g.group_id} · {len(g.members)} documents", "",
+                f"keep {doc_label(keeper)}" if keeper else "", "", "")
+
+    def _member_texts(self, g: Any, member: int) -> tuple[str, ...]:
+        doc = self.docs.get(member)
+        roles = []
+        if member == g.principal:
+            roles.append("principal")
+        if member == g.keeper:
+            roles.append("★ keeper")
+        if getattr(doc, "reference", False):
+            roles.append("reference")
+        return (doc_label(doc) if doc else f"#{member}", score_text(g, member), ", ".join(roles),
+                human_size(getattr(doc, "size", None)), fmt_date(doc_date(doc)) if doc else "–")
+
+
+def score_text(group: Any, member: int) -> str:
+    """The member's score to the principal; members linked only through others say so."""
+    score = group.scores.get(member, 1.0)
+    linked = getattr(group, "linked", lambda _: True)(member)
+    text = "–" if score is None else f"{score:.3f}"
+    return text if linked else f"{text} via others"
