@@ -13,7 +13,7 @@ from ..core.methods import DEFAULT_METHOD, get_method, method_names
 from ..core.params import describe_params
 from ..store import Root, Store, StoreError
 from . import EXIT_INTERRUPTED, EXIT_OK, CommandError, UsageError
-from .output import ProgressBar, clean, write_rows
+from .output import ProgressBar, clean, one_line, write_rows
 
 PAIR_COLUMNS = ["a", "b", "score", "containment_ab", "containment_ba", "hamming", "verdict",
                 "a_root", "b_root", "a_id", "b_id", "pair_id"]
@@ -103,11 +103,12 @@ def cmd_scan(args: argparse.Namespace) -> int:
                 bar.close()
     if not args.quiet:
         for doc in failed:
-            sys.stderr.write(f"{doc.status}: {clean(doc.relpath)}: {doc.reason}\n")
+            sys.stderr.write(f"{doc.status}: {one_line(doc.relpath)}: {one_line(doc.reason)}\n")
+        # new/changed/moved/removed count every record, the skipped and failed ones too
         sys.stderr.write(
-            f"{summary.documents} documents ({summary.new} new, {summary.changed} changed, {summary.moved} moved, "
-            f"{summary.removed} removed), {summary.errors} skipped or failed, {summary.pairs} pairs "
-            f"[{method.name}] in {summary.seconds:.1f} s\n"
+            f"{summary.documents} documents and {summary.errors} skipped or failed "
+            f"({summary.new} new, {summary.changed} changed, {summary.moved} moved, {summary.removed} removed), "
+            f"{summary.pairs} pairs [{method.name}] in {summary.seconds:.1f} s\n"
         )
         if summary.complete_from is not None:
             from ..pipeline.completeness import incompleteness
@@ -129,7 +130,7 @@ def _refuse_dropping_folders(store: Store, roots: list[Root]) -> None:
     dropped = [r.path for r in store.roots() if r.path not in given]
     if not dropped:
         return
-    listed = "\n  ".join(clean(p) for p in dropped)
+    listed = "\n  ".join(one_line(p) for p in dropped)
     raise UsageError(
         f"this collection also holds {'this folder' if len(dropped) == 1 else 'these folders'}:\n  {listed}\n"
         "A scan's folders replace the collection's: name them too to keep them, or add "
@@ -428,9 +429,9 @@ def cmd_export(args: argparse.Namespace) -> int:
             if bar:
                 bar.close()
     for issue in result.failed:
-        sys.stderr.write(f"failed: {clean(issue.source)}: {issue.reason}\n")
+        sys.stderr.write(f"failed: {one_line(issue.source)}: {one_line(issue.reason)}\n")
     for issue in result.not_files:
-        sys.stderr.write(f"not exported: {clean(issue.source)}: {issue.reason}\n")
+        sys.stderr.write(f"not exported: {one_line(issue.source)}: {one_line(issue.reason)}\n")
     for note in result.notes:
         sys.stderr.write(f"note: {note}\n")
     done = result.copied + result.linked + result.skipped

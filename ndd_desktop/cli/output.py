@@ -23,6 +23,15 @@ def clean(value: Any) -> Any:
     return value
 
 
+def one_line(value: Any) -> str:
+    """A path or text for one line of terminal output: as :func:`clean`, and control
+    characters (a newline in a file name) shown as escapes, so one entry stays one line."""
+    text = str(clean(value))
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in text)
+
+
 def write_rows(rows: Iterable[dict], fmt: str, out: IO[str], columns: Sequence[str]) -> None:
     """Stream rows as CSV (a header, then one line each) or as a JSON array of objects."""
     if fmt == "json":

@@ -61,7 +61,7 @@ def test_scan_is_quiet_when_piped_and_summarises(capsys, corpus):
     assert status == 0 and out == ""
     assert "\r" not in err  # no progress bar: stderr is not a terminal
     assert f"[{DEFAULT_METHOD}] in " in err
-    assert "3 documents (3 new" in err
+    assert "3 documents and 0 skipped or failed (3 new" in err
 
 
 def test_pairs_csv_with_relative_paths_and_reference(capsys, corpus):

@@ -117,3 +117,13 @@ def test_fingerprint_says_its_search_stopped_at_the_radius(capsys, two_folders):
     assert "bands" not in err
     status, _, err = run(capsys, "pairs", "--db", db, "--method", "fingerprint", "--threshold", "0.5")
     assert status == 0 and "up to 24" in err
+
+
+def test_a_newline_in_a_file_name_stays_on_one_line_of_output(capsys, tmp_path):
+    folder = tmp_path / "odd"
+    folder.mkdir()
+    (folder / "two\nlines.bin").write_bytes(bytes(range(256)) * 4)  # skipped: not text
+    status, _, err = run(capsys, "scan", folder, "--db", tmp_path / "c.ndd")
+    assert status == 0
+    line = next(x for x in err.splitlines() if x.startswith("skipped:"))
+    assert "two\\nlines.bin" in line
