@@ -411,3 +411,13 @@ def test_long_documents_are_split_into_runs(monkeypatch):
     expected = np.array([[(int(a) * values[lo:hi].astype(np.uint64) % 2**32).min() for a in mult] if hi > lo else [2**32 - 1] * 16
                          for lo, hi in zip(offsets[:-1], offsets[1:])])
     assert np.array_equal(whole, expected)
+
+
+def test_the_shingle_size_a_unit_does_not_use_changes_no_key():
+    m = get_method("minhash")
+    words, chars = m.params(), m.params({"unit": "chars"})
+    assert m.sketch_key(m.params({"q": 7})) == m.sketch_key(words)  # q is for characters
+    assert m.pairs_key(m.params({"q": 7})) == m.pairs_key(words)
+    assert m.sketch_key(m.params({"unit": "chars", "w": 9})) == m.sketch_key(chars)
+    assert m.sketch_key(m.params({"w": 4})) != m.sketch_key(words)  # w is used: new sketches
+    assert m.sketch_key(m.params({"unit": "chars", "q": 6})) != m.sketch_key(chars)

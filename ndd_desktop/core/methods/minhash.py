@@ -82,6 +82,22 @@ class MinHashMethod(Method):
     #: sketches stored by an older version are recomputed rather than compared with new ones.
     sketch_version: ClassVar[int] = 3
 
+    # -- keys ---------------------------------------------------------------------------
+    @staticmethod
+    def _in_use(params: Any) -> Any:
+        """``params`` with the shingle size the unit does not use (q for words, w for
+        characters) at its default, so that changing it changes no key."""
+        unused = "q" if params.unit == "words" else "w"
+        return replace(params, **{unused: MinHashParams.__dataclass_fields__[unused].default})
+
+    def sketch_key(self, params: Any) -> str:
+        """As Method.sketch_key, over the parameters the unit uses."""
+        return super().sketch_key(self._in_use(params))
+
+    def pairs_key(self, params: Any) -> str:
+        """As Method.pairs_key, over the parameters the unit uses."""
+        return super().pairs_key(self._in_use(params))
+
     # -- sketches -----------------------------------------------------------------------
     def sketch(self, text: str, params: Any) -> np.ndarray:
         """t minima and the distinct shingle count of one normalised text (uint32)."""
