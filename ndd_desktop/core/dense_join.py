@@ -23,6 +23,8 @@ from typing import Callable
 
 import numpy as np
 
+from .checkpoint import checkpoint
+
 #: Largest collection joined this way: the count matrix is n x n float32 (64 MB at 4096).
 DENSE_MAX_DOCS = 4096
 #: Estimated CPU seconds above which the plan is not worth it (prefix filtering or banded
@@ -112,6 +114,7 @@ def dense_counts(gid: np.ndarray, docs: np.ndarray, dense: np.ndarray, n_docs: i
     bounds = np.searchsorted(block[order], np.arange(n_blocks + 1))
     x = np.empty((n_docs, min(width, n_cols)), dtype=np.float32)
     for b in range(n_blocks):
+        checkpoint()
         part = order[bounds[b] : bounds[b + 1]]
         if part.shape[0] == 0:
             continue
@@ -138,6 +141,7 @@ def qualifying_pairs(
     col = np.arange(n, dtype=np.int64)
     out_i, out_j, out_s = [], [], []
     for r0 in range(0, n, rows_per):
+        checkpoint()
         r1 = min(n, r0 + rows_per)
         block = counts[r0:r1]
         ok = block > 0

@@ -31,6 +31,7 @@ import functools
 
 import numpy as np
 
+from .checkpoint import checkpoint
 from .hashing import mix64
 from .lsh import bucket_pairs
 
@@ -266,6 +267,7 @@ def _covering_pairs(fps: np.ndarray, radius: int, parts: int) -> tuple[np.ndarra
     values = np.empty(0, np.uint64)
     with np.errstate(over="ignore"):
         for t, (lo, hi, mask) in enumerate(covering_tables(bits, radius, parts)):
+            checkpoint()
             if (lo, hi) != part:
                 part, values = (lo, hi), block_values(fps, lo, hi)
             masked = values & np.uint64(mask)
@@ -292,6 +294,7 @@ def _brute_pairs(fps: np.ndarray, radius: int) -> tuple[np.ndarray, np.ndarray]:
     n = fps.shape[0]
     found_i, found_j, found_d = [], [], []
     for lo in range(0, n - 1, _BRUTE_ROWS):
+        checkpoint()
         hi = min(lo + _BRUTE_ROWS, n)
         rows = fps[lo:hi]
         cols = fps[lo + 1 :]

@@ -49,6 +49,7 @@ from typing import Callable, Sequence
 
 import numpy as np
 
+from .checkpoint import checkpoint
 from . import dense_join
 
 #: Pairs emitted per chunk (bounds the temporaries of pair generation).
@@ -182,6 +183,7 @@ class FeatureIndex:
         """Yield (first_doc, stop_doc) ranges holding about ``limit`` entries each."""
         start = 0
         while start < self.n_docs:
+            checkpoint()
             stop = int(np.searchsorted(self.offsets, self.offsets[start] + limit, side="right")) - 1
             stop = min(max(stop, start + 1), self.n_docs)
             yield start, stop
@@ -208,6 +210,7 @@ def shared_counts(index: FeatureIndex, i: np.ndarray, j: np.ndarray) -> np.ndarr
     n_feat = np.int64(max(index.n_features, 1))
     start = 0
     while start < order.shape[0]:
+        checkpoint()
         stop = int(np.searchsorted(cum, (cum[start - 1] if start else 0) + CHUNK_ENTRIES, side="right"))
         stop = min(max(stop, start + 1), order.shape[0])
         sel = order[start:stop]
@@ -256,6 +259,7 @@ def _count_groups(
     chunk_keys, chunk_counts = [], []
     start = 0
     while start < m:
+        checkpoint()
         base = cum[start - 1] if start else 0
         stop = int(np.searchsorted(cum, base + CHUNK_PAIRS, side="right"))
         stop = min(max(stop, start + 1), m)
@@ -312,6 +316,7 @@ def _probe_groups(keys, docs, is_probe, n_docs, keep: PairFilter | None):
     out = []
     start = 0
     while start < probes.shape[0]:
+        checkpoint()
         base = cum[start - 1] if start else 0
         stop = int(np.searchsorted(cum, base + CHUNK_PAIRS, side="right"))
         stop = min(max(stop, start + 1), probes.shape[0])

@@ -18,6 +18,7 @@ from typing import Sequence
 
 import numpy as np
 
+from .checkpoint import checkpoint
 from .hashing import mix64
 
 #: A bucket bigger than this is not expanded into all its pairs: each member is paired with
@@ -169,6 +170,7 @@ def bucket_pairs(keys: np.ndarray, r: int = 1, max_bucket: int | None = MAX_BUCK
     per_round = max(1, (1 << 22) // n)
     codes, counts = [], []
     for lo in range(0, k, per_round):
+        checkpoint()
         sub = keys[:, lo : lo + per_round]
         docs = np.repeat(np.arange(n, dtype=np.int64)[:, None], sub.shape[1], axis=1).ravel()
         pairs = _bucket_pairs_flat(sub.ravel(), docs, max_bucket, salt=lo, exact=False)

@@ -35,6 +35,7 @@ from typing import Sequence
 
 import numpy as np
 
+from .checkpoint import checkpoint
 from .hashing import mix64
 
 _SEED = 0x5E7
@@ -268,6 +269,7 @@ def band_pairs(
         comp = np.empty(live.shape[0] * bins, dtype=np.uint64)
         owner = np.empty(live.shape[0] * bins, dtype=np.int64) if wide else None
         for c0, c1 in zip(cuts[:-1], cuts[1:]):
+            checkpoint()
             docs = live[c0:c1]
             blens = lens[docs]
             flat = _as_u32(np.concatenate([sketches[d] for d in docs]))
@@ -330,6 +332,7 @@ def oph_signatures(sketches: Sequence[np.ndarray], docs: np.ndarray, bins: int =
     live = np.flatnonzero(lens > 0)
     cuts = _batch_cuts(lens[live], bins)
     for c0, c1 in zip(cuts[:-1], cuts[1:]):
+        checkpoint()
         rows = live[c0:c1]
         blens = lens[rows]
         flat = _as_u32(np.concatenate([sketches[d] for d in docs[rows].tolist()]))
@@ -361,6 +364,7 @@ def screen_candidates(
     agree = np.empty(m, dtype=np.int64)
     step = max(1, (1 << 20) // bins)
     for s in range(0, m, step):
+        checkpoint()
         e = min(s + step, m)
         agree[s:e] = np.count_nonzero(sig[inv[s:e]] == sig[inv[m + s : m + e]], axis=1)
     eff = np.minimum(np.minimum(lens[inv[:m]], lens[inv[m:]]), bins).astype(np.float64)
@@ -397,6 +401,7 @@ def merge_shared_counts(
     cum = np.cumsum(lens[i] + lens[j])
     start = 0
     while start < m:
+        checkpoint()
         base = cum[start - 1] if start else 0
         stop = int(np.searchsorted(cum, base + batch_entries, side="right"))
         stop = min(max(stop, start + 1), m)

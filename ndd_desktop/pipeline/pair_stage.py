@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from ..core.checkpoint import checkpoints
 from ..core.method import Method, PairScores
 from ..store import Store
 from .cancel import CancelToken
@@ -94,7 +95,9 @@ def compute_pairs(store: Store, method: Method, params: Any, params_dict: dict, 
     ids, sketches, dates, refs = store.load_sketches(method.name, sketch_key, decode=method.from_bytes)
     cancel.raise_if_cancelled()
     if len(sketches) >= 2:
-        scores = method.find_pairs(sketches, params, floor, dates)
+        # the search's loops stop at their next checkpoint once the scan is cancelled
+        with checkpoints(cancel.raise_if_cancelled):
+            scores = method.find_pairs(sketches, params, floor, dates)
     else:
         scores = PairScores.empty()
     del sketches

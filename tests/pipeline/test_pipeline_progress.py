@@ -50,3 +50,25 @@ def test_cancel_token():
     assert token.cancelled
     with pytest.raises(ScanCancelled):
         token.raise_if_cancelled()
+
+
+def test_a_cancel_during_the_pair_search_stops_it_at_its_next_checkpoint(store, tmp_path, monkeypatch):
+    from ndd_desktop.core.checkpoint import checkpoint
+    from ndd_desktop.core.methods import get_method
+
+    from pipehelp import make_corpus, scan
+
+    make_corpus(tmp_path / "docs", n=12)
+    method = get_method("qgram")
+    token = CancelToken()
+    finished = []
+
+    def find_pairs(sketches, params, floor, dates=None):
+        token.cancel()  # the cancel button, pressed while the search runs
+        checkpoint()  # the search's next step: must not return from here
+        finished.append(True)
+
+    monkeypatch.setattr(method, "find_pairs", find_pairs)
+    with pytest.raises(ScanCancelled):
+        scan(store, [tmp_path / "docs"], cancel=token)
+    assert finished == []
