@@ -256,20 +256,20 @@ def grouping_options(store: Store, args: argparse.Namespace) -> tuple[str, str, 
     from ..store.settings import GROUPING_KEY, KEEPER_RULE_KEY
 
     _check_keeper_rule(args)
-    saved = []
-    rule, grouping = args.keeper_rule, args.grouping
-    if rule is None:
-        rule = store.setting(KEEPER_RULE_KEY)
-        if rule in KEEPER_RULES:
-            saved.append(f"keeper rule {rule}")
-        else:
-            rule = KEEPER_RULES[0]
-    if grouping is None:
-        grouping = store.setting(GROUPING_KEY)
-        if grouping in GROUPINGS:
-            saved.append(f"grouping {grouping}")
-        else:
-            grouping = GROUPINGS[0]
+    saved: list[str] = []
+
+    def choice(given, key: str, allowed, label: str):
+        """The option's value, else the collection's saved one, else the first allowed."""
+        if given is not None:
+            return given
+        value = store.setting(key)
+        if value in allowed:
+            saved.append(f"{label} {value}")
+            return value
+        return allowed[0]
+
+    rule = choice(args.keeper_rule, KEEPER_RULE_KEY, KEEPER_RULES, "keeper rule")
+    grouping = choice(args.grouping, GROUPING_KEY, GROUPINGS, "grouping")
     if saved:
         sys.stderr.write(f"ndd: note: {' and '.join(saved)} saved with the collection "
                          "(--keeper-rule and --grouping override them)\n")

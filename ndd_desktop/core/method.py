@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import hashlib
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar, Mapping, Sequence
 
 import numpy as np
@@ -174,7 +174,15 @@ class Method:
         floor: float,
         dates: np.ndarray | None = None,
     ) -> PairScores:
-        """Every pair scoring >= floor: candidates, then scores, then the floor."""
+        """Every pair scoring >= floor: candidates, then scores, then the floor; the result's
+        ``complete_from`` is :meth:`complete_from`."""
         pairs = self.candidate_pairs(sketches, params, floor, dates)
         scored = self.score_pairs(sketches, pairs, params)
-        return scored.select(scored.score >= floor)
+        found = scored.select(scored.score >= floor)
+        complete = self.complete_from(params, floor)
+        return found if complete is None else replace(found, complete_from=complete)
+
+    def complete_from(self, params: Any, floor: float) -> float | None:
+        """The score from which :meth:`find_pairs` looks for every pair (see PairScores);
+        None when its candidate search covers the floor."""
+        return None

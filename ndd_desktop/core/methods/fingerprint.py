@@ -18,7 +18,7 @@ within the radius shares at least one table key), verified by popcount.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, ClassVar, Sequence
 
 import numpy as np
@@ -198,15 +198,3 @@ class FingerprintMethod(Method):
         (at floor 0.3 and the default cap 24: 0.8125; pairs below are not looked for)."""
         radius = self.search_radius(params, floor)
         return None if radius >= _floor_radius(floor) else 1.0 - radius / BITS
-
-    def find_pairs(
-        self,
-        sketches: Sequence[np.ndarray],
-        params: Any,
-        floor: float,
-        dates: np.ndarray | None = None,
-    ) -> PairScores:
-        """Every pair within the search radius, exactly; ``complete_from`` says from which
-        score that is every pair >= floor (:meth:`complete_from`)."""
-        found = super().find_pairs(sketches, params, floor, dates)
-        return replace(found, complete_from=self.complete_from(params, floor))

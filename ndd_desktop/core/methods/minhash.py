@@ -177,25 +177,13 @@ class MinHashMethod(Method):
         keys = feature_keys(matrix[keep, :t], k, s)
         return keep[bucket_pairs(keys, r)]
 
-    def find_pairs(
-        self,
-        sketches: Sequence[np.ndarray],
-        params: Any,
-        floor: float,
-        dates: np.ndarray | None = None,
-    ) -> PairScores:
-        """Every pair scoring >= floor, found with the filter's designed recall.
-
-        ``complete_from`` (see PairScores) is None with measure = resemblance: the filter is
-        designed for resemblance at the floor (>= 99% recall with candidates = auto). With
-        measure = containment it is 1.0: the filter still selects on resemblance, and a pair
-        of high containment can have any resemblance (a short text inside a long one), so
-        no containment score, not even 1.0, is guaranteed to be searched for.
-        """
-        found = super().find_pairs(sketches, params, floor, dates)
-        if params.measure == "containment":
-            return replace(found, complete_from=1.0)
-        return found
+    def complete_from(self, params: Any, floor: float) -> float | None:
+        """None with measure = resemblance: the filter is designed for resemblance at the
+        floor (>= 99% recall with candidates = auto). 1.0 with measure = containment: the
+        filter still selects on resemblance, and a pair of high containment can have any
+        resemblance (a short text inside a long one), so no containment score, not even
+        1.0, is guaranteed to be searched for."""
+        return 1.0 if params.measure == "containment" else None
 
 
 def _stack(sketches: Sequence[np.ndarray]) -> np.ndarray:
