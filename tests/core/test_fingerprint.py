@@ -228,3 +228,32 @@ def test_covering_masks_miss_every_small_set_of_differing_bits():
             for diff in it.combinations(range(width), k):
                 bad = sum(1 << b for b in diff)
                 assert any(m & bad == 0 for m in masks)
+
+
+def test_long_documents_are_fingerprinted_a_slice_at_a_time_with_the_same_result(monkeypatch):
+    import ndd_desktop.core.methods.fingerprint as fp
+
+    monkeypatch.setattr(fp, "_CHUNK_BYTES", 4096)  # "long" = over 4 KB here (1 MB in use)
+    rng = np.random.default_rng(7)
+    words = [f"w{k}" for k in range(500)]
+    long_text = " ".join(rng.choice(words, 6000))  # ~24 KB: six slices, wrap-around included
+    texts = ["a short one", long_text, "b" * 70, long_text[: 4096 + 10], "x"]
+    got = fp.fingerprints_many(texts)
+    want = np.stack([fp.fingerprint_of(t.encode("utf-8")) for t in texts])
+    assert np.array_equal(got, want)
+
+
+def test_the_memory_of_a_long_document_is_that_of_one_slice():
+    import tracemalloc
+
+    import ndd_desktop.core.methods.fingerprint as fp
+
+    text = ("near duplicate detection of archival documents " * 180_000)[:8_000_000]  # 8 MB
+    tracemalloc.start()  # numpy reports its buffers to tracemalloc
+    try:
+        fp.fingerprints_many([text])
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    # the whole document at once needs ~50 bytes per byte (400 MB here); a 1 MB slice ~50 MB
+    assert peak < 120e6, f"{peak / 1e6:.0f} MB"
