@@ -14,34 +14,17 @@ behind such a record to copy, and two kinds must not be confused:
   file that vanished, a missing root). It may hold documents the scan never saw, so the
   export cannot claim to be complete: it is a failure, with the scan's reason.
 
-The walk's reasons are plain strings; they are recognised here by their fixed beginnings,
-and ``tests/export/test_special_entries.py`` runs the real walk and reader over every
-kind of entry to keep this list in step with them.
+The reasons are plain strings, kept in one place (:mod:`ndd_desktop.ingest.reasons`) and
+recognised here by their beginnings; ``tests/export/test_special_entries.py`` runs the
+real walk and reader over every kind of entry.
 """
 
 from __future__ import annotations
 
+from ..ingest.reasons import NOT_A_FILE_REASONS, UNREAD_REASONS
+
 NOT_A_FILE = "not a regular file"
 UNREAD = "not read by the scan"
-
-#: Beginnings of the reasons for entries that are not regular files.
-_NOT_A_FILE_REASONS = (
-    "symbolic link (not followed)",  # walk; reader: a file replaced by a link after the walk
-    "broken symbolic link",
-    "symbolic link points outside the chosen folders",
-    "not a regular file",  # "(FIFO)", "(socket)", "(device)", " or folder" (a root); reader
-    "folder already visited",  # "(symbolic link loop or alias)"
-    "folder already scanned under another root",
-)
-#: Beginnings of the reasons for entries the scan could not read.
-_UNREAD_REASONS = (
-    "unreadable folder:",
-    "unreadable:",  # walk (stat failed) and reader (open or read failed)
-    "folder vanished during the scan",
-    "vanished during the scan",  # "(file not found)"
-    "root not found",
-    "root unreadable:",
-)
 
 
 def scan_exclusion(doc) -> str | None:
@@ -54,8 +37,8 @@ def scan_exclusion(doc) -> str | None:
     if doc.status == "ok" or doc.container is not None or doc.sha256:
         return None
     reason = doc.reason or ""
-    if reason.startswith(_NOT_A_FILE_REASONS):
+    if reason.startswith(NOT_A_FILE_REASONS):
         return NOT_A_FILE
-    if reason.startswith(_UNREAD_REASONS):
+    if reason.startswith(UNREAD_REASONS):
         return UNREAD
     return None

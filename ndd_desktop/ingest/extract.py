@@ -12,6 +12,7 @@ import os
 import stat
 from types import ModuleType
 
+from ndd_desktop.ingest import reasons as R
 from ndd_desktop.ingest.detect import EXT_FORMATS, detect_format, ext_of
 from ndd_desktop.ingest.document import (
     STATUS_ERROR, STATUS_OK, STATUS_SKIPPED, ExtractedDocument, FileEntry, problem,
@@ -83,17 +84,17 @@ def read_file(path: str, cap: int) -> tuple[bytes, int, int]:
     try:
         fd = os.open(path, _FLAGS)
     except FileNotFoundError:
-        raise _Unreadable(STATUS_ERROR, "vanished during the scan (file not found)") from None
+        raise _Unreadable(STATUS_ERROR, R.VANISHED) from None
     except PermissionError:
-        raise _Unreadable(STATUS_ERROR, "unreadable: permission denied") from None
+        raise _Unreadable(STATUS_ERROR, f"{R.UNREADABLE} permission denied") from None
     except OSError as exc:
         if getattr(os, "O_NOFOLLOW", 0) and os.path.islink(path):
-            raise _Unreadable(STATUS_SKIPPED, "symbolic link (not followed)") from None
-        raise _Unreadable(STATUS_ERROR, f"unreadable: {exc.strerror or exc}") from None
+            raise _Unreadable(STATUS_SKIPPED, R.LINK_NOT_FOLLOWED) from None
+        raise _Unreadable(STATUS_ERROR, f"{R.UNREADABLE} {exc.strerror or exc}") from None
     try:
         before = os.fstat(fd)
         if not stat.S_ISREG(before.st_mode):
-            raise _Unreadable(STATUS_SKIPPED, "not a regular file")
+            raise _Unreadable(STATUS_SKIPPED, R.NOT_REGULAR)
         if before.st_size > cap:
             raise _Unreadable(STATUS_SKIPPED, f"larger than the size cap ({mb(cap)})")
         chunks, got = [], 0
@@ -107,7 +108,7 @@ def read_file(path: str, cap: int) -> tuple[bytes, int, int]:
                 raise _Unreadable(STATUS_SKIPPED, f"larger than the size cap ({mb(cap)})")
         after = os.fstat(fd)
     except OSError as exc:
-        raise _Unreadable(STATUS_ERROR, f"unreadable: {exc.strerror or exc}") from None
+        raise _Unreadable(STATUS_ERROR, f"{R.UNREADABLE} {exc.strerror or exc}") from None
     finally:
         os.close(fd)
     if (after.st_size, after.st_mtime_ns) != (before.st_size, before.st_mtime_ns) or got != after.st_size:

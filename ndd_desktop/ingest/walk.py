@@ -17,6 +17,7 @@ import os
 import stat
 from collections.abc import Callable, Iterable, Iterator
 
+from ndd_desktop.ingest import reasons as R
 from ndd_desktop.ingest.document import (
     STATUS_ERROR, STATUS_SKIPPED, ExtractedDocument, FileEntry, problem,
 )
@@ -48,10 +49,10 @@ def walk(
         try:
             st = os.stat(root)
         except FileNotFoundError:
-            report(root, "", STATUS_ERROR, "root not found")
+            report(root, "", STATUS_ERROR, R.ROOT_NOT_FOUND)
             continue
         except OSError as exc:
-            report(root, "", STATUS_ERROR, f"root unreadable: {exc.strerror or exc}")
+            report(root, "", STATUS_ERROR, f"{R.ROOT_UNREADABLE} {exc.strerror or exc}")
             continue
         if stat.S_ISREG(st.st_mode):
             parent, name = os.path.split(root)
@@ -59,13 +60,13 @@ def walk(
         elif stat.S_ISDIR(st.st_mode):
             yield from _walk_dir(root, real_roots, follow_symlinks, visited, report)
         else:
-            report(root, "", STATUS_SKIPPED, "not a regular file or folder")
+            report(root, "", STATUS_SKIPPED, f"{R.NOT_REGULAR} or folder")
 
 
 def _walk_dir(root, real_roots, follow, visited, report) -> Iterator[FileEntry]:
     st = os.stat(root)
     if (st.st_dev, st.st_ino) in visited:
-        report(root, "", STATUS_SKIPPED, "folder already scanned under another root")
+        report(root, "", STATUS_SKIPPED, R.FOLDER_OTHER_ROOT)
         return
     # Folders reached through a symbolic link wait until the real tree is done, so a
     # folder is listed under its real path and the link is the one reported as an alias.
@@ -74,17 +75,17 @@ def _walk_dir(root, real_roots, follow, visited, report) -> Iterator[FileEntry]:
     while stack or linked:
         folder, prefix, key = stack.pop() if stack else linked.pop(0)
         if key in visited:
-            report(root, prefix, STATUS_SKIPPED, "folder already visited (symbolic link loop or alias)")
+            report(root, prefix, STATUS_SKIPPED, R.FOLDER_VISITED)
             continue
         visited.add(key)
         try:
             with os.scandir(folder) as it:
                 entries = sorted(it, key=lambda e: os.fsencode(e.name))
         except FileNotFoundError:
-            report(root, prefix, STATUS_ERROR, "folder vanished during the scan")
+            report(root, prefix, STATUS_ERROR, R.FOLDER_VANISHED)
             continue
         except OSError as exc:
-            report(root, prefix, STATUS_ERROR, f"unreadable folder: {exc.strerror or exc}")
+            report(root, prefix, STATUS_ERROR, f"{R.UNREADABLE_FOLDER} {exc.strerror or exc}")
             continue
         subfolders = []
         for entry in entries:
@@ -92,10 +93,10 @@ def _walk_dir(root, real_roots, follow, visited, report) -> Iterator[FileEntry]:
             try:
                 found = _classify(entry, rel, root, real_roots, follow, report)
             except FileNotFoundError:
-                report(root, rel, STATUS_ERROR, "vanished during the scan (file not found)")
+                report(root, rel, STATUS_ERROR, R.VANISHED)
                 continue
             except OSError as exc:
-                report(root, rel, STATUS_ERROR, f"unreadable: {exc.strerror or exc}")
+                report(root, rel, STATUS_ERROR, f"{R.UNREADABLE} {exc.strerror or exc}")
                 continue
             if isinstance(found, FileEntry):
                 yield found
@@ -110,16 +111,16 @@ def _classify(entry, rel, root, real_roots, follow, report):
     is_link = entry.is_symlink()
     if is_link:
         if not follow:
-            report(root, rel, STATUS_SKIPPED, "symbolic link (not followed)")
+            report(root, rel, STATUS_SKIPPED, R.LINK_NOT_FOLLOWED)
             return None
         target = os.path.realpath(entry.path)
         if not any(_inside(target, r) for r in real_roots):
-            report(root, rel, STATUS_SKIPPED, "symbolic link points outside the chosen folders")
+            report(root, rel, STATUS_SKIPPED, R.LINK_OUTSIDE)
             return None
         try:
             st = os.stat(target)
         except FileNotFoundError:
-            report(root, rel, STATUS_SKIPPED, "broken symbolic link")
+            report(root, rel, STATUS_SKIPPED, R.BROKEN_LINK)
             return None
         path = target
     else:
@@ -130,7 +131,7 @@ def _classify(entry, rel, root, real_roots, follow, report):
     if stat.S_ISREG(st.st_mode):
         return FileEntry(root, rel, path, st.st_size, st.st_mtime_ns)
     kind = "FIFO" if stat.S_ISFIFO(st.st_mode) else "socket" if stat.S_ISSOCK(st.st_mode) else "device"
-    report(root, rel, STATUS_SKIPPED, f"not a regular file ({kind})")
+    report(root, rel, STATUS_SKIPPED, f"{R.NOT_REGULAR} ({kind})")
     return None
 
 

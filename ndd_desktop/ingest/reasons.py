@@ -1,0 +1,31 @@
+"""The reasons ingest gives for entries it did not read as files.
+
+The walk and the reader store a record for every entry they skip or cannot open; its
+reason is one of these strings (some followed by details such as ``(FIFO)`` or the
+system's error text). The export tells the two kinds apart by them: an entry that is not
+a regular file is not part of the collection, one that could not be read may hide
+documents (``export.scan_records``).
+"""
+
+from __future__ import annotations
+
+# Entries that are not regular files.
+LINK_NOT_FOLLOWED = "symbolic link (not followed)"
+BROKEN_LINK = "broken symbolic link"
+LINK_OUTSIDE = "symbolic link points outside the chosen folders"
+NOT_REGULAR = "not a regular file"  # + " (FIFO)", " (socket)", " (device)", " or folder"
+FOLDER_VISITED = "folder already visited (symbolic link loop or alias)"
+FOLDER_OTHER_ROOT = "folder already scanned under another root"
+
+# Entries that could not be read.
+UNREADABLE_FOLDER = "unreadable folder:"  # + the system's reason
+UNREADABLE = "unreadable:"  # + the system's reason
+FOLDER_VANISHED = "folder vanished during the scan"
+VANISHED = "vanished during the scan (file not found)"
+ROOT_NOT_FOUND = "root not found"
+ROOT_UNREADABLE = "root unreadable:"  # + the system's reason
+
+#: Beginnings of the reasons of entries that are not regular files.
+NOT_A_FILE_REASONS = (LINK_NOT_FOLLOWED, BROKEN_LINK, LINK_OUTSIDE, NOT_REGULAR, FOLDER_VISITED, FOLDER_OTHER_ROOT)
+#: Beginnings of the reasons of entries the scan could not read.
+UNREAD_REASONS = (UNREADABLE_FOLDER, UNREADABLE, FOLDER_VANISHED, VANISHED, ROOT_NOT_FOUND, ROOT_UNREADABLE)
