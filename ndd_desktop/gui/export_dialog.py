@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (
 
 from ..export import MODES, REPORT_FORMATS, ExportOptions, plan_export, run_export
 from . import compare_view
+from .cluster_tree import RULE_LABELS
 from .scan_progress import describe
 from .worker import Worker
 
@@ -82,7 +83,8 @@ class ExportDialog(QDialog):
         form.addRow("Reports:", report_row)
         self.summary = QLabel(
             f"Groups of <b>{method}</b> pairs at threshold <b>{threshold:.3f}</b>; keeper rule "
-            f"<b>{keeper_rule}</b>. One document of each group is exported, with every unique one.", self)
+            f"<b>{RULE_LABELS.get(keeper_rule, keeper_rule)}</b> (a keeper you chose with <i>Make keeper</i> "
+            "comes first). One document of each group is exported, with every unique one.", self)
         self.summary.setWordWrap(True)
         self.progress = QProgressBar(self)
         self.progress.setObjectName("exportProgress")

@@ -67,6 +67,8 @@ class MainWindow(OpeningMixin, QMainWindow):
         self.actions_ = build_menus(self)
         self.review = ReviewActions(self, self.pairs)
         self.review.undone.connect(self._undone)
+        self.review.reviewed.connect(self._reviewed)
+        self._pairs_status = ""  # the status bar's line about the pair set shown (follows the threshold)
         review_menu = self.menuBar().addMenu("&Review")
         self.menuBar().insertMenu(self.actions_["help_menu"].menuAction(), review_menu)
         for a in self.review.actions():
@@ -156,6 +158,7 @@ class MainWindow(OpeningMixin, QMainWindow):
         self.scan.done.connect(self._scan_done)
         self.errors.countChanged.connect(lambda n: self.tabs.setTabText(TAB_ERRORS, f"&Errors ({n})" if n else "&Errors"))
         self.threshold.thresholdChanged.connect(self.pairs.set_threshold)
+        self.threshold.thresholdChanged.connect(self._threshold_moved)
         self.threshold.thresholdSettled.connect(self._threshold_settled)
         self.pairs.pairSelected.connect(self._show_pair)
         self.clusters.memberSelected.connect(self._show_docs)
@@ -195,21 +198,34 @@ class MainWindow(OpeningMixin, QMainWindow):
             self.progress._cancel()
 
     def _scan_finished(self, summary: Any) -> None:
-        self.progress.finish(f"Done: {summary.documents:,} documents, {summary.pairs:,} pairs "
-                             f"in {summary.seconds:.1f} s")
-        self.statusBar().showMessage(
-            f"Scan finished: {summary.documents:,} documents ({summary.new:,} new, {summary.changed:,} changed), "
-            f"{summary.errors:,} errors, {summary.pairs:,} pairs.")
+        if summary.documents == 0:
+            # Nothing was read: say so, and where the files that were met went.
+            where = "folder holds" if len(self.setup.roots()) == 1 else "folders hold"
+            failed = self.errors.count()
+            text = f"Done: the {where} no readable documents."
+            if failed:
+                text += (f" {failed:,} file{'s' if failed != 1 else ''} could not be read: "
+                         "see the Errors tab.")
+            self.progress.finish(text)
+            self.statusBar().showMessage("Scan finished: " + text[len("Done: "):])
+            if failed:
+                self.tabs.setCurrentIndex(TAB_ERRORS)
+        else:
+            self.progress.finish(f"Done: {summary.documents:,} documents, {summary.pairs:,} pairs "
+                                 f"in {summary.seconds:.1f} s")
+            self.statusBar().showMessage(
+                f"Scan finished: {summary.documents:,} documents ({summary.new:,} new, {summary.changed:,} changed), "
+                f"{summary.errors:,} errors, {summary.pairs:,} pairs.")
         if self.collection is not None:
             s = self.scan
             self.collection.load_pair_set(s.method, s.params, s.pairs_key, s.floor)
 
     def _scan_cancelled(self) -> None:
-        self.progress.finish("Cancelled: what was read is kept; scan again to continue.")
+        self.progress.stopped("What was read is kept; scan again to continue.")
         self.statusBar().showMessage("Scan cancelled. Documents read so far are kept in the store.")
 
     def _scan_failed(self, message: str) -> None:
-        self.progress.finish(f"Scan failed: {message}")
+        self.progress.stopped(message, "Failed")
         self._warn(f"The scan stopped with an error:\n{message}")
 
     def _scan_done(self) -> None:
@@ -223,7 +239,11 @@ class MainWindow(OpeningMixin, QMainWindow):
     def _pair_set_loaded(self, data: PairSetData) -> None:
         method = get_method(data.method)
         t = self.collection.threshold
-        self.threshold.set_scores(data.arrays.score, data.floor)
+        self.threshold.set_scores(data.arrays.score, data.floor, documents=len(data.docs))
+        self.threshold.set_source(f"{data.method} pairs",
+                                  f"The pairs shown are those of the last {data.method} scan "
+                                  f"(parameters: {_params_text(data.params)}).\n"
+                                  "A method chosen on the left is used by the next scan.")
         self.threshold.set_complete_from(data.complete_from, data.method)
         self.threshold.set_threshold(t, emit=False)
         self.threshold.set_curve(_acceptance(method, data))
@@ -231,16 +251,47 @@ class MainWindow(OpeningMixin, QMainWindow):
         self.methods.set_store(self.collection.store, data.docs, known={(data.method, data.pairs_key): data.arrays})
         self._apply_keeper_rule(regroup=False)  # the collection regroups right after this signal
         self.review.set_pairs_shown(True)
-        self.statusBar().showMessage(f"{len(data.arrays):,} pairs of {data.method} above {data.floor:.2f}; "
-                                     f"{self.pairs.model.total_rows():,} at the threshold {t:.2f}.")
+        self._show_pairs_status()
         if self.pairs.model.total_rows():
             self.pairs.select_row(0)
+
+    def _pairs_status_text(self) -> str:
+        d = self.collection.data if self.collection is not None else None
+        if d is None:
+            return ""
+        if not len(d.arrays):
+            return f"No pairs of {d.method} at or above {d.floor:.2f}."
+        return (f"{len(d.arrays):,} pairs of {d.method} at or above {d.floor:.2f}; "
+                f"{self.pairs.model.total_rows():,} at the threshold {self.threshold.threshold():.2f}.")
+
+    def _show_pairs_status(self) -> None:
+        self._pairs_status = self._pairs_status_text()
+        self.statusBar().showMessage(self._pairs_status)
+
+    def _threshold_moved(self, _t: float) -> None:
+        """Keep the status bar's pair-set line at the current threshold (another message
+        that replaced it is left alone)."""
+        if self._pairs_status and self.statusBar().currentMessage() == self._pairs_status:
+            self._show_pairs_status()
+
+    def _doc_name(self, doc_id: int) -> str:
+        doc = self.collection.data.docs.get(doc_id) if self.collection and self.collection.data else None
+        return os.path.basename(doc.relpath) if doc is not None else f"#{doc_id}"
+
+    def _reviewed(self, a: int, b: int, verdict: Any) -> None:
+        pair = f"{self._doc_name(a)} ~ {self._doc_name(b)}"
+        if verdict is None:
+            self.statusBar().showMessage(f"Verdict cleared: {pair}  (U or Ctrl+Z to undo)")
+        else:
+            word = "duplicate" if verdict == "duplicate" else "not duplicate"
+            self.statusBar().showMessage(f"Marked {word}: {pair}  (U or Ctrl+Z to undo)")
 
     def reset_views(self) -> None:
         """Empty every view that shows collection data (pairs, threshold and histogram,
         counts, groups, progress, method comparison, compare view) and disable the pair keys:
         nothing of a collection that was closed may stay on screen or be judged."""
         self.review.set_pairs_shown(False)
+        self._pairs_status = ""
         self.pairs.clear()
         self.threshold.clear()
         self.clusters.clear()
@@ -298,8 +349,7 @@ class MainWindow(OpeningMixin, QMainWindow):
 
     def _undone(self, kind: str, key: Any) -> None:
         if kind == "keeper":
-            doc = self.collection.data.docs.get(key) if self.collection and self.collection.data else None
-            name = os.path.basename(doc.relpath) if doc is not None else f"#{key}"
+            name = self._doc_name(key)
             self.statusBar().showMessage(f"Undone: {name} made keeper; the group's keeper is as before.")
         else:
             self.statusBar().showMessage("Undone: the verdict of the selected pair is as before.")
@@ -356,6 +406,9 @@ class MainWindow(OpeningMixin, QMainWindow):
         """Open the export dialog for the pairs and threshold shown."""
         if self.collection is None or self.collection.data is None:
             self._warn("Scan first: the export needs pairs.")
+            return None
+        if not self.collection.data.docs:
+            self._warn("Nothing to export: the collection holds no readable documents.")
             return None
         c = self.collection
         dialog = ExportDialog(c.store, c.data.method, c.data.pairs_key, c.threshold, c.keeper_rule,
@@ -434,6 +487,10 @@ class MainWindow(OpeningMixin, QMainWindow):
         self.save_layout()
         self.shutdown()
         super().closeEvent(event)
+
+
+def _params_text(params: dict) -> str:
+    return ", ".join(f"{k}={v}" for k, v in sorted(params.items())) or "the defaults"
 
 
 def _acceptance(method: Any, data: PairSetData):

@@ -7,7 +7,9 @@ from typing import Any
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, QTimer, Signal
 from PySide6.QtWidgets import QHBoxLayout, QHeaderView, QLabel, QLineEdit, QTableView, QVBoxLayout, QWidget
 
-from .pair_model import PairRef, PairTableModel
+from .pair_model import COLUMNS, PairRef, PairTableModel
+
+VERDICT_COLUMN = COLUMNS.index("Verdict")
 
 
 class PairsView(QWidget):
@@ -39,10 +41,17 @@ class PairsView(QWidget):
         self.table.verticalHeader().setDefaultSectionSize(self.table.fontMetrics().height() + 8)
         self.table.setToolTip("Pairs at or above the threshold. Click a column to sort.\n"
                               "D duplicate · N not duplicate · U undo · J/K or ↓/↑ next/previous")
+        # Long paths are elided in the middle (folder start and file name stay readable;
+        # the whole path is in the tooltip).
+        self.table.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        for col, width in enumerate((60, 96, 250, 250, 130, 80, 170, 100)):
+        header.setSectionsMovable(True)
+        for col, width in enumerate((60, 96, 230, 230, 130, 80, 170, 100)):
             header.resizeSection(col, width)
+        # The verdict is shown right after the score (the model keeps its column order), so
+        # that D and N show in the table even when the window is too narrow for every column.
+        header.moveSection(header.visualIndex(VERDICT_COLUMN), 1)
         header.setStretchLastSection(True)
         top = QHBoxLayout()
         top.addWidget(self.filter, 1)

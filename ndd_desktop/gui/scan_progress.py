@@ -32,7 +32,13 @@ def describe(p: Any) -> str:
 
 
 class ScanProgress(QWidget):
-    """Progress bar, a line of text, the current file and Cancel; hidden when idle."""
+    """Progress bar, a line of text, the current file and Cancel.
+
+    Hidden until a scan starts in this window for the open collection (``reset`` hides it
+    again when a collection is opened or closed). After a scan it keeps the outcome: a
+    finished scan fills the bar; a cancelled or failed one leaves the bar where the scan
+    stopped and says so on it.
+    """
 
     cancelRequested = Signal()
 
@@ -58,11 +64,14 @@ class ScanProgress(QWidget):
         lay.addLayout(row)
         lay.addWidget(self.bar)
         lay.addWidget(self.current)
+        self.last: Any = None  # the last Progress shown in this run
         self.hide()
 
     def start(self, title: str = "Starting the scan…") -> None:
         """Show the widget for a new run."""
+        self.last = None
         self.bar.setRange(0, 0)
+        self.bar.resetFormat()
         self.label.setText(title)
         self.current.setText("")
         self.cancel_button.setEnabled(True)
@@ -70,6 +79,7 @@ class ScanProgress(QWidget):
 
     def update_progress(self, p: Any) -> None:
         """Show one ``Progress`` report."""
+        self.last = p
         if p.total:
             self.bar.setRange(0, int(p.total))
             self.bar.setValue(min(int(p.done), int(p.total)))
@@ -88,16 +98,45 @@ class ScanProgress(QWidget):
 
     def reset(self) -> None:
         """Forget the last run and hide (another collection was opened)."""
+        self.last = None
         self.bar.setRange(0, 1)
         self.bar.setValue(0)
+        self.bar.resetFormat()
         self.label.setText("")
         self.current.setText("")
         self.current.setToolTip("")
         self.hide()
 
     def finish(self, message: str) -> None:
-        """Show the outcome briefly; the main window hides the widget."""
+        """Show the outcome of a finished scan: a full bar and ``message``."""
         self.bar.setRange(0, 1)
         self.bar.setValue(1)
+        self.bar.resetFormat()
         self.label.setText(message)
+        self.cancel_button.setEnabled(False)
+
+    def stopped(self, message: str, word: str = "Cancelled") -> None:
+        """Show a scan that stopped early (``word``: "Cancelled" or "Failed"): the bar stays
+        where the scan got to and reads e.g. "Cancelled at 26%"; the label says at which
+        stage and count it stopped, then ``message``."""
+        p = self.last
+        if p is not None and p.total:
+            total = int(p.total)
+            self.bar.setRange(0, total)
+            self.bar.setValue(min(int(p.done), total))
+            self.bar.setFormat(f"{word} at %p%")
+            where = describe(p).split(" · ")[:2]
+            message = f"{word} while {where[0].lower()} ({where[1]}). {message}"
+        else:
+            self.bar.setRange(0, 1)
+            self.bar.setValue(0)
+            self.bar.setFormat(word)
+            if p is not None:
+                stage = STAGE_NAMES.get(p.stage, str(p.stage).capitalize()).lower()
+                message = f"{word} while {stage}. {message}"
+            else:
+                message = f"{word}. {message}"
+        self.label.setText(message)
+        self.current.setText("")
+        self.current.setToolTip("")
         self.cancel_button.setEnabled(False)

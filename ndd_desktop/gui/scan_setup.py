@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from typing import Any, Callable
 
-from PySide6.QtCore import QMimeData, Qt, Signal
+from PySide6.QtCore import QMimeData, QSize, Qt, Signal
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import (
     QGroupBox,
@@ -41,6 +41,16 @@ def available_methods() -> list[Any]:
     return out
 
 
+class _FolderList(QListWidget):
+    """The folders list, asking for about five rows (a list's usual 192 pixels made the
+    left panel taller than a 800-pixel window, and the scan's progress bar fell below it)."""
+
+    def sizeHint(self) -> QSize:  # noqa: N802
+        hint = super().sizeHint()
+        rows = self.fontMetrics().height() + 4
+        return QSize(hint.width(), min(hint.height(), 5 * rows + 2 * self.frameWidth()))
+
+
 class ScanSetupPanel(QWidget):
     """Folders list (drop folders on it), method list, parameter form and the Scan button."""
 
@@ -57,7 +67,7 @@ class ScanSetupPanel(QWidget):
         #: the main window asks the user when the folder has documents in the store.
         self.confirm_remove: Callable[[str], bool] | None = None
         # -- folders
-        self.folders = QListWidget(self)
+        self.folders = _FolderList(self)
         self.folders.setObjectName("folderList")
         self.folders.setAccessibleName("Folders")
         self.folders.setToolTip("Folders of this collection. Tick a folder (Space) to mark it as a reference:\n"

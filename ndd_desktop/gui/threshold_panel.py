@@ -165,6 +165,9 @@ class ThresholdPanel(QWidget):
         self._threshold = 0.5
         self._scores = np.zeros(0)
         self._updating = False
+        # Shown instead of the counts while there is nothing to count: no pair set yet, or
+        # one without a single pair (None: show the counts).
+        self._no_pairs: str | None = None
         self.slider = QSlider(Qt.Orientation.Horizontal, self)
         self.slider.setRange(0, SLIDER_STEPS)
         self.slider.setPageStep(SLIDER_STEPS // 20)
@@ -186,10 +189,15 @@ class ThresholdPanel(QWidget):
                                      "export would leave out (the duplicates that are not kept)")
         label = QLabel("&Threshold", self)
         label.setBuddy(self.slider)
+        # Which pair set the slider, histogram and counts are about (the method chosen on the
+        # left may differ until it is scanned).
+        self.source = QLabel(self)
+        self.source.setObjectName("thresholdSource")
         row = QHBoxLayout()
         row.addWidget(label)
         row.addWidget(self.slider, 1)
         row.addWidget(self.spin)
+        row.addWidget(self.source)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(6, 6, 6, 6)
         lay.addLayout(row)
@@ -211,7 +219,7 @@ class ThresholdPanel(QWidget):
         self.slider.valueChanged.connect(lambda v: self.set_threshold(v / SLIDER_STEPS))
         self.spin.valueChanged.connect(self.set_threshold)
         self.histogram.clicked.connect(self.set_threshold)
-        self.set_counts(None, None, None)
+        self.clear()
         self.set_threshold(0.5, emit=False)
 
     def threshold(self) -> float:
@@ -241,11 +249,28 @@ class ThresholdPanel(QWidget):
             self.thresholdChanged.emit(t)
             self._settle.start()
 
-    def set_scores(self, scores: np.ndarray, floor: float) -> None:
-        """The scores of every stored pair (the floor is where the histogram starts)."""
+    def set_scores(self, scores: np.ndarray, floor: float, documents: int | None = None) -> None:
+        """The scores of every stored pair (the floor is where the histogram starts).
+
+        Without a single pair the counts line says so plainly instead of counting: no
+        near-duplicates at or above the floor, or (``documents`` 0) nothing to compare.
+        """
         self._scores = np.asarray(scores, dtype=np.float64)
         self.histogram.set_scores(self._scores, floor)
+        if len(self._scores):
+            self._no_pairs = None
+        elif documents == 0:
+            self._no_pairs = ("No documents to compare: the scanned folders hold no readable documents "
+                              "(files that could not be read are in the Errors tab).")
+        else:
+            self._no_pairs = (f"No near-duplicates found at or above {floor:.2f} "
+                              "(the lowest score a scan keeps).")
         self.set_counts(int((self._scores >= self._threshold).sum()), None, None)
+
+    def set_source(self, text: str, tip: str = "") -> None:
+        """Name the pair set shown (e.g. "qgram pairs"); empty: none."""
+        self.source.setText(text)
+        self.source.setToolTip(tip)
 
     def clear(self, message: str = "No pairs yet: scan the folders to find near-duplicates.") -> None:
         """Show no pair set: an empty histogram, no curve, no note, ``message`` for the counts."""
@@ -254,6 +279,8 @@ class ThresholdPanel(QWidget):
         self.histogram.set_scores(self._scores, 0.0)
         self.histogram.set_curve(None)
         self.set_complete_from(None)
+        self.set_source("")
+        self._no_pairs = message
         self.counts_label.setText(message)
 
     def set_complete_from(self, score: float | None, method: str | None = None) -> None:
@@ -284,7 +311,11 @@ class ThresholdPanel(QWidget):
             self.histogram.set_curve(None)
 
     def set_counts(self, pairs: int | None, groups: int | None, left_out: int | None) -> None:
-        """Show the live counts (None: being computed)."""
+        """Show the live counts (None: being computed); with no pairs to count, say why."""
+        if self._no_pairs is not None:
+            self.counts_label.setText(self._no_pairs)
+            return
+
         def fmt(n: int | None) -> str:
             return "…" if n is None else f"{n:,}"
         self.counts_label.setText(
