@@ -110,6 +110,9 @@ def cmd_scan(args: argparse.Namespace) -> int:
             f"({summary.new} new, {summary.changed} changed, {summary.moved} moved, {summary.removed} removed), "
             f"{summary.pairs} pairs [{method.name}] in {summary.seconds:.1f} s\n"
         )
+        if summary.reattached:
+            sys.stderr.write(f"ndd: note: {summary.reattached} review decision(s) re-attached to documents of the "
+                             "same content\n")
         if summary.complete_from is not None:
             from ..pipeline.completeness import incompleteness
 

@@ -314,7 +314,8 @@ class MainWindow(OpeningMixin, QMainWindow):
                 f"collection, with their pairs")
         if decisions:
             text += (f", and {decisions:,} review decision{'s' if decisions != 1 else ''} about them (verdicts and "
-                     "chosen keepers) will be dropped too: adding the folder back does not bring them back")
+                     "chosen keepers) will be set aside: adding the folder back brings back those whose documents "
+                     "are unchanged")
         text += ".\n\nThe files on disk are not touched."
         answer = QMessageBox.question(self, "Remove folder", text,
                                       QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,

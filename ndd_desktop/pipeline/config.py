@@ -35,7 +35,9 @@ class ScanSummary:
     changed; ``moved``: documents found at a new path with the same content (their
     sketches and decisions are kept); ``unchanged``: the rest; ``removed``: documents
     whose file is gone; ``pairs``: pairs stored for the method; ``complete_from``: see
-    ``store.PairSet`` (None: every pair down to the floor was searched for).
+    ``store.PairSet`` (None: every pair down to the floor was searched for);
+    ``reattached``: review decisions whose documents had left the collection, carried over
+    to the documents that now hold the same content (``store.reattach_decisions``).
     """
 
     documents: int
@@ -48,3 +50,4 @@ class ScanSummary:
     seconds: float
     moved: int = 0
     complete_from: float | None = None
+    reattached: int = 0  # review decisions carried over to documents of the same content

@@ -117,6 +117,9 @@ class ScanJob:
             stage.param_overrides = dict(self.config.params)
             done = stage.run(self.config.limits, self.config.workers)
             removed = self.store.remove_files(plan.missing_file_ids) + dropped
+            # decisions whose documents left (a folder removed, a file deleted) follow
+            # their content to the documents that hold it now
+            reattached = self.store.reattach_decisions() if done.new else 0
             sketch_missing(self.store, method, params, sketch_key, self.meter, self.cancel)
             n_pairs = compute_pairs(self.store, method, params, pdict, floor, self.meter, self.cancel)
             total = self.store.count_documents(status=None)
@@ -134,7 +137,7 @@ class ScanJob:
             summary = ScanSummary(
                 documents=counts["documents"], new=done.new, changed=done.changed, unchanged=counts["unchanged"],
                 removed=removed, errors=errors, pairs=n_pairs, seconds=time.monotonic() - started, moved=done.moved,
-                complete_from=pset.complete_from if pset is not None else None,
+                complete_from=pset.complete_from if pset is not None else None, reattached=reattached,
             )
         except ScanCancelled:
             self._end(run_id, "cancelled", counts, "cancelled")

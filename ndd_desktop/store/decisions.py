@@ -2,7 +2,8 @@
 
 Nothing ever deletes or updates a decision row; the newest row for a pair (or a
 document) is the current one. Each row also records the content hashes of the documents
-it is about, so a decision can be traced even after its documents left the collection.
+it is about, so a decision can be traced even after its documents left the collection,
+and re-attached when the same content comes back (:meth:`DecisionsMixin.reattach_decisions`).
 """
 
 from __future__ import annotations
@@ -17,6 +18,12 @@ VERDICTS = ("duplicate", "not_duplicate")
 _LATEST_KEEPERS = (
     "SELECT a, value FROM decisions WHERE id IN "
     "(SELECT MAX(id) FROM decisions WHERE kind = 'keeper' GROUP BY a)"
+)
+#: The current decisions (newest per pair or document) whose documents are gone.
+_ORPHANS = (
+    "SELECT kind, a, b, a_xxh128, b_xxh128, value FROM decisions WHERE id IN "
+    "(SELECT MAX(id) FROM decisions GROUP BY kind, a, b) AND value != '' "
+    "AND (a NOT IN (SELECT id FROM documents) OR (b IS NOT NULL AND b NOT IN (SELECT id FROM documents)))"
 )
 
 
@@ -80,3 +87,55 @@ class DecisionsMixin:
                 "SELECT id, time, reviewer, kind, a, b, a_xxh128, b_xxh128, value, note FROM decisions ORDER BY id"
             ).fetchall()
         return [Decision(*r) for r in rows]
+
+    def reattach_decisions(self) -> int:
+        """Carry the current decisions whose documents left the collection over to the
+        documents that now hold the same content (a folder removed and added again, a file
+        deleted and restored); returns how many were carried over.
+
+        A side is carried over only when exactly one readable document has its content
+        hash (copies of one text leave it undecided) and the new pair or document has no
+        decision of its own. The log stays append-only: a new row says where it came from.
+        """
+        with self._write(durable=True) as conn:
+            orphans = conn.exec_driver_sql(_ORPHANS).fetchall()
+            if not orphans:
+                return 0
+            verdicts = {(int(a), int(b)) for a, b, _ in conn.exec_driver_sql(LATEST_VERDICTS)}
+            keepers = {int(a) for a, _ in conn.exec_driver_sql(_LATEST_KEEPERS)}
+
+            def holder(doc_id: int | None, content: str) -> int | None:
+                """The one readable document that is ``doc_id`` or holds ``content``."""
+                if doc_id is not None and conn.exec_driver_sql(
+                        "SELECT 1 FROM documents WHERE id = ?", (doc_id,)).first():
+                    return doc_id
+                if not content:
+                    return None
+                rows = conn.exec_driver_sql(
+                    "SELECT id FROM documents WHERE xxh128 = ? AND status = 'ok' LIMIT 2", (content,)).fetchall()
+                return int(rows[0][0]) if len(rows) == 1 else None
+
+            carried = 0
+            now = time.time()
+            for kind, a, b, ha, hb, value in orphans:
+                na = holder(int(a), ha)
+                nb = holder(int(b), hb) if b is not None else None
+                note = f"re-attached from document {a}" + (f" and {b}" if b is not None else "") + " (same content)"
+                if kind == "verdict" and na is not None and nb is not None and na != nb:
+                    na, nb = min(na, nb), max(na, nb)
+                    if (na, nb) in verdicts:
+                        continue
+                    verdicts.add((na, nb))
+                    row = (now, "", "verdict", na, nb, *self._hashes(conn, na, nb), value, note)
+                elif kind == "keeper" and b is None and na is not None:
+                    if na in keepers:
+                        continue
+                    keepers.add(na)
+                    row = (now, "", "keeper", na, None, ha, "", value, note)
+                else:
+                    continue
+                conn.exec_driver_sql(
+                    "INSERT INTO decisions (time, reviewer, kind, a, b, a_xxh128, b_xxh128, value, note) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", row)
+                carried += 1
+        return carried

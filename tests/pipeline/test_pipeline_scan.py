@@ -163,3 +163,49 @@ def test_bad_configuration_changes_nothing(tmp_path, store):
     with pytest.raises(ScanError, match="floor"):
         scan(store, [tmp_path / "c"], floor=1.5)
     assert store.roots() == [] and store.scans() == []
+
+
+def test_decisions_follow_their_documents_back_when_a_folder_returns(store, tmp_path):
+    a, b = tmp_path / "a", tmp_path / "b"
+    a.mkdir()
+    b.mkdir()
+    base = text_of(1)
+    (a / "one.txt").write_text(base)
+    (b / "copy.txt").write_text(variant(base, 2))
+    (b / "other.txt").write_text(text_of(3))
+    scan(store, [a, b])
+
+    def ids():
+        return {d.relpath: d.id for d in store.documents(status=None)}
+
+    before = ids()
+    store.set_verdict(before["one.txt"], before["copy.txt"], "duplicate")
+    store.set_keeper(before["copy.txt"], True)
+    scan(store, [a])  # folder b leaves the collection (and its documents get new ids later)
+    assert "copy.txt" not in ids()
+    summary = scan(store, [a, b])
+    after = ids()
+    assert after["copy.txt"] != before["copy.txt"]
+    assert summary.reattached == 2
+    live = set(after.values())  # the log keeps the rows about the old ids; they match nothing
+    assert {p: v for p, v in store.verdicts().items() if set(p) <= live} == {
+        (min(after["one.txt"], after["copy.txt"]), max(after["one.txt"], after["copy.txt"])): "duplicate"
+    }
+    assert store.keepers() & live == {after["copy.txt"]}
+    assert scan(store, [a, b]).reattached == 0  # nothing left to carry over
+
+
+def test_a_decision_is_not_reattached_when_its_content_is_ambiguous(store, tmp_path):
+    a, b = tmp_path / "a", tmp_path / "b"
+    a.mkdir()
+    b.mkdir()
+    (a / "one.txt").write_text(text_of(4))
+    (b / "x.txt").write_text(text_of(5))
+    scan(store, [a, b])
+    doc = {d.relpath: d.id for d in store.documents(status=None)}
+    store.set_keeper(doc["x.txt"], True)
+    scan(store, [a])
+    (b / "x-copy.txt").write_text(text_of(5))  # two documents now hold x.txt's text
+    assert scan(store, [a, b]).reattached == 0
+    live = {d.id for d in store.documents(status=None)}
+    assert store.keepers() & live == set()
