@@ -69,6 +69,9 @@ class ExtractStage:
         if self.plan.walk_errors:
             self._add(list(self.plan.walk_errors), count_files=False)
         if self.plan.to_extract:
+            # the worker processes start (and load what the method needs, e.g. hybrid's
+            # dictionary) before the first file comes back: say so rather than sit at 0
+            self.meter.update(0, current="starting the extraction workers", force=True)
             extractor = SketchingExtractor(self.method.name, tuple(sorted(self.param_overrides.items())))
             for docs in extract_many(self.plan.to_extract, limits, workers=workers, cancel=self.cancel,
                                      extractor=extractor):

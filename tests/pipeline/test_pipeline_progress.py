@@ -72,3 +72,15 @@ def test_a_cancel_during_the_pair_search_stops_it_at_its_next_checkpoint(store, 
     with pytest.raises(ScanCancelled):
         scan(store, [tmp_path / "docs"], cancel=token)
     assert finished == []
+
+
+def test_extraction_says_its_workers_are_starting_before_the_first_file(store, tmp_path):
+    from pipehelp import make_corpus, scan
+
+    make_corpus(tmp_path / "docs", n=6)
+    seen = []
+    scan(store, [tmp_path / "docs"], progress=seen.append)
+    extract = [p for p in seen if p.stage == "extract"]
+    named = [p for p in extract if p.current]  # the stage's own start carries no text
+    assert named[0].done == 0 and named[0].current == "starting the extraction workers"
+    assert extract[-1].done == extract[-1].total == 6
