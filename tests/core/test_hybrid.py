@@ -168,3 +168,42 @@ def test_words_with_combining_marks_stay_whole():
     assert METHOD.score(sa, METHOD.sketch(a, p), p) == 1.0
     assert [s.tolist() for s in METHOD.sketch_many([a, b], p)] == [sa.tolist(), sb.tolist()]
     assert METHOD.sketch_version == 2  # stored sketches of the split words are recomputed
+
+
+def test_a_long_text_is_sketched_a_piece_at_a_time_with_the_same_shingles(monkeypatch):
+    import numpy as np
+
+    import ndd_desktop.core.methods.hybrid as hy
+    from ndd_desktop.core.methods import get_method
+
+    method = get_method("hybrid")
+    params = method.params()
+    rng = np.random.default_rng(3)
+    words = ["the", "council", "recieve", "letterr", "archive", "harbour", "brigde", "wintter", "a", "of"]
+    text = " ".join(rng.choice(words, 4000))
+    whole = method.sketch_many([text], params)[0]
+    monkeypatch.setattr(hy, "_PIECE_CHARS", 500)  # ~60 pieces, shingles across every cut
+    got = method.sketch_many(["a short text first", text, "two words"], params)
+    assert np.array_equal(got[1], whole)
+    assert np.array_equal(got[0], method.sketch_many(["a short text first"], params)[0])
+    assert np.array_equal(got[2], method.sketch_many(["two words"], params)[0])  # < w words: one shingle
+    assert np.array_equal(method.sketch_many(["x" * 2000], params)[0], method.sketch("x" * 2000, params))
+
+
+def test_the_memory_of_a_long_text_is_that_of_a_piece():
+    import tracemalloc
+
+    from ndd_desktop.core.methods import get_method
+
+    method = get_method("hybrid")
+    params = method.params()
+    method.sketch_many(["warm the corrector up"], params)
+    text = " ".join(f"word{k % 5000}" for k in range(400_000))  # ~3.6 MB, 400,000 words
+    tracemalloc.start()
+    try:
+        method.sketch_many([text], params)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    # in one go: ~70 bytes per character (about 250 MB here); a 1 MB piece: a few tens of MB
+    assert peak < 120e6, f"{peak / 1e6:.0f} MB"

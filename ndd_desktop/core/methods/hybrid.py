@@ -135,9 +135,56 @@ class HybridMethod(SetOverlapMethod):
         return np.unique(shingle_hashes_of_tokens(self.corrected_tokens(text, params), params.w))
 
     def sketch_many(self, texts: Sequence[str], params: Any) -> list[np.ndarray]:
-        """Sketch a batch: the batch's unknown words are corrected together (faster)."""
+        """Sketch a batch: the batch's unknown words are corrected together (faster); a
+        text longer than _PIECE_CHARS is sketched on its own, a piece at a time."""
         corrector = corrector_for(params)
-        token_lists = [tokens(collapse_repeats(t)) for t in texts]
+        out: list[np.ndarray | None] = [None] * len(texts)
+        short = [k for k, t in enumerate(texts) if len(t) <= _PIECE_CHARS]
+        token_lists = [tokens(collapse_repeats(texts[k])) for k in short]
         fixed = corrector.correct_words(w for toks in token_lists for w in toks)
-        return [np.unique(shingle_hashes_of_tokens([fixed[w] for w in toks], params.w)) for toks in token_lists]
+        for k, toks in zip(short, token_lists):
+            out[k] = np.unique(shingle_hashes_of_tokens([fixed[w] for w in toks], params.w))
+        for k, text in enumerate(texts):
+            if out[k] is None:
+                out[k] = _sketch_long(text, params, corrector)
+        return out
+
+
+#: Texts longer than this are tokenised, corrected and shingled a piece at a time.
+_PIECE_CHARS = 1 << 20
+
+
+def _pieces(text: str):
+    """Consecutive pieces of about _PIECE_CHARS characters, each ending before a space (a
+    word never spans two pieces; a piece runs on to the next space when there is none)."""
+    start, n = 0, len(text)
+    while start < n:
+        end = min(start + _PIECE_CHARS, n)
+        if end < n:
+            cut = text.rfind(" ", start, end)
+            if cut <= start:
+                cut = text.find(" ", end)
+            end = n if cut < 0 else cut
+        yield text[start:end]
+        start = end
+
+
+def _sketch_long(text: str, params: HybridParams, corrector: SpellingCorrector) -> np.ndarray:
+    """The sketch of a long text, a piece at a time: each piece's shingles, the last w - 1
+    words of the piece before carried over so that shingles across a cut are kept. The same
+    set as the text in one go, with the memory of one piece (a 20 MB text took ~1 GB)."""
+    w = params.w
+    tail: list[str] = []
+    parts, count = [], 0
+    for piece in _pieces(text):
+        toks = tokens(collapse_repeats(piece))
+        fixed = corrector.correct_words(toks)
+        words = tail + [fixed[t] for t in toks]
+        count += len(toks)
+        if len(words) >= w:
+            parts.append(np.unique(shingle_hashes_of_tokens(words, w)))
+        tail = words[len(words) - (w - 1):] if w > 1 else []
+    if count < w:  # fewer words than a shingle: one shingle of them all, as for short texts
+        return np.unique(shingle_hashes_of_tokens(tokens(collapse_repeats(text)), w))
+    return np.unique(np.concatenate(parts))
 
