@@ -163,9 +163,12 @@ class ScanJob:
         errors: list[ExtractedDocument] = []
         entries: list[FileEntry] = []
         own = own_files(self.store.path)
+        own_names = {os.path.basename(p) for p in own}
         for entry in walk(roots, on_error=errors.append):
-            if own and os.path.realpath(entry.abspath) in own:
-                continue  # the collection file itself (kept inside a scanned folder)
+            # the collection file itself, kept inside a scanned folder (the name first: a
+            # realpath per file would cost ~1.4 s per 100,000 files)
+            if os.path.basename(entry.abspath) in own_names and os.path.realpath(entry.abspath) in own:
+                continue
             entries.append(entry)
             if len(entries) % 256 == 0:
                 self.cancel.raise_if_cancelled()
