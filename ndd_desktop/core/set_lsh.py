@@ -323,11 +323,10 @@ _SCREEN_ROUND = 10_000
 SCREEN_SIGMAS = 5.0
 
 
-def oph_signatures(sketches: Sequence[np.ndarray], docs: np.ndarray, bins: int = SCREEN_BINS) -> np.ndarray:
+def oph_signatures(sketches: Sequence[np.ndarray], docs: np.ndarray, lens: np.ndarray, bins: int = SCREEN_BINS) -> np.ndarray:
     """(len(docs), bins) uint32: one densified one-permutation round of each document
-    (a round of its own, independent of the band rounds); two rows agree in a bin with
-    probability about the documents' Jaccard similarity."""
-    lens = np.fromiter((sketches[d].shape[0] for d in docs.tolist()), dtype=np.int64, count=docs.shape[0])
+    (``lens`` its number of values; a round of its own, independent of the band rounds);
+    two rows agree in a bin with probability about the documents' Jaccard similarity."""
     out = np.full((docs.shape[0], bins), _U32, dtype=np.uint32)
     live = np.flatnonzero(lens > 0)
     cuts = _batch_cuts(lens[live], bins)
@@ -358,8 +357,8 @@ def screen_candidates(
         return i, j
     docs, inv = np.unique(np.concatenate([i, j]), return_inverse=True)
     inv = inv.reshape(-1)
-    sig = oph_signatures(sketches, docs, bins)
     lens = np.fromiter((sketches[d].shape[0] for d in docs.tolist()), dtype=np.int64, count=docs.shape[0])
+    sig = oph_signatures(sketches, docs, lens, bins)
     m = i.shape[0]
     agree = np.empty(m, dtype=np.int64)
     step = max(1, (1 << 20) // bins)

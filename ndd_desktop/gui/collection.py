@@ -173,8 +173,9 @@ class Collection(QObject):
         """Change the threshold, save it for the pair set shown, and regroup (no rescan)."""
         self.threshold = float(threshold)
         d = self.data
-        if d is not None and self.store.saved_threshold(d.method, d.pairs_key) != self.threshold:
+        if d is not None and d.saved_threshold != self.threshold:  # read with the pair set
             self._save(threshold_key(d.method, d.pairs_key), self.threshold)
+            d.saved_threshold = self.threshold
         self.regroup()
 
     def set_grouping_mode(self, mode: str) -> None:

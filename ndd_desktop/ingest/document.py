@@ -11,6 +11,7 @@ bytes back), but such a string cannot be encoded as UTF-8 as it is: use
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 
 STATUS_OK = "ok"
@@ -123,3 +124,16 @@ def storable_path(path: str) -> str:
     except UnicodeEncodeError:
         return display_path(path)
     return path
+
+
+def free_numbered_name(name: str, taken: Callable[[str], bool]) -> str:
+    """The first of ``name (2)``, ``name (3)``, ... that ``taken`` refuses; the number goes
+    before the extension of the last part of the path (after its last "/" or "!"):
+    ``box.zip!dir/x.txt`` -> ``box.zip!dir/x (2).txt``."""
+    cut = max(name.rfind("/"), name.rfind("!")) + 1
+    head, leaf = name[:cut], name[cut:]
+    stem, dot, ext = leaf.rpartition(".") if "." in leaf.lstrip(".") else (leaf, "", "")
+    k = 2
+    while taken(candidate := f"{head}{stem} ({k}){dot}{ext}"):
+        k += 1
+    return candidate

@@ -15,7 +15,7 @@ from types import ModuleType
 from ndd_desktop.ingest import reasons as R
 from ndd_desktop.ingest.detect import EXT_FORMATS, detect_format, ext_of
 from ndd_desktop.ingest.document import (
-    STATUS_ERROR, STATUS_OK, STATUS_SKIPPED, ExtractedDocument, FileEntry, problem,
+    STATUS_ERROR, STATUS_OK, STATUS_SKIPPED, ExtractedDocument, FileEntry, free_numbered_name, problem,
 )
 from ndd_desktop.ingest.formats import docx, email, html, mbox, msg, odt, pdf, rtf, txt, xml, zip
 from ndd_desktop.ingest.formats.base import Budget, Context, Fail, Skip
@@ -179,16 +179,7 @@ class MemberNames:
     def unique(self, name: str) -> str:
         name = name.replace("!", "_")
         if name in self._used:
-            folder, _, leaf = name.rpartition("/")
-            stem, dot, ext = leaf.rpartition(".") if "." in leaf.lstrip(".") else (leaf, "", "")
-            k = 2
-            while True:
-                leaf_k = f"{stem} ({k}){dot}{ext}"
-                candidate = f"{folder}/{leaf_k}" if folder else leaf_k
-                if candidate not in self._used:
-                    name = candidate
-                    break
-                k += 1
+            name = free_numbered_name(name, self._used.__contains__)
         self._used.add(name)
         return name
 

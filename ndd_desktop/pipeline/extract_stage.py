@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from ..core.method import Method
-from ..ingest.document import ExtractedDocument
+from ..ingest.document import ExtractedDocument, free_numbered_name
 from ..store import DocumentInfo, DocWrite, Store
 from .cancel import CancelToken
 from .plan import ScanPlan
@@ -111,16 +111,9 @@ class ExtractStage:
         for d in docs:
             if d.container is None or (d.root, d.relpath) not in self._on_disk:
                 continue
-            head, _, leaf = d.relpath.rpartition("!")
-            stem, dot, ext = leaf.rpartition(".") if "." in leaf.lstrip(".") else (leaf, "", "")
-            k = 2
-            while True:
-                name = f"{head}!{stem} ({k}){dot}{ext}"
-                if name not in taken and (d.root, name) not in self._on_disk:
-                    break
-                k += 1
-            taken.add(name)
-            d.relpath = name
+            root = d.root
+            d.relpath = free_numbered_name(d.relpath, lambda n: n in taken or (root, n) in self._on_disk)
+            taken.add(d.relpath)
 
     def flush(self) -> None:
         """Match, sketch and write the pending documents in one transaction."""
