@@ -121,8 +121,8 @@ def _extract(data, relpath, container, fallback_date, hint, depth, budget, root,
     """Append the documents of ``data`` (and of its members, recursively) to ``out``."""
     fmt = hint or detect_format(data, relpath.rsplit("!", 1)[-1])
 
-    def record(status: str, reason: str, text=None, date=fallback_date) -> None:
-        out.append(_record(root, relpath, container, data, mtime_ns, date, fmt, status, reason, text))
+    def record(status: str, reason: str, text=None, date=fallback_date, shown_fmt=None) -> None:
+        out.append(_record(root, relpath, container, data, mtime_ns, date, shown_fmt or fmt, status, reason, text))
 
     if not data:
         return record(STATUS_SKIPPED, "empty file")
@@ -137,7 +137,7 @@ def _extract(data, relpath, container, fallback_date, hint, depth, budget, root,
     except Skip as exc:
         return record(STATUS_SKIPPED, str(exc))
     except Fail as exc:
-        return record(STATUS_ERROR, str(exc))
+        return record(STATUS_ERROR, str(exc), shown_fmt=exc.claimed)
     date = result.date if result.date is not None else fallback_date
     if result.text is not None:
         text, notes = result.text, list(result.notes)

@@ -269,6 +269,16 @@ def test_corrupt_zip(one):
     assert doc.reason.startswith("corrupt or truncated ZIP")
 
 
+def test_random_bytes_named_as_a_binary_format_keep_that_format(one):
+    # Without a signature the bytes are detected as (unreadable) text; the error is about
+    # the format the name claims, and the record must say that format, not "txt".
+    seed = b"".join(struct.pack("<Q", (i * 0x9E3779B97F4A7C15) % (1 << 64)) for i in range(400))
+    for name, fmt in (("report.pdf", "pdf"), ("letter.docx", "docx"), ("box.zip", "zip")):
+        doc = one(name, seed)
+        assert (doc.status, doc.format) == ("error", fmt), name
+        assert "signature missing" in doc.reason
+
+
 def test_good_files_after_bad_ones_still_extract(extract_file):
     assert extract_file("bad.pdf", b"%PDF-1.4 junk")[0].status == "error"
     assert extract_file("good.txt", b"still fine")[0].text == "still fine"

@@ -14,7 +14,16 @@ class Skip(Exception):
 
 
 class Fail(Exception):
-    """The file could not be read (status "error")."""
+    """The file could not be read (status "error").
+
+    ``claimed`` names the format the file claims by its name when that is what failed
+    (a ``.docx`` of random bytes is detected as text, but it is a broken DOCX to the
+    user); the record then shows that format instead of the detected one.
+    """
+
+    def __init__(self, reason: str, claimed: str | None = None) -> None:
+        super().__init__(reason)
+        self.claimed = claimed
 
 
 @dataclass

@@ -11,7 +11,7 @@ from __future__ import annotations
 import charset_normalizer
 from charset_normalizer.md import mess_ratio
 
-from ndd_desktop.ingest.detect import BINARY_FORMATS
+from ndd_desktop.ingest.detect import BINARY_FORMATS, EXT_FORMATS
 from ndd_desktop.ingest.formats.base import Context, Extraction, Fail, Skip
 
 _BOMS = (
@@ -78,7 +78,8 @@ def _not_text(ctx: Context | None) -> None:
     ext = ctx.ext if ctx else ""
     fmt = {"docx": "DOCX", "odt": "ODT", "pdf": "PDF", "msg": "Outlook MSG", "zip": "ZIP"}
     if ext in BINARY_FORMATS:
-        raise Fail(f"not a valid {fmt.get(ext, ext.upper())} file: signature missing, content unreadable")
+        raise Fail(f"not a valid {fmt.get(ext, ext.upper())} file: signature missing, content unreadable",
+                   claimed=EXT_FORMATS.get(ext, ext))
     raise Skip("binary content (not text)")
 
 
