@@ -13,7 +13,7 @@ from ..core.methods import DEFAULT_METHOD, get_method, method_names
 from ..core.params import describe_params
 from ..store import Root, Store, StoreError
 from . import EXIT_INTERRUPTED, EXIT_OK, CommandError, UsageError
-from .output import ProgressBar, clean, one_line, write_rows
+from .output import ProgressBar, clean, iso_utc, one_line, write_rows
 
 PAIR_COLUMNS = ["a", "b", "score", "containment_ab", "containment_ba", "hamming", "verdict",
                 "a_root", "b_root", "a_id", "b_id", "pair_id"]
@@ -299,7 +299,8 @@ def cmd_clusters(args: argparse.Namespace) -> int:
                 "group": g.group_id, "principal": docs[g.principal].relpath, "keeper": docs[g.keeper].relpath,
                 "members": [
                     {"path": docs[m].relpath, "root": docs[m].root, "id": m, "score": _rounded(g.scores[m]),
-                     "direct": g.linked(m), "keeper": m == g.keeper}
+                     "direct": g.linked(m), "keeper": m == g.keeper, "size": docs[m].size,
+                     "date": iso_utc(docs[m].date)}
                     for m in g.members
                 ],
             }
@@ -317,7 +318,7 @@ def cmd_clusters(args: argparse.Namespace) -> int:
             rows.append({
                 "group": g.group_id, "path": d.relpath, "root": d.root,
                 "role": _role(g, m), "keeper": "yes" if m == g.keeper else "",
-                "score": _rounded(g.scores[m]), "id": m, "size": d.size, "date": d.date,
+                "score": _rounded(g.scores[m]), "id": m, "size": d.size, "date": iso_utc(d.date),
             })
     write_rows(rows, "csv", sys.stdout, CLUSTER_COLUMNS)
     return EXIT_OK

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import datetime
 import json
 import math
 import shutil
@@ -30,6 +31,18 @@ def one_line(value: Any) -> str:
     if text.isprintable():
         return text
     return "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in text)
+
+
+def iso_utc(epoch: float | None) -> str | None:
+    """A document date (seconds since 1970) as ISO 8601 in UTC, to the second; None stays
+    None (a document without a date)."""
+    if epoch is None or (isinstance(epoch, float) and not math.isfinite(epoch)):
+        return None
+    try:
+        moment = datetime.datetime.fromtimestamp(epoch, datetime.timezone.utc)
+    except (OverflowError, OSError, ValueError):
+        return None
+    return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def write_rows(rows: Iterable[dict], fmt: str, out: IO[str], columns: Sequence[str]) -> None:

@@ -120,6 +120,19 @@ def test_clusters_csv_and_json(capsys, corpus):
     assert sum(m["keeper"] for m in group["members"]) == 1
 
 
+def test_clusters_give_dates_as_iso_8601_utc(capsys, corpus):
+    stamp = 1_700_000_000  # 2023-11-14T22:13:20Z
+    for path in (corpus / "a" / "one.txt", corpus / "a" / "sub" / "two.txt", corpus / "ref" / "old.txt"):
+        os.utime(path, (stamp, stamp))
+    db = scanned(capsys, corpus, "--method", "qgram")
+    _, out, _ = run(capsys, "clusters", "--db", db, "--threshold", "0.5")
+    assert {r["date"] for r in csv.DictReader(io.StringIO(out))} == {"2023-11-14T22:13:20Z"}
+    _, out, _ = run(capsys, "clusters", "--db", db, "--threshold", "0.5", "--format", "json")
+    (group,) = json.loads(out)
+    assert {m["date"] for m in group["members"]} == {"2023-11-14T22:13:20Z"}
+    assert {m["size"] for m in group["members"]} == {len(BASE) + len(" in the spring.")} | {len(BASE) + len(" in the autumn.")}
+
+
 def test_clusters_show_a_chain_and_can_split_it(capsys, tmp_path):
     # Four documents made of distinct passages: A = P1 P2, S1 = P1 P2 P3, S2 = P2 P3 P4,
     # B = P3 P4. Neighbours share two of three passages (qgram ~0.67), A and B share nothing.
