@@ -8,15 +8,28 @@ from __future__ import annotations
 
 import os
 import shutil
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Iterator
 
-from PySide6.QtWidgets import QFileDialog
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication, QFileDialog
 
 from ..core.methods import DEFAULT_METHOD, get_method
 from ..store import Root, Store, StoreError
 from . import resources
 from .collection import Collection
 from .scan_setup import available_methods
+
+
+@contextmanager
+def busy_cursor() -> Iterator[None]:
+    """The wait cursor while the block runs (work on the GUI thread that can take a moment)."""
+    QApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
+    try:
+        yield
+    finally:
+        QApplication.restoreOverrideCursor()
 
 
 class OpeningMixin:
@@ -82,8 +95,9 @@ class OpeningMixin:
             self._warn("A scan is running; cancel it before opening another collection.")
             return False
         try:
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
-            store = Store.open(path, create=create)
+            with busy_cursor():  # a new collection file takes ~0.5 s (the schema's migrations)
+                Path(path).parent.mkdir(parents=True, exist_ok=True)
+                store = Store.open(path, create=create)
         except (StoreError, OSError) as exc:
             self._warn(f"Could not open {path}:\n{exc}")
             if not create:

@@ -99,3 +99,32 @@ def test_python_dash_m_runs_the_same_entry_point():
     out = subprocess.run([sys.executable, "-m", "ndd_desktop", "--version"], capture_output=True, text=True,
                          timeout=60, cwd=str(demo_folder().parent.parent))
     assert out.returncode == 0 and out.stdout.startswith("ndd-desktop ")
+
+
+def test_opening_a_collection_shows_the_wait_cursor_and_restores_it(qtbot, window, tmp_path, monkeypatch):
+    from PySide6.QtWidgets import QApplication
+
+    from ndd_desktop.gui import opening
+    from ndd_desktop.store import Store, StoreError
+
+    seen = []
+    real_open = Store.open
+
+    def watched(path, **kw):
+        cursor = QApplication.overrideCursor()
+        seen.append(cursor.shape() if cursor is not None else None)
+        return real_open(path, **kw)
+
+    monkeypatch.setattr(opening.Store, "open", staticmethod(watched))
+    assert window.open_store(str(tmp_path / "new.ndd.sqlite"), create=True)
+    assert seen == [Qt.CursorShape.WaitCursor]
+    assert QApplication.overrideCursor() is None
+
+    def failing(path, **kw):
+        raise StoreError("not a collection file")
+
+    monkeypatch.setattr(opening.Store, "open", staticmethod(failing))
+    monkeypatch.setattr(window, "_warn", lambda message: seen.append(message))
+    assert not window.open_store(str(tmp_path / "other.ndd.sqlite"))
+    assert QApplication.overrideCursor() is None  # restored after a failure too
+    assert "not a collection file" in seen[-1]
