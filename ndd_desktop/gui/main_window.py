@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
 
 from ..core.methods import get_method
 from ..store import Root, StoreError
-from . import resources
+from . import heap, resources
 from .cluster_tree import ClusterTree
 from .collection import Collection, PairSetData
 from .compare_view import CompareView
@@ -254,6 +254,7 @@ class MainWindow(OpeningMixin, QMainWindow):
         self._show_pairs_status()
         if self.pairs.model.total_rows():
             self.pairs.select_row(0)
+        heap.settle(len(data.docs))  # a large collection: keep later full collections short
 
     def _pairs_status_text(self) -> str:
         d = self.collection.data if self.collection is not None else None

@@ -17,7 +17,7 @@ from PySide6.QtWidgets import QApplication, QFileDialog
 
 from ..core.methods import DEFAULT_METHOD, get_method
 from ..store import Root, Store, StoreError
-from . import resources
+from . import heap, resources
 from .collection import Collection
 from .scan_setup import available_methods
 
@@ -149,6 +149,7 @@ class OpeningMixin:
         self.collection = None
         self.review.set_collection(None)
         self.reset_views()
+        heap.release()  # what was frozen for it can be collected now
 
     def save_collection_as(self) -> None:
         """Keep the store at a place the user picks (copied there, then reopened)."""
