@@ -33,6 +33,7 @@ import numpy as np
 
 from .checkpoint import checkpoint
 from .hashing import mix64
+from .key_runs import run_pairs
 from .lsh import bucket_pairs
 
 _BRUTE_ROWS = 256
@@ -235,28 +236,6 @@ def radius_pairs(
     return _brute_pairs(fps, radius)
 
 
-def _equal_key_pairs(composite: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Pairs of rows with equal keys; ``composite`` is (key << 32) | row, sorted."""
-    key = composite >> np.uint64(32)
-    row = (composite & np.uint64(0xFFFFFFFF)).astype(np.int64)
-    same = key[1:] == key[:-1]  # positions k, k + 1 in one run
-    pos = np.flatnonzero(same)
-    out_a, out_b = [], []
-    d = 1
-    while pos.shape[0]:
-        out_a.append(row[pos])
-        out_b.append(row[pos + d])
-        # Runs are contiguous: k and k + d + 1 share a run when k + d and k + d + 1 do.
-        nxt = pos + d
-        ok = nxt < same.shape[0]
-        pos = pos[ok]
-        pos = pos[same[nxt[ok]]]
-        d += 1
-    if not out_a:
-        return np.empty(0, np.int64), np.empty(0, np.int64)
-    return np.concatenate(out_a), np.concatenate(out_b)
-
-
 def _covering_pairs(fps: np.ndarray, radius: int, parts: int) -> tuple[np.ndarray, np.ndarray]:
     n, words = fps.shape
     bits = words * 64
@@ -274,7 +253,8 @@ def _covering_pairs(fps: np.ndarray, radius: int, parts: int) -> tuple[np.ndarra
             if mask >= 1 << 32:  # multiply-shift hash to 32 bits: collisions only add candidates
                 masked = (masked * np.uint64(0x9E3779B97F4A7C15 ^ (t << 1))) >> np.uint64(32)
             composite = np.sort((masked << np.uint64(32)) | rows)
-            a, b = _equal_key_pairs(composite)
+            key = composite >> np.uint64(32)
+            a, b = run_pairs(composite, key[1:] == key[:-1], row_mask=0xFFFFFFFF)
             if a.shape[0] == 0:
                 continue
             dist = popcount(cols[0][a] ^ cols[0][b])
@@ -282,7 +262,7 @@ def _covering_pairs(fps: np.ndarray, radius: int, parts: int) -> tuple[np.ndarra
                 dist = dist + popcount(cols[w][a] ^ cols[w][b])
             ok = dist <= radius
             a, b = a[ok], b[ok]
-            found.append(np.minimum(a, b) * n + np.maximum(a, b))
+            found.append(a * n + b)
     if not found:
         return np.empty((0, 2), dtype=np.int64), np.empty(0, dtype=np.int64)
     codes = np.unique(np.concatenate(found))

@@ -20,6 +20,7 @@ import numpy as np
 
 from .checkpoint import checkpoint
 from .hashing import mix64
+from .key_runs import run_pairs
 
 #: A bucket bigger than this is not expanded into all its pairs: each member is paired with
 #: the next MAX_BUCKET - 1 members in a per-feature random order (bounded work on
@@ -90,69 +91,18 @@ def feature_keys(minima: np.ndarray, k: int, s: int, seed: int = _FEATURE_SEED) 
     return mix64(h, seed)
 
 
-def _run_pairs(members: np.ndarray, run_end: np.ndarray, cap: int | None) -> list[np.ndarray]:
-    """All (members[p], members[p + d]) with p + d inside p's run and d < cap, as codes."""
-    out = []
-    active = np.flatnonzero(run_end - np.arange(members.shape[0]) > 1)
-    d = 1
-    while active.shape[0] and (cap is None or d < cap):
-        nxt = active + d
-        ok = nxt < run_end[active]
-        active, nxt = active[ok], nxt[ok]
-        if active.shape[0]:
-            out.append(np.stack((members[active], members[nxt]), axis=1))
-        d += 1
-    return out
-
-
-#: Low bits of a packed (key, document) word that hold the document (see _bucket_pairs_flat).
+#: Low bits of a packed (key, row) word that hold the row (see _packed_pairs).
 _DOC_BITS = 24
-_PACK_SEED = 0x9AC4
 
 
 def _bucket_pairs_flat(
-    keys: np.ndarray, docs: np.ndarray, cap: int | None, salt: int, exact: bool = True
-) -> np.ndarray:
-    """Pairs (i < j) of documents sharing a key in one flat (key, document) list.
-
-    With ``exact=False`` (candidates that are verified later) and fewer than 2^24
-    documents, the top 40 bits of each (remixed) key and the document share one uint64 and
-    a plain sort replaces the stable argsort and two gathers (several times faster); a
-    chance match of two 40-bit keys only adds a candidate."""
-    if not exact and docs.shape[0] and int(docs.max()) < 1 << _DOC_BITS:
-        packed = mix64(keys.astype(np.uint64), _PACK_SEED) >> np.uint64(_DOC_BITS) << np.uint64(_DOC_BITS)
-        packed |= docs.astype(np.uint64)
-        packed.sort()
-        skeys = packed >> np.uint64(_DOC_BITS)
-        sdocs = (packed & np.uint64((1 << _DOC_BITS) - 1)).astype(np.int64)
-    else:
-        order = np.argsort(keys, kind="stable")
-        skeys, sdocs = keys[order], docs[order]
-    n = skeys.shape[0]
-    if n < 2:
-        return np.empty((0, 2), dtype=np.int64)
-    boundary = np.empty(n, dtype=bool)
-    boundary[0] = True
-    np.not_equal(skeys[1:], skeys[:-1], out=boundary[1:])
-    starts = np.flatnonzero(boundary)
-    lengths = np.diff(np.append(starts, n))
-    if lengths.max() < 2:
-        return np.empty((0, 2), dtype=np.int64)
-    run_end = np.repeat(starts + lengths, lengths)
-    if cap is not None and lengths.max() > cap:
-        # Shuffle the members of oversized buckets (differently per feature) before windowing.
-        big = np.repeat(lengths > cap, lengths)
-        pos = np.flatnonzero(big)
-        tie = mix64(sdocs[pos].astype(np.uint64), salt)
-        sub = np.lexsort((tie, run_end[pos]))
-        sdocs[pos] = sdocs[pos][sub]
-    parts = _run_pairs(sdocs, run_end, cap)
-    if not parts:
-        return np.empty((0, 2), dtype=np.int64)
-    pairs = np.concatenate(parts)
-    if not exact:  # two keys of one document can meet in 40 bits
-        pairs = pairs[pairs[:, 0] != pairs[:, 1]]
-    return np.sort(pairs, axis=1)
+    keys: np.ndarray, docs: np.ndarray, cap: int | None, salt: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """Pairs (a, b), a < b, of documents sharing a key in one flat (key, document) list, by
+    one stable argsort of the keys (exact: keys are compared whole)."""
+    order = np.argsort(keys, kind="stable")
+    skeys, sdocs = keys[order], docs[order]
+    return run_pairs(sdocs, skeys[1:] == skeys[:-1], cap, salt)
 
 
 def bucket_pairs(keys: np.ndarray, r: int = 1, max_bucket: int | None = MAX_BUCKET) -> np.ndarray:
@@ -160,9 +110,9 @@ def bucket_pairs(keys: np.ndarray, r: int = 1, max_bucket: int | None = MAX_BUCK
 
     Keys of different columns must differ (see :func:`feature_keys`). Columns are grouped
     a few at a time to bound memory; pair codes i * N + j are deduplicated (and counted
-    when r > 1) with one sort (:func:`unique_counts`). Keys are compared on their top 40
-    bits (see :func:`_bucket_pairs_flat`), so a rare chance match adds a pair: the result
-    is a candidate set, to be verified.
+    when r > 1) with one sort (:func:`unique_counts`). Keys are compared on 40 bits (see
+    :func:`_packed_pairs`), so a rare chance match adds a pair: the result is a candidate
+    set, to be verified.
     """
     n, k = keys.shape
     if n < 2 or k == 0:
@@ -172,10 +122,12 @@ def bucket_pairs(keys: np.ndarray, r: int = 1, max_bucket: int | None = MAX_BUCK
     for lo in range(0, k, per_round):
         checkpoint()
         sub = keys[:, lo : lo + per_round]
-        docs = np.repeat(np.arange(n, dtype=np.int64)[:, None], sub.shape[1], axis=1).ravel()
-        pairs = _bucket_pairs_flat(sub.ravel(), docs, max_bucket, salt=lo, exact=False)
-        c = pairs[:, 0] * n + pairs[:, 1]
-        u, cnt = unique_counts(c)
+        if n < 1 << _DOC_BITS:
+            a, b = _packed_pairs(sub, max_bucket, salt=lo)
+        else:
+            docs = np.repeat(np.arange(n, dtype=np.int64)[:, None], sub.shape[1], axis=1).ravel()
+            a, b = _bucket_pairs_flat(sub.ravel(), docs, max_bucket, salt=lo)
+        u, cnt = unique_counts(a * n + b)
         codes.append(u)
         counts.append(cnt)
     allc = np.concatenate(codes)
@@ -189,6 +141,32 @@ def bucket_pairs(keys: np.ndarray, r: int = 1, max_bucket: int | None = MAX_BUCK
         first = np.flatnonzero(new)
         u = allc[first][np.add.reduceat(cnt, first) >= r] if first.shape[0] else allc
     return np.stack((u // n, u % n), axis=1).astype(np.int64)
+
+
+#: Odd multiplier of the multiply-shift hash that spreads any keys over the top 40 bits.
+_SPREAD = np.uint64(0x9FB21C651E98DF25)
+
+
+def _packed_pairs(keys: np.ndarray, cap: int | None, salt: int) -> tuple[np.ndarray, np.ndarray]:
+    """Pairs (a, b), a < b, of rows of ``keys`` (N, c), N < 2^24, with an equal key in some column.
+
+    Each key is multiplied by an odd constant; the product's top 40 bits and the row number
+    share one uint64 word, and one plain sort of the words groups equal keys (two different
+    keys meet in 40 bits only by chance, which adds a candidate); the pairs are read off the
+    sorted words by :func:`~ndd_desktop.core.key_runs.run_pairs` (``cap``, ``salt``: see
+    there).
+    """
+    n = keys.shape[0]
+    shift = np.uint64(_DOC_BITS)
+    with np.errstate(over="ignore"):
+        words = np.multiply(keys, _SPREAD, dtype=np.uint64)
+    words >>= shift
+    words <<= shift
+    words |= np.arange(n, dtype=np.uint64)[:, None]
+    words = words.ravel()
+    words.sort()
+    top = words >> shift
+    return run_pairs(words, top[1:] == top[:-1], cap, salt, row_mask=(1 << _DOC_BITS) - 1)
 
 
 def sort_based_pairs(
@@ -210,8 +188,8 @@ def sort_based_pairs(
         return np.empty((0, 2), dtype=np.int64), empty, empty.astype(np.float64)
     shingles = np.concatenate(sets)
     ids = np.repeat(np.arange(n, dtype=np.int64), sizes)
-    pairs = _bucket_pairs_flat(shingles, ids, None, 0)
-    codes, shared = unique_counts(pairs[:, 0] * n + pairs[:, 1])
+    a, b = _bucket_pairs_flat(shingles, ids, None, 0)
+    codes, shared = unique_counts(a * n + b)
     pairs = np.stack((codes // n, codes % n), axis=1)
     union = sizes[pairs[:, 0]] + sizes[pairs[:, 1]] - shared
     resemblance = shared / union

@@ -1,0 +1,76 @@
+"""Pairs of members that share a key, read off a sorted list: the group-by every candidate
+search ends in (Broder's features, the Hamming tables, the exact shingle clustering).
+
+The keys are sorted with their members; ``same[k]`` says that entries k and k + 1 hold one
+key, so each group of equal keys is a run of True. Only the True positions are listed: the
+pairs at distance d inside a run come from those at distance d - 1 (k and k + d + 1 share a
+run when k + d and k + d + 1 do), so after the sort no pass over all entries is made, and
+the work follows the number of pairs.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .hashing import mix64
+
+
+def run_pairs(
+    members: np.ndarray,
+    same: np.ndarray,
+    cap: int | None = None,
+    salt: int = 0,
+    row_mask: int | None = None,
+) -> tuple[np.ndarray, np.ndarray]:
+    """(a, b) int64 arrays, a < b: every two members of one run, each pair once.
+
+    ``members`` (length len(same) + 1) holds a row number per entry, or a word whose low
+    bits are the row when ``row_mask`` is given. Entries of one row are never paired with
+    each other. With ``cap``, a run longer than ``cap`` is first put in a random order
+    (reproducible, varied by ``salt``) and each member is paired with the next ``cap - 1``
+    only: bounded work on a key that half the collection shares, and the run's members
+    stay connected. ``members`` is reordered in place inside such runs.
+    """
+    pos = np.flatnonzero(same)
+    if pos.shape[0] == 0:
+        return np.empty(0, np.int64), np.empty(0, np.int64)
+    mask = None if row_mask is None else np.asarray(row_mask, dtype=members.dtype)
+    if cap is not None:
+        _shuffle_long_runs(members, pos, cap, salt, mask)
+    out_a, out_b = [], []
+    d = 1
+    while pos.shape[0] and (cap is None or d < cap):
+        out_a.append(members[pos])
+        out_b.append(members[pos + d])
+        nxt = pos + d
+        ok = nxt < same.shape[0]
+        pos = pos[ok]
+        pos = pos[same[nxt[ok]]]
+        d += 1
+    a, b = np.concatenate(out_a), np.concatenate(out_b)
+    if mask is not None:
+        a &= mask
+        b &= mask
+    a, b = a.astype(np.int64, copy=False), b.astype(np.int64, copy=False)
+    keep = a != b
+    a, b = a[keep], b[keep]
+    return np.minimum(a, b), np.maximum(a, b)
+
+
+def _shuffle_long_runs(members: np.ndarray, pos: np.ndarray, cap: int, salt: int, mask) -> None:
+    """Reorder, in place, the members of each run longer than ``cap`` by a hash of their row."""
+    # a run of L entries has L - 1 consecutive True positions
+    breaks = np.flatnonzero(np.diff(pos) != 1) + 1
+    first = pos[np.concatenate(([0], breaks))]
+    size = np.diff(np.concatenate(([0], breaks, [pos.shape[0]]))) + 1
+    long_runs = size > cap
+    if not long_runs.any():
+        return
+    starts, sizes = first[long_runs], size[long_runs]
+    offset = np.repeat(np.cumsum(sizes) - sizes, sizes)
+    idx = np.repeat(starts, sizes) + (np.arange(int(sizes.sum())) - offset)
+    chosen = members[idx]
+    rows = chosen & mask if mask is not None else chosen
+    tie = mix64(rows.astype(np.uint64), salt)
+    order = np.lexsort((tie, np.repeat(np.arange(starts.shape[0]), sizes)))
+    members[idx] = chosen[order]
