@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Smoke test of the desktop bundle (opt-in, takes minutes): build it, then from the bundle
-# alone ask both programs for their version and scan the demo collection headless.
+# alone ask both programs for their version, scan and export the demo collection headless,
+# and run the window's self-test (offscreen: open, scan and show the demo).
 #
 #   bash packaging/smoke.sh            # build, then check
 #   bash packaging/smoke.sh --no-build # check an existing dist/ndd-desktop/
@@ -44,5 +45,14 @@ head -20 "$WORK/clusters.csv"
 for needle in harwick-mill-report.pdf "Harwick Mill Report.docx" council-minutes-1998-04.odt flood-warning.eml; do
     grep -qF "$needle" "$WORK/clusters.csv" || { echo "smoke: $needle is in no group" >&2; exit 1; }
 done
+
+step "export of the demo's deduplicated set"
+env -u PYTHONPATH "$BUNDLE/ndd" export --db "$WORK/demo.ndd.sqlite" --to "$WORK/export"
+for f in _ndd_reports/documents.csv _ndd_reports/report.html; do
+    [[ -f "$WORK/export/$f" ]] || { echo "smoke: the export wrote no $f" >&2; exit 1; }
+done
+
+step "the window's self-test (offscreen)"
+env -u PYTHONPATH QT_QPA_PLATFORM=offscreen "$BUNDLE/ndd-desktop" --self-test
 
 step "passed: the bundle runs on its own"

@@ -1,9 +1,10 @@
-"""Start the desktop application: ``ndd-desktop [--demo] [PATH]``."""
+"""Start the desktop application: ``ndd-desktop [--demo] [--self-test] [PATH]``."""
 
 from __future__ import annotations
 
 import argparse
 import os
+import shlex
 import sys
 from pathlib import Path
 from typing import Sequence
@@ -29,9 +30,16 @@ def no_display_message(args: argparse.Namespace) -> str:
     if folder:
         lines.append(f"    ndd scan {folder} --db {db}        # find near-duplicates")
     lines += [f"    ndd pairs --db {db}        # list the pairs", f"    ndd clusters --db {db}     # list the groups",
-              "or run the window under a virtual display: xvfb-run -a ndd-desktop"]
+              "or run the window under a virtual display: xvfb-run -a ndd-desktop" + _same_arguments(args)]
     return "\n".join(lines)
 
+
+
+def _same_arguments(args: argparse.Namespace) -> str:
+    """The arguments given, to repeat in a suggested command ('' when none)."""
+    if args.demo:
+        return " --demo"
+    return f" {shlex.quote(str(args.path))}" if args.path else ""
 
 
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
@@ -42,6 +50,9 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
                     "The same scans run headless with the `ndd` command.")
     parser.add_argument("path", nargs="?", help="a folder to scan or a collection file (.ndd.sqlite) to open")
     parser.add_argument("--demo", action="store_true", help="open the demo collection")
+    parser.add_argument("--self-test", action="store_true",
+                        help="open, scan and show the demo collection in a private temporary folder, "
+                             "then quit: exit status 0 when all of it worked (to check an installation)")
     parser.add_argument("--version", action="version", version=f"ndd-desktop {ndd_desktop.__version__}")
     return parser.parse_args(list(argv) if argv is not None else None)
 
@@ -86,10 +97,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.path and not Path(args.path).expanduser().exists():
         print(f"ndd-desktop: {args.path}: no such file or folder", file=sys.stderr)
         return 2
+    if args.self_test and not display_available():
+        os.environ["QT_QPA_PLATFORM"] = "offscreen"  # a check needs no screen
     if not display_available():
         print(no_display_message(args), file=sys.stderr)
         return 3
     app = create_application()
+    if args.self_test:
+        from .self_test import run_self_test
+
+        return run_self_test()
     window = create_window(args)
     window.show()
     return int(app.exec())

@@ -92,7 +92,10 @@ def test_without_a_display_it_names_the_ndd_command(monkeypatch, capsys, tmp_pat
     err = capsys.readouterr().err
     assert "ndd scan FOLDER --db" in err and "display" in err
     assert app.main([str(tmp_path)]) != 0
-    assert f"ndd scan {tmp_path} --db" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert f"ndd scan {tmp_path} --db" in err and f"xvfb-run -a ndd-desktop {tmp_path}" in err
+    assert app.main(["--demo"]) != 0
+    assert "xvfb-run -a ndd-desktop --demo" in capsys.readouterr().err
 
 
 def test_python_dash_m_runs_the_same_entry_point():
@@ -128,3 +131,22 @@ def test_opening_a_collection_shows_the_wait_cursor_and_restores_it(qtbot, windo
     assert not window.open_store(str(tmp_path / "other.ndd.sqlite"))
     assert QApplication.overrideCursor() is None  # restored after a failure too
     assert "not a collection file" in seen[-1]
+
+
+def test_self_test_scans_the_demo_in_a_private_folder(qtbot, capsys, monkeypatch, tmp_path):
+    monkeypatch.setenv("HOME", str(tmp_path))  # nothing may be written to the user's folders
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    assert app.main(["--self-test"]) == 0
+    out = capsys.readouterr().out
+    assert "self-test passed" in out and " 0 pairs" not in out
+    assert not any(tmp_path.rglob("*.ndd.sqlite"))
+
+
+def test_self_test_fails_with_a_reason(qtbot, capsys, monkeypatch, tmp_path):
+    from ndd_desktop.gui import resources
+
+    monkeypatch.setattr(resources, "demo_folder", lambda: tmp_path / "no-demo")
+    monkeypatch.setattr("ndd_desktop.gui.main_window.MainWindow._warn", lambda self, message: None)
+    assert app.main(["--self-test"]) == 1
+    assert "self-test failed: the demo collection could not be opened" in capsys.readouterr().err
