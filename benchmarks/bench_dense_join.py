@@ -89,6 +89,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--eval", type=Path, default=None, help="a labelled collection folder (with docs/)")
     ap.add_argument("--repeat", type=int, default=3, help="dense-mode runs, best CPU time kept")
     args = ap.parse_args(argv)
+    if args.eval is not None and not (args.eval / "docs").is_dir():
+        ap.error(f"--eval {args.eval}: no docs/ folder there (the labelled collections are not part of "
+                 "the repository; see benchmarks/README.md)")
     print(f"qgram (q=4) sketches, floor {FLOOR}; CPU seconds; count mode is the reference (one run).")
     print()
     print("| collection | documents | pairs >= floor | count mode s | dense mode s | dense speed-up | same pairs and counts | of them found by LSH mode | auto picks |")

@@ -1,10 +1,10 @@
 """Extraction throughput per format, with the process pool, on generated files.
 
-Usage: python benchmarks/bench_ingest.py [--files N] [--workers W] [--no-write]
+Usage: python benchmarks/bench_ingest.py [--files N] [--workers W] [--write]
 
 Generates N documents per format in a temporary folder (about 4 KB of text each, the
 same words in every format), runs ``extract_many`` over each format's files and reports
-files/s and MB/s (of input bytes). Unless --no-write, the table replaces the "## Ingest"
+files/s and MB/s (of input bytes). With --write, the table replaces the "## Ingest"
 section of docs/performance.md (other sections are left as they are).
 """
 
@@ -86,7 +86,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--files", type=int, default=300, help="documents per format")
     parser.add_argument("--workers", type=int, default=default_workers())
-    parser.add_argument("--no-write", action="store_true")
+    parser.add_argument("--write", action="store_true",
+                        help="replace the '## Ingest' section of docs/performance.md (default: print only)")
     args = parser.parse_args(argv)
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -99,7 +100,7 @@ def main(argv: list[str] | None = None) -> int:
                          size / seconds / 1e6, ok, bad))
             print(f"{fmt:5} {rows[-1][3]:8.1f} files/s {rows[-1][4]:7.2f} MB/s  ok={ok} bad={bad}")
     table = render(rows, args.workers)
-    if not args.no_write:
+    if args.write:
         write_section(REPO / "docs" / "performance.md", table)
     return 0
 

@@ -1,6 +1,6 @@
 """Sketching speed of the detection core.
 
-    python benchmarks/bench_sketch.py [--docs 2000] [--no-write] [--minhash-only]
+    python benchmarks/bench_sketch.py [--docs 2000] [--write] [--minhash-only]
 
 1. minhash sketching against datasketch ``MinHash.bulk`` (128 permutations) on the same
    synthetic documents in the same run, text in and signature out: for datasketch the
@@ -11,7 +11,9 @@
 
 Candidate search at growing collection sizes is benchmarks/bench_candidates.py.
 
-Results go to docs/performance.md, section "## Detection core" (other sections untouched).
+Results are printed; with --write they replace the section "## Detection core" of
+docs/performance.md (other sections untouched).
+
 The corpus is deterministic pseudo-English: pronounceable words from syllables, drawn with
 a Zipf distribution, documents of 50-600 words.
 """
@@ -205,7 +207,8 @@ def main(argv: list[str] | None = None) -> int:
     """Run the two benchmarks, print the section and write it to docs/performance.md."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--docs", type=int, default=2000, help="documents for the datasketch comparison")
-    ap.add_argument("--no-write", action="store_true", help="print only")
+    ap.add_argument("--write", action="store_true",
+                    help="replace the '## Detection core' section of docs/performance.md (default: print only)")
     ap.add_argument("--minhash-only", action="store_true", help="only the datasketch comparison; print, write nothing")
     args = ap.parse_args(argv)
     docs = corpus(args.docs)
@@ -217,7 +220,7 @@ def main(argv: list[str] | None = None) -> int:
     methods = bench_methods(docs[: max(200, args.docs // 2)])
     text = report(vs, methods, len(docs))
     print(text)
-    if not args.no_write:
+    if args.write:
         write_section(ROOT / "docs" / "performance.md", text)
     return 0
 

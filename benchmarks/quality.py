@@ -7,9 +7,9 @@ Each collection is scanned into a temporary store with every method at its defau
 small grid (the same ScanJob a user runs; extraction happens once per collection, later
 methods reuse it), then scored as ../shared/eval/README.md says: pairwise on the stored
 pairs, group-wise on the groups the application forms (pipeline.grouping.groups_at), at
-the method's default threshold and at the best threshold. The results replace the block
-between the RESULTS markers of docs/quality.md; plots of F1 against the threshold go to
-docs/quality/.
+the method's default threshold and at the best threshold. The results are printed; with
+--write they replace the block between the RESULTS markers of docs/quality.md, and plots
+of F1 against the threshold go to docs/quality/.
 """
 
 from __future__ import annotations
@@ -227,13 +227,18 @@ def write_doc(block: str) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Run the benchmark and write docs/quality.md."""
+    """Run the benchmark; with --write, put its tables and plots into docs/quality.md."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("collections", nargs="+", type=Path)
     parser.add_argument("--noise", action="store_true", help="also measure typo robustness")
     parser.add_argument("--methods", help="comma-separated labels to run (default: all)")
-    parser.add_argument("--no-write", action="store_true", help="print only")
+    parser.add_argument("--write", action="store_true",
+                        help="write the results into docs/quality.md and its plots (default: print only)")
     args = parser.parse_args(argv)
+    missing = [str(f) for f in args.collections if not (f / "labels.csv").is_file()]
+    if missing:
+        parser.error("no labelled collection (a folder with labels.csv and docs/) at: " + ", ".join(missing)
+                     + "; the labelled collections are not part of the repository (see benchmarks/README.md)")
     configs = CONFIGS
     if args.methods:
         wanted = set(args.methods.split(","))
@@ -243,8 +248,9 @@ def main(argv: list[str] | None = None) -> int:
         results += run_collection(folder, configs)
     blocks = [table(results)]
     for name in dict.fromkeys(r.collection for r in results):
-        out = plot(results, name)
-        blocks.append(f"\n![F1 against threshold on {name}](quality/{out.name})")
+        if args.write:  # the plots belong to docs/quality.md: written with it or not at all
+            out = plot(results, name)
+            blocks.append(f"\n![F1 against threshold on {name}](quality/{out.name})")
     if args.noise:
         noise_results: list[Result] = []
         with tempfile.TemporaryDirectory() as tmp:
@@ -256,7 +262,7 @@ def main(argv: list[str] | None = None) -> int:
         blocks.append(table(noise_results))
     block = "\n".join(blocks)
     print(block)
-    if not args.no_write:
+    if args.write:
         write_doc(block)
     return 0
 
