@@ -11,8 +11,8 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 bash packaging/setup.sh
 
 if [[ "$(uname -s)" == Linux && -z "${DISPLAY:-}" && -z "${WAYLAND_DISPLAY:-}" ]]; then
-    db="${TMPDIR:-/tmp}/ndd-demo.ndd.sqlite"
-    rm -f "$db" "$db-wal" "$db-shm"
+    # a fresh folder of this run's own (kept, so that the printed commands can be repeated)
+    db="$(mktemp -d "${TMPDIR:-/tmp}/ndd-demo.XXXXXX")/demo.ndd.sqlite"
     cat <<MSG
 
 No display found (neither DISPLAY nor WAYLAND_DISPLAY is set), so the window cannot open.
@@ -28,6 +28,8 @@ MSG
     .venv/bin/ndd scan resources/demo/incoming --reference resources/demo/holdings --db "$db"
     echo
     .venv/bin/ndd clusters --db "$db"
+    echo
+    .venv/bin/ndd pairs --db "$db"
     echo
     echo "The planted groups are described in resources/demo/README.md."
     echo "On a machine with a screen: .venv/bin/ndd-desktop --demo"

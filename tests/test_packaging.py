@@ -185,6 +185,28 @@ def test_demo_scan_finds_the_planted_groups(tmp_path):
         seen_groups |= ids
 
 
+def test_demo_scan_with_containment_finds_what_the_readme_says(tmp_path, capsys):
+    """resources/demo/README.md, "Only with the containment measure": mill-extract joins the
+    mill group, and the two reading-room reports form a group of their own."""
+    from ndd_desktop.cli import main
+
+    (incoming, _), (holdings, _) = resources.demo_roots()
+    db = str(tmp_path / "demo.ndd.sqlite")
+    assert main(["scan", str(incoming), "--reference", str(holdings), "--db", db, "--quiet",
+                 "--set", "measure=containment"]) == 0
+    capsys.readouterr()
+    assert main(["clusters", "--db", db]) == 0
+    groups: dict[str, set[str]] = {}
+    for row in csv.DictReader(io.StringIO(capsys.readouterr().out)):
+        groups.setdefault(row["group"], set()).add(f"{Path(row['root']).name}/{row['path'].split('!')[0]}")
+    manifest = _demo_manifest()
+    mill = {rel for group, rel in manifest if group == "mill"}
+    (extract,) = [rel for group, rel in manifest if group == "mill-extract"]
+    assert any(mill | {extract} <= members for members in groups.values())
+    reading = {rel for _, rel in manifest if "reading-room-annual" in rel}
+    assert len(reading) == 2 and reading in groups.values()
+
+
 # ---------------------------------------------------------------- commands
 
 

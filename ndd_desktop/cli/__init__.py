@@ -53,7 +53,8 @@ def _add_selection(p: argparse.ArgumentParser) -> None:
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                    help="parameter of the method, to pick a pair set scanned with other parameters (repeatable)")
     p.add_argument("--threshold", type=float, metavar="T",
-                   help="lowest score shown; wins over the threshold saved with the collection for this pair set "
+                   help="score from which two documents count as near-duplicates (pairs lists them, clusters "
+                        "and export group them); wins over the threshold saved with the collection for this pair set "
                         "(default: the saved one, the reviewer's from the window, else the method's default)")
 
 

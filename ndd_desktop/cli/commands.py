@@ -133,9 +133,9 @@ def _refuse_dropping_folders(store: Store, roots: list[Root]) -> None:
     dropped = [r.path for r in store.roots() if r.path not in given]
     if not dropped:
         return
-    listed = "\n  ".join(one_line(p) for p in dropped)
-    raise UsageError(
-        f"this collection also holds {'this folder' if len(dropped) == 1 else 'these folders'}:\n  {listed}\n"
+    listed = ", ".join(one_line(p) for p in dropped)
+    raise UsageError(  # one line, as every error of ndd
+        f"this collection also holds {'this folder' if len(dropped) == 1 else 'these folders'}: {listed}. "
         "A scan's folders replace the collection's: name them too to keep them, or add "
         "--replace to drop them with their documents, pairs and review decisions (the files "
         "themselves are never touched)"
@@ -234,7 +234,7 @@ def _pair_rows(store: Store, method: str, pairs_key: str, threshold: float):
         for p in rows:
             yield {
                 "a": p.a.relpath, "b": p.b.relpath, "score": round(p.score, 6),
-                "containment_ab": p.cont_ab, "containment_ba": p.cont_ba, "hamming": p.hamming,
+                "containment_ab": _rounded(p.cont_ab), "containment_ba": _rounded(p.cont_ba), "hamming": p.hamming,
                 "verdict": p.verdict, "a_root": p.a.root, "b_root": p.b.root,
                 "a_id": p.a.id, "b_id": p.b.id, "pair_id": p.pair_id,
             }

@@ -75,6 +75,10 @@ def test_pairs_csv_with_relative_paths_and_reference(capsys, corpus):
     assert 0.5 <= pairs[frozenset(("one.txt", "sub/two.txt"))] < 1.0
     assert all("other.txt" not in p for p in pairs)
     assert {r["verdict"] for r in rows} == {""}
+    # every score column to the same 6 decimals (containments used to print 17 digits)
+    for r in rows:
+        for column in ("score", "containment_ab", "containment_ba"):
+            assert len(r[column].partition(".")[2]) <= 6, (column, r[column])
 
 
 def test_pairs_json_default_method_and_threshold(capsys, corpus):

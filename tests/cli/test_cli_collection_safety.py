@@ -42,6 +42,7 @@ def test_a_scan_naming_fewer_folders_is_refused_unless_replace(capsys, two_folde
     status, _, err = run(capsys, "scan", two_folders / "a", "--db", db)
     assert status == 2
     assert str(two_folders / "b") in err and "--replace" in err
+    assert f"this folder: {two_folders / 'b'}. A scan's folders" in err and err.count("\n") == 1
     assert relpaths(db) == ["a.txt", "b.txt"]  # nothing dropped
     status, _, err = run(capsys, "scan", two_folders / "a", "--db", db, "--replace")
     assert status == 0
