@@ -168,6 +168,7 @@ class ThresholdPanel(QWidget):
         # Shown instead of the counts while there is nothing to count: no pair set yet, or
         # one without a single pair (None: show the counts).
         self._no_pairs: str | None = None
+        self._floor = 0.0
         self.slider = QSlider(Qt.Orientation.Horizontal, self)
         self.slider.setRange(0, SLIDER_STEPS)
         self.slider.setPageStep(SLIDER_STEPS // 20)
@@ -179,6 +180,9 @@ class ThresholdPanel(QWidget):
         self.spin.setRange(0.0, 1.0)
         self.spin.setDecimals(3)
         self.spin.setSingleStep(0.01)
+        # A typed number counts when it is complete (Enter, or leaving the box), never per
+        # keystroke: "0." read as 0 and written back as "0.000" used to wreck the typing.
+        self.spin.setKeyboardTracking(False)
         self.spin.setObjectName("thresholdSpin")
         self.spin.setToolTip("The threshold as a number from 0 to 1")
         self.spin.setAccessibleName("Threshold value")
@@ -263,9 +267,18 @@ class ThresholdPanel(QWidget):
             self._no_pairs = ("No documents to compare: the scanned folders hold no readable documents "
                               "(files that could not be read are in the Errors tab).")
         else:
-            self._no_pairs = (f"No near-duplicates found at or above {floor:.2f} "
-                              "(the lowest score a scan keeps).")
+            self._no_pairs = self._nothing_found(floor)
+        self._floor = floor
         self.set_counts(int((self._scores >= self._threshold).sum()), None, None)
+
+    def _nothing_found(self, floor: float) -> str:
+        """The counts line of a pair set without pairs: down to which score it looked."""
+        c = self._complete_from
+        if c is not None and c > floor:
+            # e.g. fingerprint: nothing below its search radius was searched at all
+            return (f"No near-duplicates found at or above {c:.2f}, the lowest score this method's "
+                    "search covers completely.")
+        return f"No near-duplicates found at or above {floor:.2f} (the lowest score a scan keeps)."
 
     def set_source(self, text: str, tip: str = "") -> None:
         """Name the pair set shown (e.g. "qgram pairs"); empty: none."""
@@ -288,6 +301,9 @@ class ThresholdPanel(QWidget):
         Below it the histogram is marked and, while the threshold is there, a note says why."""
         self._complete_from = score
         self.histogram.set_complete_from(score)
+        if not len(self._scores) and self._no_pairs and self._no_pairs.startswith("No near-duplicates"):
+            self._no_pairs = self._nothing_found(self._floor)
+            self.counts_label.setText(self._no_pairs)
         if score is not None:
             below = "at any score" if score >= 1.0 else f"below {score:g}"
             self.note.setText(f"<i>Pairs {below} are incomplete</i> (hover for why)")

@@ -122,3 +122,40 @@ def test_window_reads_where_a_pair_set_is_complete(tmp_path):
     store.replace_pairs("qgram", "pk", "sk", {}, 0.3, "in2", cols)
     assert read_pair_set(store, "qgram", {}, "pk", 0.3).complete_from is None
     store.close()
+
+
+def test_typing_a_threshold_gives_that_threshold(qtbot):
+    from ndd_desktop.gui.threshold_panel import ThresholdPanel
+
+    panel = ThresholdPanel(settle_ms=1)
+    qtbot.addWidget(panel)
+    panel.show()
+    panel.set_scores(np.array([0.35, 0.5, 0.75, 0.9]), 0.3)
+    panel.set_threshold(0.7, emit=False)
+    changed, settled = [], []
+    panel.thresholdChanged.connect(changed.append)
+    panel.thresholdSettled.connect(settled.append)
+    for text, want in (("0.45", 0.45), ("0.555", 0.555), ("0.8", 0.8)):
+        panel.spin.setFocus()
+        panel.spin.selectAll()
+        qtbot.keyClicks(panel.spin, text, delay=5)  # slow enough for a settle between keys
+        qtbot.keyClick(panel.spin, Qt.Key.Key_Return)
+        qtbot.wait(20)
+        assert panel.threshold() == want, text
+        assert panel.spin.text() == f"{want:.3f}"
+    # no threshold half-typed ("0", "0.") was ever applied, let alone saved
+    assert changed == [0.45, 0.555, 0.8]
+    assert settled == [0.45, 0.555, 0.8]
+
+
+def test_an_empty_pair_set_names_the_score_its_search_covered(qtbot):
+    from ndd_desktop.gui.threshold_panel import ThresholdPanel
+
+    panel = ThresholdPanel()
+    qtbot.addWidget(panel)
+    panel.set_scores(np.zeros(0), 0.3, documents=100)
+    assert "at or above 0.30 (the lowest score a scan keeps)" in panel.counts_label.text()
+    panel.set_complete_from(1 - 24 / 128, "fingerprint")  # nothing below its radius searched
+    assert "at or above 0.81, the lowest score this method's search covers" in panel.counts_label.text()
+    panel.set_scores(np.array([0.9]), 0.3, documents=100)  # pairs again: the counts come back
+    assert "1</b> pairs" in panel.counts_label.text()
