@@ -112,7 +112,7 @@ def read_file(path: str, cap: int) -> tuple[bytes, int, int]:
     finally:
         os.close(fd)
     if (after.st_size, after.st_mtime_ns) != (before.st_size, before.st_mtime_ns) or got != after.st_size:
-        raise _Unreadable(STATUS_ERROR, "changed while being read (try again when it is stable)")
+        raise _Unreadable(STATUS_ERROR, f"{R.CHANGED_WHILE_READ} (try again when it is stable)")
     return b"".join(chunks), got, after.st_mtime_ns
 
 

@@ -23,6 +23,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from multiprocessing.connection import wait
 
+from ndd_desktop.ingest import reasons as R
 from ndd_desktop.ingest.document import STATUS_ERROR, ExtractedDocument, FileEntry, problem
 from ndd_desktop.ingest.extract import extract_entry
 from ndd_desktop.ingest.limits import Limits
@@ -150,11 +151,11 @@ class _Pool:
                     continue
                 code = worker.process.exitcode
                 self._replace(worker)
-                yield [problem(entry, STATUS_ERROR, f"extractor crashed{_exit(code)}")]
+                yield [problem(entry, STATUS_ERROR, f"{R.CRASHED}{_exit(code)}")]
             elif now - worker.started > self.limits.timeout_s:
                 self._replace(worker)
                 yield [problem(entry, STATUS_ERROR,
-                               f"timed out after {self.limits.timeout_s:g} s")]
+                               f"{R.TIMED_OUT} {self.limits.timeout_s:g} s")]
 
     def _receive(self, worker: _Worker) -> list[ExtractedDocument] | None:
         try:

@@ -25,7 +25,17 @@ VANISHED = "vanished during the scan (file not found)"
 ROOT_NOT_FOUND = "root not found"
 ROOT_UNREADABLE = "root unreadable:"  # + the system's reason
 
+# Files that failed for a reason of the moment rather than of their bytes.
+TIMED_OUT = "timed out after"  # + " N s"
+CRASHED = "extractor crashed"  # + the worker's exit
+CHANGED_WHILE_READ = "changed while being read"  # + " (try again when it is stable)"
+
 #: Beginnings of the reasons of entries that are not regular files.
 NOT_A_FILE_REASONS = (LINK_NOT_FOLLOWED, BROKEN_LINK, LINK_OUTSIDE, NOT_REGULAR, FOLDER_VISITED, FOLDER_OTHER_ROOT)
 #: Beginnings of the reasons of entries the scan could not read.
 UNREAD_REASONS = (UNREADABLE_FOLDER, UNREADABLE, FOLDER_VANISHED, VANISHED, ROOT_NOT_FOUND, ROOT_UNREADABLE)
+#: Beginnings of the reasons of failures that may not happen again (a busy machine, a
+#: permission fixed since, a file being written): the next scan reads such a file again
+#: even when its size and modification time are unchanged. A corrupt or encrypted file
+#: fails the same way every time and is not retried until it changes.
+RETRIED_REASONS = (TIMED_OUT, CRASHED, CHANGED_WHILE_READ, UNREADABLE)

@@ -1,6 +1,8 @@
 """The incremental plan: compare what the walk found with what the store remembers.
 
-A file whose size and modification time match the store costs nothing more. A file of
+A file whose size and modification time match the store costs nothing more, unless its
+last reading failed for a reason of the moment (``ingest.reasons.RETRIED_REASONS``: a
+timeout, a crashed worker, a permission since fixed), which is tried again. A file of
 the same size with another modification time is "in doubt": its bytes are hashed and,
 if the hash matches, only the new time is recorded. Everything else is extracted. Files
 the store knows but the walk did not find are missing: their documents become the pool
@@ -16,6 +18,7 @@ from typing import Callable, Iterable
 import xxhash
 
 from ..ingest.document import ExtractedDocument, FileEntry
+from ..ingest.reasons import RETRIED_REASONS
 from ..store import KnownFile, Store
 
 _READ_CHUNK = 1 << 20
@@ -34,6 +37,7 @@ class ScanPlan:
     move_pool: dict[str, list[int]] = field(default_factory=dict)  # xxh128 -> doc ids of missing files
     new_files: int = 0
     changed_files: int = 0
+    retried_files: int = 0  # unchanged, but their last reading failed for a passing reason
 
 
 def file_xxh128(path: str) -> str | None:
@@ -55,7 +59,7 @@ def make_plan(
     on_entry: Callable[[FileEntry], None] | None = None,
 ) -> ScanPlan:
     """Sort the walked files into unchanged, in doubt (hashed), changed and new."""
-    known: dict[tuple[str, str], KnownFile] = store.known_files()
+    known: dict[tuple[str, str], KnownFile] = store.known_files(RETRIED_REASONS)
     plan = ScanPlan(walk_errors=walk_errors)
     for entry in entries:
         key = (entry.root, entry.relpath)
@@ -65,6 +69,9 @@ def make_plan(
         kf = known.get(key)
         if kf is None:
             plan.new_files += 1
+            plan.to_extract.append(entry)
+        elif kf.retry:  # failed for a passing reason (a timeout, a permission): read again
+            plan.retried_files += 1
             plan.to_extract.append(entry)
         elif kf.size == entry.size and kf.mtime_ns == entry.mtime_ns:
             plan.unchanged_files += 1

@@ -32,6 +32,7 @@ class KnownFile:
     size: int
     mtime_ns: int
     xxh128: str | None
+    retry: bool = False  # it failed for one of the reasons the scan asked to retry
 
 
 @dataclass(frozen=True)
@@ -100,15 +101,24 @@ class ScanWriteMixin:
         with self._read() as conn:
             return {dec_path(p): i for p, i in conn.exec_driver_sql("SELECT path, id FROM roots")}
 
-    def known_files(self) -> dict[tuple[str, str], KnownFile]:
-        """Every recorded file, keyed by (root path, relative path)."""
+    def known_files(self, retry_reasons: Sequence[str] = ()) -> dict[tuple[str, str], KnownFile]:
+        """Every recorded file, keyed by (root path, relative path); ``retry`` set on those
+        with a failed document whose reason begins with one of ``retry_reasons``."""
+        retry_sql = "0"
+        if retry_reasons:
+            starts = " OR ".join("substr(d.reason, 1, ?) = ?" for _ in retry_reasons)
+            retry_sql = (f"EXISTS (SELECT 1 FROM documents d WHERE d.file_id = f.id AND d.status = 'error' "
+                         f"AND ({starts}))")
+        args = tuple(x for r in retry_reasons for x in (len(r), r))
         with self._read() as conn:
             rows = conn.exec_driver_sql(
-                "SELECT f.id, r.path, f.relpath, f.size, f.mtime_ns, f.xxh128 FROM files f JOIN roots r ON r.id = f.root_id"
+                f"SELECT f.id, r.path, f.relpath, f.size, f.mtime_ns, f.xxh128, {retry_sql} "
+                "FROM files f JOIN roots r ON r.id = f.root_id",
+                args,
             ).fetchall()
         out = {}
         for r in rows:
-            kf = KnownFile(r[0], dec_path(r[1]), dec_path(r[2]), r[3], r[4], r[5])
+            kf = KnownFile(r[0], dec_path(r[1]), dec_path(r[2]), r[3], r[4], r[5], bool(r[6]))
             out[(kf.root, kf.relpath)] = kf
         return out
 

@@ -150,6 +150,36 @@ def test_failed_files_are_recorded_and_reported(tmp_path, store, monkeypatch):
     assert [d.relpath for d in store.errors()] == ["doc001.txt"]
 
 
+def test_a_failure_of_the_moment_is_retried_and_a_corrupt_file_is_not(tmp_path, store, monkeypatch):
+    import ndd_desktop.ingest.pool as pool
+
+    make_corpus(tmp_path / "c", n=4)
+    real = pool.extract_many
+    failures = {"doc001.txt": "timed out after 60 s", "doc002.txt": "unreadable: Permission denied",
+                "doc003.txt": "corrupt or truncated PDF: bad xref"}
+    read: list[list[str]] = []
+
+    def flaky(entries, limits, **kw):
+        entries = list(entries)
+        read.append(sorted(e.relpath for e in entries))
+        for batch in real(entries, limits, **kw):
+            for d in batch:
+                if d.relpath in failures:
+                    d.status, d.reason, d.text = "error", failures[d.relpath], None
+            yield batch
+
+    monkeypatch.setattr(pool, "extract_many", flaky)
+    first = scan(store, [tmp_path / "c"])
+    assert first.errors == 3 and first.documents == 1
+    failures.clear()  # the machine is quiet now and the permission is fixed; no file changed
+    second = scan(store, [tmp_path / "c"])
+    # the timeout and the permission are tried again; the corrupt file (and the good one) not
+    assert read[1] == ["doc001.txt", "doc002.txt"]
+    assert second.documents == 3 and [d.relpath for d in store.errors()] == ["doc003.txt"]
+    third = scan(store, [tmp_path / "c"])
+    assert read[2:] in ([], [[]]) and third.documents == 3  # nothing left to retry
+
+
 def test_bad_configuration_changes_nothing(tmp_path, store):
     make_corpus(tmp_path / "c", n=2)
     with pytest.raises(ScanError, match="not a folder"):
