@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 
 from .cluster_model import DOC_ROLE, GROUP_ROLE, HEADERS, ClusterModel, score_text
 from .flow_layout import FlowLayout
+from .formatting import doc_label
 
 RULE_LABELS = {
     "reference-oldest": "Reference copies first, then oldest",
@@ -133,7 +134,18 @@ class ClusterTree(QWidget):
         self._expanded = set()
         self.model.set_groups(self.groups, docs)  # a reset: the view lays out the rows it shows
         n_docs = sum(len(g.members) for g in self.groups)
-        self.summary.setText(f"{len(self.groups):,} groups · {n_docs:,} documents")
+        apart = sorted(getattr(grouping, "left_out", ()) or ())
+        text = f"{len(self.groups):,} groups · {n_docs:,} documents"
+        tip = ""
+        if apart:
+            # similar to others at this threshold, but a "not duplicate" verdict keeps them out
+            text += f" · {len(apart):,} kept apart by your verdicts"
+            names = [doc_label(docs[d]) if d in docs else f"#{d}" for d in apart[:20]]
+            more = f"\n… and {len(apart) - 20:,} more" if len(apart) > 20 else ""
+            tip = ("Similar to other documents at this threshold, but a “not duplicate” verdict keeps "
+                   "them out of every group (each stays in an export):\n" + "\n".join(names) + more)
+        self.summary.setText(text)
+        self.summary.setToolTip(tip)
         if not expanded and len(self.groups) <= 30:
             rows: Any = range(len(self.groups))
         else:

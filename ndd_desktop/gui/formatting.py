@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import os
 import time
-from typing import Any
+from typing import Any, Iterable
 
 
 def human_size(n: float | int | None) -> str:
@@ -42,11 +42,39 @@ def fmt_duration(seconds: float | None) -> str:
     return f"{s} s"
 
 
+#: How each folder of the open collection is named in labels (see :func:`set_root_names`).
+_ROOT_NAMES: dict[str, str] = {}
+
+
+def root_names(roots: Iterable[str]) -> dict[str, str]:
+    """A short name per folder: its own name, or as many parent folders as it takes to tell
+    apart folders of one name (``/a/letters`` and ``/b/letters`` -> ``a/letters``,
+    ``b/letters``)."""
+    parts = {r: [p for p in str(r).replace("\\", "/").split("/") if p] for r in dict.fromkeys(roots)}
+    names: dict[str, str] = {}
+    for root, segs in parts.items():
+        depth = 1
+        while depth < len(segs):
+            tail = segs[-depth:]
+            if not any(other[-depth:] == tail for r, other in parts.items() if r != root):
+                break
+            depth += 1
+        names[root] = "/".join(segs[-depth:]) or str(root)
+    return names
+
+
+def set_root_names(roots: Iterable[str]) -> None:
+    """Name the open collection's folders for :func:`doc_label` (called when they change)."""
+    _ROOT_NAMES.clear()
+    _ROOT_NAMES.update(root_names(roots))
+
+
 def doc_label(doc: Any) -> str:
-    """A document as the user knows it: the root folder's name and the relative path."""
-    root = os.path.basename(str(getattr(doc, "root", "")).rstrip("/\\"))
+    """A document as the user knows it: its folder's short name and the relative path."""
+    root = str(getattr(doc, "root", ""))
+    name = _ROOT_NAMES.get(root) or os.path.basename(root.rstrip("/\\"))
     rel = str(getattr(doc, "relpath", ""))
-    return f"{root}/{rel}" if root else rel
+    return f"{name}/{rel}" if name else rel
 
 
 def doc_date(doc: Any) -> float | None:

@@ -34,6 +34,7 @@ from .collection import Collection, PairSetData
 from .compare_view import CompareView
 from .errors_panel import ErrorsPanel
 from .export_dialog import ExportDialog
+from .formatting import set_root_names
 from .method_compare import MethodComparePanel
 from .opening import OpeningMixin
 from .pairs_view import PairsView
@@ -197,11 +198,19 @@ class MainWindow(OpeningMixin, QMainWindow):
         if self.scan.running():
             self.progress._cancel()
 
+    def _reload_errors(self) -> int:
+        """Show every file the collection could not use, not only those of the last scan
+        (an unchanged failed file is not read again, so the scan does not report it)."""
+        self.errors.clear()
+        if self.collection is not None:
+            self.errors.add(self.collection.store.errors())
+        return self.errors.count()
+
     def _scan_finished(self, summary: Any) -> None:
+        failed = self._reload_errors()
         if summary.documents == 0:
             # Nothing was read: say so, and where the files that were met went.
             where = "folder holds" if len(self.setup.roots()) == 1 else "folders hold"
-            failed = self.errors.count()
             text = f"Done: the {where} no readable documents."
             if failed:
                 text += (f" {failed:,} file{'s' if failed != 1 else ''} could not be read: "
@@ -211,8 +220,10 @@ class MainWindow(OpeningMixin, QMainWindow):
             if failed:
                 self.tabs.setCurrentIndex(TAB_ERRORS)
         else:
+            unused = (f"; {failed:,} file{'s' if failed != 1 else ''} skipped or failed (Errors tab)"
+                      if failed else "")
             self.progress.finish(f"Done: {summary.documents:,} documents, {summary.pairs:,} pairs "
-                                 f"in {summary.seconds:.1f} s")
+                                 f"in {summary.seconds:.1f} s{unused}")
             self.statusBar().showMessage(
                 f"Scan finished: {summary.documents:,} documents ({summary.new:,} new, {summary.changed:,} changed), "
                 f"{summary.errors:,} errors, {summary.pairs:,} pairs.")
@@ -230,6 +241,8 @@ class MainWindow(OpeningMixin, QMainWindow):
 
     def _scan_done(self) -> None:
         self.setup.set_busy(False)
+        if self.scan.outcome != "finished":
+            self._reload_errors()  # a stopped scan still recorded what it read
         # After a finished scan its pair set is being loaded, and _pair_set_loaded updates the
         # comparison with it; here only for scans that stopped (their store may have changed).
         if self.collection is not None and self.scan.outcome != "finished":
@@ -238,6 +251,8 @@ class MainWindow(OpeningMixin, QMainWindow):
     # -- pairs, threshold, groups ---------------------------------------------------------
     def _pair_set_loaded(self, data: PairSetData) -> None:
         method = get_method(data.method)
+        # labels tell apart folders of one name (two "letters" folders: a/letters, b/letters)
+        set_root_names({d.root for d in data.docs.values()} | {r.path for r in self.collection.store.roots()})
         t = self.collection.threshold
         self.threshold.set_scores(data.arrays.score, data.floor, documents=len(data.docs))
         self.threshold.set_source(f"{data.method} pairs",

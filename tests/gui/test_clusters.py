@@ -78,3 +78,22 @@ def test_grouping_mode_switches_and_chained_members_say_so(qtbot, window, tmp_pa
     g = DocGroup(1, 10, [10, 11, 12, 13], {10: 1.0, 11: 0.8, 12: 0.41, 13: None}, 10,
                  {10: True, 11: True, 12: False, 13: False})
     assert [_score_text(g, m) for m in g.members] == ["1.000", "0.800", "0.410 via others", "– via others"]
+
+
+def test_documents_kept_apart_by_a_verdict_are_named_in_the_groups_tab(qtbot, window, tmp_path):
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    text = "the parish council approved the repairs to the church roof and the new lych gate " * 15
+    (folder / "minutes.txt").write_text(text)
+    (folder / "minutes-copy.txt").write_text(text + " signed")
+    window.open_folder(str(folder))
+    scan(qtbot, window)
+    tree = window.clusters
+    assert len(window.collection.grouping.groups) == 1 and "kept apart" not in tree.summary.text()
+    docs = window.collection.data.docs
+    a, b = sorted(docs)
+    window.collection.set_verdict(a, b, "not_duplicate")
+    qtbot.waitUntil(lambda: not window.collection.grouping.groups, timeout=10000)
+    wait_idle(qtbot, window)
+    assert "0 groups" in tree.summary.text() and "2 kept apart by your verdicts" in tree.summary.text()
+    assert "docs/minutes.txt" in tree.summary.toolTip() and "docs/minutes-copy.txt" in tree.summary.toolTip()

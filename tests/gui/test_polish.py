@@ -177,3 +177,30 @@ def test_export_summary_names_the_keeper_rule_as_the_groups_tab_does(qtbot, scan
     assert f"<b>{scanned.collection.keeper_rule}</b>" not in text
     assert "Make keeper" in text
     dialog.done(0)
+
+
+def test_root_names_tell_apart_folders_of_one_name():
+    from ndd_desktop.gui.formatting import root_names
+
+    names = root_names(["/data/a/letters", "/data/b/letters", "/data/holdings", "/x/a/letters2"])
+    assert names == {"/data/a/letters": "a/letters", "/data/b/letters": "b/letters",
+                     "/data/holdings": "holdings", "/x/a/letters2": "letters2"}
+    deeper = root_names(["/p/q/a/docs", "/r/q/a/docs"])
+    assert deeper == {"/p/q/a/docs": "p/q/a/docs", "/r/q/a/docs": "r/q/a/docs"}
+
+
+def test_two_folders_of_one_name_are_labelled_apart_in_the_pairs(qtbot, window, tmp_path):
+    a, b = tmp_path / "a" / "docs", tmp_path / "b" / "docs"
+    a.mkdir(parents=True)
+    b.mkdir(parents=True)
+    text = "the harbour board met to discuss the dredging of the channel and the new quay " * 20
+    (a / "report.txt").write_text(text)
+    (b / "report.txt").write_text(text + " addendum")
+    assert window.open_folder(str(a))
+    window.setup.add_folder(str(b))
+    scan(qtbot, window)
+    wait_idle(qtbot, window)
+    model = window.pairs.model
+    assert model.total_rows() == 1
+    shown = {model.data(model.index(0, c)) for c in range(model.columnCount())}
+    assert {"a/docs/report.txt", "b/docs/report.txt"} <= shown

@@ -30,6 +30,12 @@ def test_scan_shows_progress_errors_and_pairs(qtbot, window, folder):
     assert "Errors (" in window.tabs.tabText(3)
     assert window.pairs.model.total_rows() >= 4  # the families' copies
     assert window.setup.scan_button.isEnabled()
+    failed = window.errors.count()
+    assert f"{failed} files skipped or failed (Errors tab)" in window.progress.label.text()
+    # an unchanged rescan reads none of them again, yet they are still listed
+    scan(qtbot, window)
+    assert window.errors.count() == failed and "Errors (" in window.tabs.tabText(3)
+    assert f"{failed} files skipped or failed" in window.progress.label.text()
 
 
 def test_window_stays_responsive_during_a_scan(qtbot, window, tmp_path):
