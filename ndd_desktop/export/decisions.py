@@ -1,6 +1,8 @@
 """The reviewer's decisions as the reports show them: one verdict per document.
 
-The store keeps an append-only log (``store.decision_history()``, latest row wins). A
+The store keeps an append-only log; the reports use the decisions that stand
+(``store.standing_decisions()``: the newest per pair or document, while its documents
+hold the content it was made on). A
 document's row in the reports shows the newest standing decision that concerns it in its
 group: the verdict on its pair with the group's principal (else with the keeper), or the
 reviewer choosing it as keeper. A document in no group shows its newest standing pair

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..pipeline.grouping import groups_at
+from ..pipeline.grouping import groups_at, left_out_members
 from .decisions import DecisionIndex
 from .errors import ExportError
 from .layout import bag_safe_relpath, check_destination, root_names, safe_relpath
@@ -185,18 +185,19 @@ def plan_export(store, options: ExportOptions) -> ExportPlan:
         raise ExportError(str(exc)) from None
     # Grouping.left_out names documents kept apart by a "not duplicate" (they are in no
     # group and so are exported); the duplicates this export leaves out are the members
-    # of each group other than its keeper.
+    # of each group other than its keeper (and other reference documents, when the keeper
+    # is one: see left_out_members).
+    reference = {d.id for d in docs if d.reference}
     membership = {}
     left_out: set[int] = set()
     for g in grouping.groups:
         for m in g.members:
             membership[int(m)] = g
-            if int(m) != int(g.keeper):
-                left_out.add(int(m))
+        left_out.update(int(m) for m in left_out_members(g, reference.__contains__))
     planner = _Planner(options, names, membership, left_out)
     files, issues = planner.files(docs)
     contained = containment_lookup(store.pair_arrays(options.method, options.pairs_key))
-    decisions = DecisionIndex(store.decision_history())
+    decisions = DecisionIndex(store.standing_decisions())
     rows = [planner.row(d, contained, decisions) for d in docs]
     rows.sort(key=lambda r: r.path)
     plan = ExportPlan(

@@ -144,6 +144,13 @@ class ClusterTree(QWidget):
             more = f"\n… and {len(apart) - 20:,} more" if len(apart) > 20 else ""
             tip = ("Similar to other documents at this threshold, but a “not duplicate” verdict keeps "
                    "them out of every group (each stays in an export):\n" + "\n".join(names) + more)
+        partial = sorted(getattr(grouping, "partial", ()) or ())
+        if partial:
+            text += f" · {len(partial):,} too long to compare whole"
+            tip += ("\n\n" if tip else "") + (
+                "Texts cut at the size limit were compared on their beginning only, so they join a "
+                "group only through a file of the very same bytes (each stays in an export):\n"
+                + "\n".join(doc_label(docs[d]) if d in docs else f"#{d}" for d in partial[:20]))
         self.summary.setText(text)
         self.summary.setToolTip(tip)
         if not expanded and len(self.groups) <= 30:

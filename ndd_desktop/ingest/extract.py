@@ -143,7 +143,7 @@ def _extract(data, relpath, container, fallback_date, hint, depth, budget, root,
         text, notes = result.text, list(result.notes)
         if len(text) > limits.max_text_chars:
             text = text[: limits.max_text_chars]
-            notes.append(f"text truncated to {limits.max_text_chars:,} characters")
+            notes.append(f"{R.TEXT_TRUNCATED} {limits.max_text_chars:,} characters")
         if text.strip():
             record(STATUS_OK, "; ".join(notes), text, date)
         else:

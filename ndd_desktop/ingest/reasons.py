@@ -30,6 +30,9 @@ TIMED_OUT = "timed out after"  # + " N s"
 CRASHED = "extractor crashed"  # + the worker's exit
 CHANGED_WHILE_READ = "changed while being read"  # + " (try again when it is stable)"
 
+# A note on a document that was read, but only in part.
+TEXT_TRUNCATED = "text truncated to"  # + " N characters"
+
 #: Beginnings of the reasons of entries that are not regular files.
 NOT_A_FILE_REASONS = (LINK_NOT_FOLLOWED, BROKEN_LINK, LINK_OUTSIDE, NOT_REGULAR, FOLDER_VISITED, FOLDER_OTHER_ROOT)
 #: Beginnings of the reasons of entries the scan could not read.

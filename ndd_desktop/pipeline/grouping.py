@@ -26,6 +26,7 @@ from typing import Callable, Sequence
 import numpy as np
 
 from ..core.clustering import component_groups, principal_groups
+from ..ingest.reasons import TEXT_TRUNCATED
 from ..store import DocumentInfo, PairArrays, Store
 from .pair_lookup import PairLookup
 
@@ -57,11 +58,22 @@ class DocGroup:
 @dataclass(frozen=True)
 class Grouping:
     """The groups at one threshold; ``left_out``: documents with an edge but in no group
-    (kept apart by a reviewer's "not duplicate"); ``pair_count``: the edges used."""
+    (kept apart by a reviewer's "not duplicate"); ``partial``: documents kept out of every
+    group because their text was truncated (compared on a prefix only) and no document of
+    the same bytes matched them; ``pair_count``: the edges used."""
 
     groups: list[DocGroup]
     left_out: set[int] = field(default_factory=set)
     pair_count: int = 0
+    partial: set[int] = field(default_factory=set)
+
+
+def left_out_members(group: DocGroup, is_reference: Callable[[int], bool]) -> list[int]:
+    """The members an export leaves out: all but the keeper, except that a reference
+    keeper never leaves out another reference document (the holdings are compared with the
+    new folders, not among themselves: two copies already kept both stay)."""
+    keep_references = is_reference(group.keeper)
+    return [m for m in group.members if m != group.keeper and not (keep_references and is_reference(m))]
 
 
 def _date(d: DocumentInfo) -> float:
@@ -149,6 +161,14 @@ def groups_at(
         return Grouping([], set(), 0)
     docs = {d.id: d for d in store.documents(ids)}
     ids = [i for i in ids if i in docs]  # documents gone since the pairs were stored
+    # A text cut at the size limit was compared on its beginning only: two long files with
+    # one beginning score 1.0 whatever follows. Such a document joins a group only through
+    # a file of the very same bytes, so an export never leaves out content nobody compared.
+    cut = {i for i in ids if TEXT_TRUNCATED in (docs[i].reason or "")}
+    if cut:
+        edges = {(a, b): v for (a, b), v in edges.items()
+                 if not ((a in cut or b in cut) and docs[a].sha256 != docs[b].sha256)
+                 or verdicts.get((a, b)) == "duplicate"}  # a reviewer who looked decides
     index = {doc_id: k for k, doc_id in enumerate(ids)}
     items = sorted(((v, a, b) for (a, b), v in edges.items() if a in index and b in index), key=lambda t: (-t[0], t[1], t[2]))
     i = np.array([index[a] for _, a, _ in items], dtype=np.int64)
@@ -177,5 +197,6 @@ def groups_at(
         picked = [d.id for d in ranked if d.id in chosen]
         keeper = picked[0] if picked else ranked[0].id
         out.append(DocGroup(n, principal, members, scores, keeper, direct))
-    return Grouping(out, set(ids) - grouped, len(items))
+    partial = cut - grouped
+    return Grouping(out, set(ids) - grouped - partial, len(items), partial)
 

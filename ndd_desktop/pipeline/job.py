@@ -117,9 +117,10 @@ class ScanJob:
             stage.param_overrides = dict(self.config.params)
             done = stage.run(self.config.limits, self.config.workers)
             removed = self.store.remove_files(plan.missing_file_ids) + dropped
-            # decisions whose documents left (a folder removed, a file deleted) follow
-            # their content to the documents that hold it now
-            reattached = self.store.reattach_decisions() if done.new else 0
+            # decisions whose documents left (a folder removed, a file deleted) or now hold
+            # other content (files renamed into each other) follow their content to the
+            # documents that hold it now
+            reattached = self.store.reattach_decisions() if done.new or done.changed else 0
             sketch_missing(self.store, method, params, sketch_key, self.meter, self.cancel)
             n_pairs = compute_pairs(self.store, method, params, pdict, floor, self.meter, self.cancel)
             total = self.store.count_documents(status=None)

@@ -2,28 +2,27 @@
 
 Nothing ever deletes or updates a decision row; the newest row for a pair (or a
 document) is the current one. Each row also records the content hashes of the documents
-it is about, so a decision can be traced even after its documents left the collection,
-and re-attached when the same content comes back (:meth:`DecisionsMixin.reattach_decisions`).
+it is about, and a decision stands only while its documents hold that content
+(``store.pairs.STANDING_DECISIONS``): a file replaced by another text keeps its id but
+not the reviewer's verdicts. A decision can be traced after its documents left the
+collection or changed, and is re-attached when the same content comes back
+(:meth:`DecisionsMixin.reattach_decisions`).
 """
 
 from __future__ import annotations
 
 import time
 
-from .pairs import LATEST_VERDICTS
+from .pairs import LATEST_DECISIONS, LATEST_VERDICTS, STANDING_DECISIONS
 from .types import Decision
 
 VERDICTS = ("duplicate", "not_duplicate")
 
-_LATEST_KEEPERS = (
-    "SELECT a, value FROM decisions WHERE id IN "
-    "(SELECT MAX(id) FROM decisions WHERE kind = 'keeper' GROUP BY a)"
-)
-#: The current decisions (newest per pair or document) whose documents are gone.
+_LATEST_KEEPERS = f"SELECT a, value FROM ({STANDING_DECISIONS}) WHERE kind = 'keeper'"
+#: The newest decisions that no longer stand: a document gone, or holding other content.
 _ORPHANS = (
     "SELECT kind, a, b, a_xxh128, b_xxh128, value FROM decisions WHERE id IN "
-    "(SELECT MAX(id) FROM decisions GROUP BY kind, a, b) AND value != '' "
-    "AND (a NOT IN (SELECT id FROM documents) OR (b IS NOT NULL AND b NOT IN (SELECT id FROM documents)))"
+    f"({LATEST_DECISIONS}) AND value != '' AND id NOT IN (SELECT id FROM ({STANDING_DECISIONS}))"
 )
 
 
@@ -80,6 +79,13 @@ class DecisionsMixin:
             rows = conn.exec_driver_sql(_LATEST_KEEPERS).fetchall()
         return {int(a) for a, v in rows if v == "keep"}
 
+    def standing_decisions(self) -> list[Decision]:
+        """The decisions that apply now: the newest per pair or document, while its
+        documents hold the content they held when it was made (oldest first)."""
+        with self._read() as conn:
+            rows = conn.exec_driver_sql(f"SELECT * FROM ({STANDING_DECISIONS}) ORDER BY id").fetchall()
+        return [Decision(*r) for r in rows]
+
     def decision_history(self) -> list[Decision]:
         """Every decision ever recorded, oldest first."""
         with self._read() as conn:
@@ -89,9 +95,10 @@ class DecisionsMixin:
         return [Decision(*r) for r in rows]
 
     def reattach_decisions(self) -> int:
-        """Carry the current decisions whose documents left the collection over to the
-        documents that now hold the same content (a folder removed and added again, a file
-        deleted and restored); returns how many were carried over.
+        """Carry the current decisions that no longer stand (a document left the collection
+        or holds other content now) over to the documents that now hold the content they
+        were made on (a folder removed and added again, a file deleted and restored, two
+        files renamed); returns how many were carried over.
 
         A side is carried over only when exactly one readable document has its content
         hash (copies of one text leave it undecided) and the new pair or document has no
@@ -105,10 +112,12 @@ class DecisionsMixin:
             keepers = {int(a) for a, _ in conn.exec_driver_sql(_LATEST_KEEPERS)}
 
             def holder(doc_id: int | None, content: str) -> int | None:
-                """The one readable document that is ``doc_id`` or holds ``content``."""
-                if doc_id is not None and conn.exec_driver_sql(
-                        "SELECT 1 FROM documents WHERE id = ?", (doc_id,)).first():
-                    return doc_id
+                """``doc_id`` while it holds ``content``, else the one readable document
+                that does."""
+                if doc_id is not None:
+                    row = conn.exec_driver_sql("SELECT xxh128 FROM documents WHERE id = ?", (doc_id,)).first()
+                    if row is not None and (not content or row[0] == content):
+                        return doc_id
                 if not content:
                     return None
                 rows = conn.exec_driver_sql(

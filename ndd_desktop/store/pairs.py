@@ -10,10 +10,24 @@ from ._sql import DOC_COLUMNS, DOC_WIDTH, doc_from_row, like_pattern
 from .types import PairArrays, PairRow, PairSet
 
 #: Latest verdict per (a, b): the decision log is append-only and the newest row wins.
-LATEST_VERDICTS = (
-    "SELECT a, b, value FROM decisions WHERE id IN "
-    "(SELECT MAX(id) FROM decisions WHERE kind = 'verdict' GROUP BY a, b)"
+#: The newest decision row per pair or document (whether or not it still applies).
+LATEST_DECISIONS = "SELECT MAX(id) FROM decisions GROUP BY kind, a, b"
+#: The decisions that stand: the newest row per pair or document, while its documents
+#: hold the content the reviewer saw (the hashes recorded with it, in either order for a
+#: pair). A file replaced by other content, or two names swapped, do not carry a verdict
+#: onto texts nobody judged; when the content comes back the decision applies again.
+STANDING_DECISIONS = (
+    "SELECT x.id, x.time, x.reviewer, x.kind, x.a, x.b, x.a_xxh128, x.b_xxh128, x.value, x.note "
+    "FROM decisions x JOIN documents da ON da.id = x.a LEFT JOIN documents db ON db.id = x.b "
+    f"WHERE x.id IN ({LATEST_DECISIONS}) AND ("
+    "(x.b IS NULL AND (COALESCE(x.a_xxh128, '') = '' OR x.a_xxh128 = da.xxh128)) "
+    "OR (x.b IS NOT NULL AND db.id IS NOT NULL AND ("
+    "(COALESCE(x.a_xxh128, '') = '' AND COALESCE(x.b_xxh128, '') = '') "
+    "OR (x.a_xxh128 = da.xxh128 AND x.b_xxh128 = db.xxh128) "
+    "OR (x.a_xxh128 = db.xxh128 AND x.b_xxh128 = da.xxh128))))"
 )
+#: The standing verdict of every pair that has one (value "" when cleared).
+LATEST_VERDICTS = f"SELECT a, b, value FROM ({STANDING_DECISIONS}) WHERE kind = 'verdict'"
 
 #: Sort orders of :meth:`PairsMixin.pairs` -> SQL expression.
 PAIR_ORDERS = {

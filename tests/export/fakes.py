@@ -137,3 +137,10 @@ class FakeStore:
 
     def decision_history(self):
         return list(self.history)
+
+    def standing_decisions(self):
+        """The newest decision per pair or document (the fake's documents never change)."""
+        latest = {}
+        for d in self.history:
+            latest[(d.kind, d.a, d.b)] = d
+        return sorted(latest.values(), key=lambda d: d.id)

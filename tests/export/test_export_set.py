@@ -209,6 +209,30 @@ def test_reference_roots_can_be_left_out(tmp_path, collection):
         store.close()
 
 
+def test_two_reference_copies_never_leave_each_other_out(tmp_path):
+    """Holdings are compared with the new folders, not among themselves: two identical
+    reference documents joined by a new copy both stay; the new copy is left out."""
+    from ndd_desktop.pipeline import ScanConfig, ScanJob
+    from ndd_desktop.store import Root, Store
+
+    holdings, incoming = tmp_path / "holdings", tmp_path / "incoming"
+    holdings.mkdir()
+    incoming.mkdir()
+    text = "minutes of the parish council meeting on the village hall roof and the footpath " * 20
+    for path in (holdings / "x.txt", holdings / "y.txt", incoming / "z.txt"):
+        path.write_text(text)
+    store = Store.open(str(tmp_path / "c.sqlite"))
+    try:
+        ScanJob(store, ScanConfig(roots=[Root(str(incoming)), Root(str(holdings), reference=True)],
+                                  method="exact", workers=0)).run()
+        plan = plan_export(store, ExportOptions(dest=str(tmp_path / "out"), method="exact"))
+        roles = {r.path: r.role for r in plan.rows}
+        assert roles == {"holdings/x.txt": "keeper", "holdings/y.txt": "unique", "incoming/z.txt": "duplicate"}
+        assert {f.target for f in plan.files} == {"holdings/x.txt", "holdings/y.txt"}
+    finally:
+        store.close()
+
+
 def test_a_copy_that_missed_the_journal_is_redone(scanned, tmp_path):
     """A crash between renaming a copy into place and journaling it must not block the rerun."""
     store, coll = scanned

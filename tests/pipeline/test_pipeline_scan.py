@@ -225,6 +225,75 @@ def test_decisions_follow_their_documents_back_when_a_folder_returns(store, tmp_
     assert scan(store, [a, b]).reattached == 0  # nothing left to carry over
 
 
+def test_a_decision_holds_only_while_its_documents_hold_the_judged_content(store, tmp_path):
+    from ndd_desktop.pipeline.grouping import groups_at
+
+    folder = tmp_path / "f"
+    folder.mkdir()
+    base = text_of(11)
+    (folder / "one.txt").write_text(base)
+    (folder / "two.txt").write_text(variant(base, 1))
+    (folder / "three.txt").write_text(text_of(12))
+    scan(store, [folder])
+    doc = {d.relpath: d.id for d in store.documents(status=None)}
+    pair = (min(doc["one.txt"], doc["two.txt"]), max(doc["one.txt"], doc["two.txt"]))
+    store.set_verdict(*pair, "duplicate")
+    store.set_keeper(doc["two.txt"], True)
+    assert store.verdicts() == {pair: "duplicate"} and store.keepers() == {doc["two.txt"]}
+
+    # two.txt is overwritten with an unrelated text: same path, same id, other content
+    (folder / "two.txt").write_text(text_of(13))
+    touch(folder / "two.txt")
+    assert scan(store, [folder]).changed == 1
+    assert {d.relpath: d.id for d in store.documents(status=None)} == doc
+    assert store.verdicts() == {} and store.keepers() == set()
+    (ps,) = [p for p in store.pair_sets() if p.method == "qgram"]
+    grouping = groups_at(store, "qgram", ps.pairs_key, 0.7)
+    assert not any(doc["two.txt"] in g.members for g in grouping.groups)  # not left out of an export
+
+    # the judged text comes back: the decisions apply again
+    (folder / "two.txt").write_text(variant(base, 1))
+    touch(folder / "two.txt", 10_000_000_000)
+    scan(store, [folder])
+    assert store.verdicts() == {pair: "duplicate"} and store.keepers() == {doc["two.txt"]}
+
+    # the two names swapped: the verdict is about the same two texts, so it stands
+    one, two = (folder / "one.txt").read_text(), (folder / "two.txt").read_text()
+    (folder / "one.txt").write_text(two)
+    (folder / "two.txt").write_text(one)
+    touch(folder / "one.txt", 20_000_000_000)
+    touch(folder / "two.txt", 20_000_000_000)
+    scan(store, [folder])
+    assert store.verdicts() == {pair: "duplicate"}
+    # the keeper choice was about two.txt's old text, now in one.txt: it follows the text
+    assert store.keepers() == {doc["one.txt"]}
+
+
+def test_texts_cut_at_the_size_limit_are_grouped_only_with_the_same_bytes(store, tmp_path):
+    from ndd_desktop.ingest import Limits
+    from ndd_desktop.pipeline import ScanConfig, ScanJob
+    from ndd_desktop.pipeline.grouping import groups_at
+
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    head = text_of(21, 400)
+    (folder / "a.log").write_text(head + " " + text_of(22, 400))
+    (folder / "b.log").write_text(head + " " + text_of(23, 400))  # same beginning, other rest
+    (folder / "a-copy.log").write_text(head + " " + text_of(22, 400))  # the very same bytes as a
+    limits = Limits(max_text_chars=len(head))  # only the common beginning is compared
+    config = ScanConfig(roots=[Root(str(folder))], method="exact", params={}, floor=0.3, workers=0, limits=limits)
+    ScanJob(store, config).run()
+    doc = {d.relpath: d for d in store.documents(status=None)}
+    assert all("text truncated to" in doc[n].reason for n in doc)
+    (ps,) = store.pair_sets()
+    assert len(store.pair_arrays("exact", ps.pairs_key)) == 3  # on their prefixes all three are "exact"
+    grouping = groups_at(store, "exact", ps.pairs_key, 0.9)
+    assert [sorted(doc_id for doc_id in g.members) for g in grouping.groups] == [
+        sorted((doc["a.log"].id, doc["a-copy.log"].id))]
+    assert grouping.partial == {doc["b.log"].id}  # never left out of an export on a prefix
+    assert not grouping.left_out
+
+
 def test_a_decision_is_not_reattached_when_its_content_is_ambiguous(store, tmp_path):
     a, b = tmp_path / "a", tmp_path / "b"
     a.mkdir()
