@@ -155,8 +155,10 @@ def _extract(data, relpath, container, fallback_date, hint, depth, budget, root,
         members += 1
         name = f"{relpath}!{names.unique(member.name)}" if member.name else relpath
         if member.data is None:
-            out.append(_record(root, name, outer, None, mtime_ns, member.date or date, "",
-                               member.status or STATUS_ERROR, member.reason))
+            # an unnamed member is a note about the container itself (e.g. "more than N
+            # messages"): its record is the container's, not a member inside it
+            out.append(_record(root, name, outer if member.name else container, None, mtime_ns,
+                               member.date or date, "", member.status or STATUS_ERROR, member.reason))
             continue
         _extract(member.data, name, outer, member.date or date, member.hint, depth + 1, budget,
                  root, mtime_ns, limits, out)

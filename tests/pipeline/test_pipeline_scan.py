@@ -294,6 +294,25 @@ def test_texts_cut_at_the_size_limit_are_grouped_only_with_the_same_bytes(store,
     assert not grouping.left_out
 
 
+def test_a_mailbox_over_the_message_limit_is_noted_on_itself_not_on_a_phantom_file(store, tmp_path):
+    from ndd_desktop.ingest import Limits
+    from ndd_desktop.pipeline import ScanConfig, ScanJob
+
+    folder = tmp_path / "mail"
+    folder.mkdir()
+    box = b"".join(
+        b"From ada@example.org Tue Feb  1 10:00:00 2005\nFrom: ada@example.org\nSubject: note %d\n\n"
+        b"body of message %d\n\n" % (i, i) for i in (1, 2, 3))
+    (folder / "big.mbox").write_bytes(box)
+    config = ScanConfig(roots=[Root(str(folder))], method="qgram", params={}, floor=0.3, workers=0,
+                        limits=Limits(max_members=2))
+    ScanJob(store, config).run()
+    docs = {d.relpath: d for d in store.documents(status=None)}
+    assert set(docs) == {"big.mbox", "big.mbox!message-1", "big.mbox!message-2"}  # no "big (2).mbox"
+    note = docs["big.mbox"]
+    assert note.status == "skipped" and note.container is None and "more than 2 messages" in note.reason
+
+
 def test_a_decision_is_not_reattached_when_its_content_is_ambiguous(store, tmp_path):
     a, b = tmp_path / "a", tmp_path / "b"
     a.mkdir()
