@@ -49,7 +49,12 @@ class Journal:
             os.makedirs(guard.check(dest))
         entries = os.listdir(dest)
         if JOURNAL_NAME in entries:
-            journal._load()
+            if not journal._load():
+                if entries != [JOURNAL_NAME]:
+                    raise ExportError(f"{journal.path!r} is not an ndd export journal")
+                # our own journal, torn before its first line was on disk (a full disk, a
+                # kill): the export never began, so it starts again
+                os.remove(journal.guard.check(journal.path))
         elif entries:
             if "bagit.txt" in entries:
                 raise ExportError(
@@ -60,8 +65,9 @@ class Journal:
         journal._open_append()
         return journal
 
-    def _load(self) -> None:
-        with open(self.path, "r", encoding="utf-8") as fh:
+    def _load(self) -> bool:
+        """Read the journal; False when it holds no complete line at all."""
+        with open(self.path, "r", encoding="utf-8", errors="replace") as fh:
             lines = fh.read().splitlines()
         records = []
         for line in lines:
@@ -69,7 +75,9 @@ class Journal:
                 records.append(json.loads(line))
             except ValueError:
                 continue  # a line torn by a crash
-        if not records or records[0].get("journal") != _KIND:
+        if not records:
+            return False
+        if not isinstance(records[0], dict) or records[0].get("journal") != _KIND:
             raise ExportError(f"{self.path!r} is not an ndd export journal")
         if records[0].get("plan_id") != self.plan_id:
             raise ExportError(
@@ -84,13 +92,19 @@ class Journal:
                 self.state = rec["state"]
             elif "undone" in rec:
                 self.done.pop(rec["undone"], None)
+        return True
 
     def _open_append(self) -> None:
         fresh = not os.path.exists(self.path)
-        self._fh = open(self.guard.check(self.path), "a", encoding="utf-8")
+        try:
+            self._fh = open(self.guard.check(self.path), "a", encoding="utf-8")
+            if fresh:
+                self._write({"journal": _KIND, "version": _VERSION, "plan_id": self.plan_id,
+                             "created": time.time()}, sync=True)
+        except OSError as exc:
+            raise ExportError(f"cannot write the export's journal in {self.dest!r}: "
+                              f"{exc.strerror or exc}") from None
         if fresh:
-            self._write({"journal": _KIND, "version": _VERSION, "plan_id": self.plan_id,
-                         "created": time.time()}, sync=True)
             self.state = "copying"
 
     # -- writing ------------------------------------------------------------------------

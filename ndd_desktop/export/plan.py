@@ -17,11 +17,14 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import unicodedata
 from dataclasses import dataclass, field
 
 import numpy as np
 
+from ..ingest.document import free_numbered_name
 from ..pipeline.grouping import groups_at, left_out_members
+from ..pipeline.pair_lookup import PairLookup
 from .decisions import DecisionIndex
 from .errors import ExportError
 from .layout import bag_safe_relpath, check_destination, root_names, safe_relpath
@@ -78,6 +81,7 @@ class DocumentRow:
     decided_at: str
     target: str  # payload path of the file that carries it; "" when it is not exported
     note: str = ""
+    score_to_keeper: float | None = None  # the stored score with the group's keeper (None: none stored)
 
 
 @dataclass(frozen=True)
@@ -196,7 +200,9 @@ def plan_export(store, options: ExportOptions) -> ExportPlan:
         left_out.update(int(m) for m in left_out_members(g, reference.__contains__))
     planner = _Planner(options, names, membership, left_out)
     files, issues = planner.files(docs)
-    contained = containment_lookup(store.pair_arrays(options.method, options.pairs_key))
+    arrays = store.pair_arrays(options.method, options.pairs_key)
+    contained = containment_lookup(arrays)
+    planner.scored = PairLookup(arrays.a, arrays.b, arrays.score)
     decisions = DecisionIndex(store.standing_decisions())
     rows = [planner.row(d, contained, decisions) for d in docs]
     rows.sort(key=lambda r: r.path)
@@ -220,6 +226,7 @@ class _Planner:
         self.target_of: dict[int, str] = {}
         self.not_files: list[PlanIssue] = []
         self.not_a_file: set[int] = set()
+        self.scored: PairLookup | None = None  # stored scores by pair (set by plan_export)
 
     def display(self, doc) -> str:
         """A document's path as the reports show it: ``<root-name>/<relpath>`` (the
@@ -256,7 +263,8 @@ class _Planner:
             disk_files.setdefault((d.root, d.container or d.relpath), []).append(d)
         files = []
         o = self.options
-        for (root, diskrel), members in disk_files.items():
+        bag_names: set[str] = set()
+        for (root, diskrel), members in sorted(disk_files.items()):
             rel = safe_relpath(diskrel)
             if rel is None:
                 issues.extend(PlanIssue(d.id, self.display(d), "unsafe path: it would leave its folder", d.abspath)
@@ -268,6 +276,11 @@ class _Planner:
             target = f"{self.names[root]}/{rel}"
             if o.bagit:
                 target = bag_safe_relpath(target)
+                # bagit compares payload names in Unicode NFC: "café" spelled NFC and NFD
+                # (two files on Linux) would be one name in the bag; the second is numbered
+                if _nfc(target) in bag_names:
+                    target = free_numbered_name(target, lambda n: _nfc(n) in bag_names)
+                bag_names.add(_nfc(target))
             files.append(PlannedFile(
                 source=members[0].abspath,
                 target=target,
@@ -312,7 +325,17 @@ class _Planner:
             score=None if score is None or math.isnan(score) else float(score),
             containment=cont, verdict=shown.verdict, reviewer=shown.reviewer,
             decided_at=shown.time_iso, target=self.target_of.get(d.id, ""), note=note,
+            score_to_keeper=self._score_to_keeper(d.id, g),
         )
+
+    def _score_to_keeper(self, doc: int, g) -> float | None:
+        if g is None or doc == g.keeper or self.scored is None:
+            return None
+        return self.scored.get((min(doc, g.keeper), max(doc, g.keeper)))
+
+
+def _nfc(name: str) -> str:
+    return unicodedata.normalize("NFC", name)
 
 
 def plan_identity(plan: ExportPlan) -> str:

@@ -17,7 +17,7 @@ COLUMNS = (
 )
 #: Columns of the list of left-out duplicates.
 LEFT_OUT_COLUMNS = (
-    "path", "source", "sha256", "size", "format", "group_id", "keeper", "score",
+    "path", "source", "sha256", "size", "format", "group_id", "keeper", "score_to_keeper", "score",
     "containment", "verdict", "reviewer", "decided_at", "still_exported_in_container",
 )
 
@@ -87,6 +87,7 @@ class ReportContext:
             "format": row.format,
             "group_id": row.group_id,
             "keeper": row.keeper_path,
+            "score_to_keeper": row.score_to_keeper,
             "score": row.score,
             "containment": row.containment,
             "verdict": row.verdict,

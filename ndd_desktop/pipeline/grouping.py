@@ -189,7 +189,9 @@ def groups_at(
         direct: dict[int, bool] = {}
         for m, sc in zip(members, g.scores.tolist()):
             direct[m] = not math.isnan(sc)
-            if direct[m]:
+            if direct[m] and m != principal and pair_value.get((min(m, principal), max(m, principal))) is None:
+                scores[m] = None  # joined by a reviewer's "duplicate" on a pair with no stored score
+            elif direct[m]:
                 scores[m] = sc
             else:  # linked through others: its own stored score with the principal, if any
                 scores[m] = pair_value.get((min(m, principal), max(m, principal)))

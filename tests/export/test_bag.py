@@ -102,3 +102,36 @@ def test_awkward_file_names_survive_a_bag(tmp_path):
     assert sorted(payload) == sorted(hashlib.sha256(prose(100 + n).encode()).hexdigest() for n in range(4))
     assert "data/names/bad-%FF-byte.txt" in payload.values()
     assert "data/names/pct%250Aname.txt" in payload.values()
+
+
+def test_two_unicode_spellings_of_one_name_both_survive_a_bag(tmp_path):
+    """bagit compares payload names in Unicode NFC: café.txt written as NFC and as NFD
+    (two files on Linux) must not become one name in the bag."""
+    import hashlib
+    import unicodedata
+
+    from export_support import prose, scan
+    from ndd_desktop.store import Store
+
+    root = tmp_path / "src" / "letters"
+    root.mkdir(parents=True)
+    nfc, nfd = unicodedata.normalize("NFC", "café.txt"), unicodedata.normalize("NFD", "café.txt")
+    assert nfc != nfd
+    (root / nfc).write_text(prose(201))
+    (root / nfd).write_text(prose(202))
+    store = Store.open(str(tmp_path / "db.sqlite"))
+    try:
+        scan(store, [str(root)], "exact")
+        dest = tmp_path / "bag"
+        result = run_export(store, ExportOptions(dest=str(dest), method="exact", bagit=True))
+    finally:
+        store.close()
+    assert result.ok and result.bag_valid, (result.failed, result.bag_message)
+    bag = bagit.Bag(str(dest))
+    names = {unicodedata.normalize("NFC", p) for p in bag.payload_files()}
+    assert len(names) == 2 and "data/letters/café (2).txt" in names
+    found = set()
+    for rel in bag.payload_files():
+        with open(os.path.join(dest, rel), "rb") as fh:
+            found.add(hashlib.sha256(fh.read()).hexdigest())
+    assert found == {hashlib.sha256(prose(n).encode()).hexdigest() for n in (201, 202)}

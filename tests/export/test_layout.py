@@ -107,3 +107,22 @@ def test_journal_refuses_a_non_empty_folder(tmp_path):
     with pytest.raises(ExportError, match="not empty"):
         Journal.open(str(dest), "p", WriteGuard(str(dest), []))
     assert os.listdir(dest) == ["someone-else.txt"]
+
+
+def test_a_journal_torn_before_its_first_line_starts_the_export_again(tmp_path):
+    dest = tmp_path / "dest"
+    dest.mkdir()
+    (dest / JOURNAL_NAME).write_bytes(b"")  # the disk was full when the export began
+    guard = WriteGuard(str(dest), [])
+    j = Journal.open(str(dest), "plan-1", guard)
+    assert not j.resumed
+    j.close()
+    assert json.loads((dest / JOURNAL_NAME).read_text().splitlines()[0])["plan_id"] == "plan-1"
+    # beside files of its own, an unreadable journal is not taken for a fresh start
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / JOURNAL_NAME).write_bytes(b'{"torn')
+    (other / "a.txt").write_text("exported before?")
+    with pytest.raises(ExportError, match="not an ndd export journal"):
+        Journal.open(str(other), "plan-1", WriteGuard(str(other), []))
+    assert sorted(os.listdir(other)) == [JOURNAL_NAME, "a.txt"]

@@ -67,6 +67,7 @@ def test_left_out_list_names_every_duplicate(exported):
     assert {r["path"] for r in rows} >= {f"archive/notes/{HOSTILE}"}
     for r in rows:
         assert r["keeper"] and r["still_exported_in_container"] == "no"
+        assert float(r["score_to_keeper"]) == 1.0  # the exact method: each is a copy of its keeper
         assert r["source"].startswith(("/", "\\")) or ":" in r["source"]
 
 

@@ -84,6 +84,16 @@ def test_not_duplicate_splits_and_duplicate_joins(gstore):
     assert {d, e} in [set(x.members) for x in g.groups]
 
 
+def test_a_reviewer_join_without_a_stored_pair_shows_no_score(gstore):
+    s, (a, b, c, d, e) = gstore
+    s.set_verdict(b, d, "duplicate")  # b (the longest: the principal) and d: no stored pair
+    g = groups_at(s, "m", "pk", 0.7)
+    (grp,) = [x for x in g.groups if d in x.members]
+    assert grp.principal == b and grp.linked(d)
+    assert grp.scores[d] is None  # not 1.0: nobody measured it
+    assert grp.scores[a] == 0.9 and grp.scores[c] == 0.85
+
+
 def test_no_pairs_no_groups():
     s = Store.open(":memory:")
     g = groups_at(s, "m", "none", 0.5)
