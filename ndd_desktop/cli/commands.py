@@ -18,7 +18,7 @@ from .output import ProgressBar, clean, iso_utc, one_line, write_rows
 PAIR_COLUMNS = ["a", "b", "score", "containment_ab", "containment_ba", "hamming", "verdict",
                 "a_root", "b_root", "a_id", "b_id", "pair_id"]
 CLUSTER_COLUMNS = ["group", "path", "root", "role", "keeper", "score", "id", "size", "date"]
-PAGE = 20_000  # pairs read per query by `ndd pairs`
+PAGE = 20_000  # pairs fetched at a time by `ndd pairs` (one query, streamed)
 ERROR_COLUMNS = ["path", "root", "status", "reason", "format", "size", "id"]
 
 
@@ -169,6 +169,25 @@ def _cancel_on_sigint(token) -> Iterator[None]:
 
 
 # -- selecting a pair set -----------------------------------------------------------------
+def _last_scanned_params(store: Store, method):
+    """The parameters of the newest finished scan with ``method`` whose pairs are stored
+    (an unchanged rescan does not renew its pair set, so "newest pair set" would name an
+    older choice), else of its newest pair set."""
+    for run in store.scans():
+        if run.method != method.name or run.status != "finished":
+            continue
+        try:
+            params = method.params(dict(run.params))
+        except ValueError:
+            continue
+        if store.pair_set(method.name, method.pairs_key(params)) is not None:
+            return params
+    sets = [ps for ps in store.pair_sets() if ps.method == method.name]
+    if not sets:
+        raise CommandError(f"the collection has no pairs for method {method.name!r} (scan with --method {method.name})")
+    return method.params(sets[0].params)
+
+
 def select_pair_set(store: Store, args: argparse.Namespace):
     """(method, params object, pairs_key, threshold) from --method/--set/--threshold and the store.
 
@@ -189,10 +208,7 @@ def select_pair_set(store: Store, args: argparse.Namespace):
     elif last is not None and last[0] == method.name:
         params = method.params(last[1])
     else:
-        sets = [ps for ps in store.pair_sets() if ps.method == method.name]
-        if not sets:
-            raise CommandError(f"the collection has no pairs for method {method.name!r} (scan with --method {method.name})")
-        params = method.params(sets[0].params)
+        params = _last_scanned_params(store, method)
     pairs_key = method.pairs_key(params)
     pset = store.pair_set(method.name, pairs_key)
     if pset is None:
@@ -227,20 +243,15 @@ def cmd_pairs(args: argparse.Namespace) -> int:
 
 
 def _pair_rows(store: Store, method: str, pairs_key: str, threshold: float):
-    """Pairs as output rows, read a page at a time so memory stays flat."""
-    offset, page = 0, PAGE
-    while True:
-        rows = store.pairs(method, pairs_key, threshold, order="score", descending=True, offset=offset, limit=page)
-        for p in rows:
-            yield {
-                "a": p.a.relpath, "b": p.b.relpath, "score": round(p.score, 6),
-                "containment_ab": _rounded(p.cont_ab), "containment_ba": _rounded(p.cont_ba), "hamming": p.hamming,
-                "verdict": p.verdict, "a_root": p.a.root, "b_root": p.b.root,
-                "a_id": p.a.id, "b_id": p.b.id, "pair_id": p.pair_id,
-            }
-        if len(rows) < page:
-            return
-        offset += page
+    """Pairs as output rows, streamed from the store so memory stays flat."""
+    for p in store.iter_pairs(method, pairs_key, threshold, batch=PAGE):
+        yield {
+            "a": p.a.relpath, "b": p.b.relpath, "score": round(p.score, 6),
+            "containment_ab": _rounded(p.cont_ab), "containment_ba": _rounded(p.cont_ba),
+            "hamming": None if p.hamming is None or p.hamming != p.hamming else int(p.hamming),
+            "verdict": p.verdict, "a_root": p.a.root, "b_root": p.b.root,
+            "a_id": p.a.id, "b_id": p.b.id, "pair_id": p.pair_id,
+        }
 
 
 def _check_keeper_rule(args: argparse.Namespace) -> None:

@@ -57,7 +57,8 @@ def write_rows(rows: Iterable[dict], fmt: str, out: IO[str], columns: Sequence[s
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(columns)
     for r in rows:
-        writer.writerow(["" if clean(r.get(k)) is None else clean(r.get(k)) for k in columns])
+        values = [clean(r.get(k)) for k in columns]
+        writer.writerow(["" if v is None else v for v in values])
 
 
 def _fmt_seconds(s: float | None) -> str:

@@ -71,6 +71,14 @@ def test_pairs_threshold_order_paging_filter(three):
         store.pairs("m", "pk", 0.0, order="nonsense")
 
 
+def test_iter_pairs_streams_every_pair_best_first(three):
+    store, (a, b, c) = three
+    for batch in (1, 2, 100):
+        streamed = list(store.iter_pairs("m", "pk", 0.0, batch=batch))
+        assert [(r.pair_id, r.score) for r in streamed] == [(r.pair_id, r.score) for r in store.pairs("m", "pk", 0.0)]
+    assert [r.score for r in store.iter_pairs("m", "pk", 0.4)] == [0.9, 0.5]
+
+
 def test_replace_pairs_replaces_the_whole_set(three):
     store, (a, b, c) = three
     store.replace_pairs("m", "pk", "k", {"q": 4}, 0.5, "in2", {"a": np.array([b]), "b": np.array([c]), "score": np.array([0.6])})
