@@ -63,7 +63,7 @@ def _method(name: str):
 # -- scan --------------------------------------------------------------------------------
 def cmd_scan(args: argparse.Namespace) -> int:
     """``ndd scan``: run the scan job with a progress bar on a terminal."""
-    from ..pipeline import CancelToken, ScanCancelled, ScanConfig, ScanError, ScanJob
+    from ..pipeline import CancelToken, ScanCancelled, ScanConfig, ScanError, ScanJob, ScanStopped
     from ..pipeline.config import DEFAULT_FLOOR
 
     for path in [*args.paths, *args.reference]:
@@ -96,6 +96,8 @@ def cmd_scan(args: argparse.Namespace) -> int:
             return EXIT_INTERRUPTED
         except ScanError as exc:
             raise UsageError(str(exc)) from None
+        except ScanStopped as exc:
+            raise CommandError(str(exc)) from None
         except StoreError as exc:
             raise CommandError(str(exc)) from None
         finally:

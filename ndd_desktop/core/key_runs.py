@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .checkpoint import checkpoint
 from .hashing import mix64
 
 
@@ -31,30 +32,45 @@ def run_pairs(
     only: bounded work on a key that half the collection shares, and the run's members
     stay connected. ``members`` is reordered in place inside such runs.
     """
+    parts = list(_steps(members, same, cap, salt, row_mask))
+    if not parts:
+        return np.empty(0, np.int64), np.empty(0, np.int64)
+    a = np.concatenate([p[0] for p in parts])
+    b = np.concatenate([p[1] for p in parts])
+    return np.minimum(a, b), np.maximum(a, b)
+
+
+def run_pair_codes(members: np.ndarray, same: np.ndarray, n: int, row_mask: int | None = None) -> np.ndarray:
+    """The distinct codes ``a * n + b`` (a < b) of :func:`run_pairs` without a cap, built
+    step by step (8 bytes a pair instead of 16 while they pile up)."""
+    codes = [np.minimum(a, b) * n + np.maximum(a, b) for a, b in _steps(members, same, None, 0, row_mask)]
+    checkpoint()  # the sort below is one long call on a near-clique of documents
+    return np.unique(np.concatenate(codes)) if codes else np.empty(0, np.int64)
+
+
+def _steps(members, same, cap, salt, row_mask):
+    """(a, b) of the pairs at distance d = 1, 2, ... inside the runs, one array pair per d
+    (a checkpoint between steps: a run of thousands of equal keys makes thousands)."""
     pos = np.flatnonzero(same)
     if pos.shape[0] == 0:
-        return np.empty(0, np.int64), np.empty(0, np.int64)
+        return
     mask = None if row_mask is None else np.asarray(row_mask, dtype=members.dtype)
     if cap is not None:
         _shuffle_long_runs(members, pos, cap, salt, mask)
-    out_a, out_b = [], []
     d = 1
     while pos.shape[0] and (cap is None or d < cap):
-        out_a.append(members[pos])
-        out_b.append(members[pos + d])
-        nxt = pos + d
+        checkpoint()
+        a, b = members[pos], members[pos + d]
+        if mask is not None:
+            a, b = a & mask, b & mask
+        a, b = a.astype(np.int64, copy=False), b.astype(np.int64, copy=False)
+        keep = a != b
+        yield a[keep], b[keep]
+        nxt = pos + d  # k and k + d + 1 share a run when k + d and k + d + 1 do
         ok = nxt < same.shape[0]
         pos = pos[ok]
         pos = pos[same[nxt[ok]]]
         d += 1
-    a, b = np.concatenate(out_a), np.concatenate(out_b)
-    if mask is not None:
-        a &= mask
-        b &= mask
-    a, b = a.astype(np.int64, copy=False), b.astype(np.int64, copy=False)
-    keep = a != b
-    a, b = a[keep], b[keep]
-    return np.minimum(a, b), np.maximum(a, b)
 
 
 def _shuffle_long_runs(members: np.ndarray, pos: np.ndarray, cap: int, salt: int, mask) -> None:

@@ -37,6 +37,7 @@ import numpy as np
 
 from .checkpoint import checkpoint
 from .hashing import mix64
+from .key_runs import run_pair_codes
 
 _SEED = 0x5E7
 #: Sets with a median size below this (bottom-k sketches) are "small".
@@ -85,7 +86,7 @@ _DOC_BITS = 24
 
 def _run_pairs(key: np.ndarray, doc: np.ndarray, n: int) -> np.ndarray:
     """Codes i * n + j (i < j) of the documents sharing a run of equal ``key`` (sorted)."""
-    return _pairs_in_runs(key[1:] == key[:-1], lambda p: doc[p], n)
+    return run_pair_codes(doc, key[1:] == key[:-1], n)
 
 
 _CHUNK = 1 << 20
@@ -102,25 +103,7 @@ def _packed_run_pairs(comp: np.ndarray, n: int) -> np.ndarray:
     for s in range(0, m - 1, _CHUNK):
         e = min(s + _CHUNK, m - 1)
         np.less(comp[s + 1 : e + 1] ^ comp[s:e], limit, out=same[s:e])
-    mask = np.uint64((1 << _DOC_BITS) - 1)
-    return _pairs_in_runs(same, lambda p: (comp[p] & mask).astype(np.int64), n)
-
-
-def _pairs_in_runs(same: np.ndarray, doc_at, n: int) -> np.ndarray:
-    """Codes of the document pairs in runs, ``same[k]`` telling whether positions k and
-    k + 1 lie in one run and ``doc_at(positions)`` giving their documents."""
-    pos = np.flatnonzero(same)
-    out = []
-    d = 1
-    while pos.shape[0]:
-        a, b = doc_at(pos), doc_at(pos + d)
-        keep = a != b
-        out.append(np.minimum(a[keep], b[keep]) * n + np.maximum(a[keep], b[keep]))
-        nxt = pos + d  # k and k + d + 1 share a run when k + d and k + d + 1 do
-        ok = nxt < same.shape[0]
-        pos = pos[ok][same[nxt[ok]]]
-        d += 1
-    return np.unique(np.concatenate(out)) if out else np.empty(0, np.int64)
+    return run_pair_codes(comp, same, n, row_mask=(1 << _DOC_BITS) - 1)
 
 
 def padded_shared_counts(full: np.ndarray, i: np.ndarray, j: np.ndarray, batch: int = 8192) -> np.ndarray:

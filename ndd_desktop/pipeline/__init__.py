@@ -6,7 +6,7 @@ a scan keeps and how it resumes.
 
 from ..ingest.limits import Limits
 from .cancel import CancelToken, ScanCancelled
-from .config import DEFAULT_FLOOR, ScanConfig, ScanError, ScanSummary
+from .config import DEFAULT_FLOOR, ScanConfig, ScanError, ScanStopped, ScanSummary
 from .job import ScanJob
 from .progress import STAGES, Progress, ProgressMeter
 
@@ -20,6 +20,7 @@ __all__ = [
     "ScanCancelled",
     "ScanConfig",
     "ScanError",
+    "ScanStopped",
     "ScanJob",
     "ScanSummary",
 ]

@@ -15,6 +15,11 @@ class ScanError(Exception):
     """The scan cannot start: a root that is missing, a method or parameter that is wrong."""
 
 
+class ScanStopped(Exception):
+    """The scan started but had to stop before its end (it would exhaust the machine's
+    memory); what it read is kept, and the message says what to change."""
+
+
 @dataclass
 class ScanConfig:
     """The roots to scan, the method with its parameter overrides, the pair floor."""

@@ -19,8 +19,9 @@ from ..core.checkpoint import checkpoints
 from ..core.method import Method, PairScores
 from ..store import Store
 from .cancel import CancelToken
-from .worker_sketch import sketch_blobs
+from .memory_guard import MemoryGuard
 from .progress import ProgressMeter
+from .worker_sketch import sketch_blobs
 
 SKETCH_BATCH = 500
 
@@ -85,6 +86,7 @@ def compute_pairs(store: Store, method: Method, params: Any, params_dict: dict, 
                   meter: ProgressMeter, cancel: CancelToken) -> int:
     """Find, filter and store the pairs of the method; returns how many are stored."""
     sketch_key, pairs_key = method.sketch_key(params), method.pairs_key(params)
+    guard = MemoryGuard(floor)
     meter.stage("pairs", None)
     ids, hashes, refs = store.sketch_inventory(method.name, sketch_key)
     digest = input_hash(ids, hashes, refs, floor, pairs_key)
@@ -96,7 +98,11 @@ def compute_pairs(store: Store, method: Method, params: Any, params_dict: dict, 
     cancel.raise_if_cancelled()
     if len(sketches) >= 2:
         # the search's loops stop at their next checkpoint once the scan is cancelled
-        with checkpoints(cancel.raise_if_cancelled):
+        def check() -> None:
+            cancel.raise_if_cancelled()
+            guard()
+
+        with checkpoints(check):
             scores = method.find_pairs(sketches, params, floor, dates)
     else:
         scores = PairScores.empty()
@@ -105,7 +111,13 @@ def compute_pairs(store: Store, method: Method, params: Any, params_dict: dict, 
     cancel.raise_if_cancelled()
     meter.finish()
     meter.stage("store", len(scores))
+
+    def stored(rows: int) -> None:  # Ctrl-C or Cancel stop the writing too (nothing is kept)
+        cancel.raise_if_cancelled()
+        guard()
+        meter.update(rows)
+
     n = store.replace_pairs(method.name, pairs_key, sketch_key, params_dict, floor, digest, to_columns(scores, ids),
-                            complete_from=scores.complete_from)
+                            complete_from=scores.complete_from, on_chunk=stored)
     meter.finish()
     return n

@@ -368,12 +368,14 @@ class ScanWriteMixin:
         input_hash: str,
         columns: dict[str, np.ndarray],
         complete_from: float | None = None,
+        on_chunk: Callable[[int], None] | None = None,
     ) -> int:
         """Atomically replace the pair set of (method, pairs_key) with new pairs.
 
         ``columns`` holds parallel arrays ``a, b, score, cont_ab, cont_ba, hamming`` (NaN
         is stored as NULL). ``complete_from``: see :class:`PairSet`. Readers see the old
-        set until the transaction commits.
+        set until the transaction commits. ``on_chunk(rows_written)`` is called after each
+        slice of rows; if it raises, nothing is written (a cancelled scan keeps the old set).
         """
         n = int(columns["a"].shape[0])
         with self._write() as conn:
@@ -403,6 +405,8 @@ class ScanWriteMixin:
                     "INSERT INTO pairs (set_id, a, b, score, cont_ab, cont_ba, hamming) VALUES (?, ?, ?, ?, ?, ?, ?)",
                     list(rows),
                 )
+                if on_chunk is not None:
+                    on_chunk(min(n, start + PAIR_INSERT_CHUNK))
         return n
 
     # -- scan runs ------------------------------------------------------------------------

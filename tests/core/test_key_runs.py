@@ -73,3 +73,36 @@ def test_a_long_run_is_capped_but_stays_connected():
     other = run_pairs(rows.copy(), keys[1:] == keys[:-1], cap=cap, salt=8)
     assert set(zip(*(x.tolist() for x in again))) == pairs
     assert set(zip(*(x.tolist() for x in other))) != pairs
+
+
+@settings(max_examples=100, deadline=None)
+@given(entries)
+def test_pair_codes_are_the_distinct_pairs(pairs):
+    from ndd_desktop.core.key_runs import run_pair_codes
+
+    keys, rows = sorted_entries(pairs)
+    n = 31
+    codes = run_pair_codes(rows, keys[1:] == keys[:-1], n)
+    assert codes.tolist() == sorted({a * n + b for a, b in brute(pairs)})
+
+
+def test_a_long_run_can_be_stopped_between_steps():
+    import pytest
+
+    from ndd_desktop.core.checkpoint import checkpoints
+
+    class Stop(Exception):
+        pass
+
+    calls = []
+
+    def stop_after_three():
+        calls.append(1)
+        if len(calls) > 3:
+            raise Stop
+
+    rows = np.arange(5000, dtype=np.int64)
+    same = np.ones(4999, dtype=bool)  # one run of 5,000 members: 4,999 steps
+    with checkpoints(stop_after_three), pytest.raises(Stop):
+        run_pairs(rows, same)
+    assert len(calls) == 4

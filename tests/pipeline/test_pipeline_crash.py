@@ -167,3 +167,43 @@ def test_cancel_keeps_finished_batches_and_resumes(tmp_path, store, monkeypatch)
     summary = scan(store, [folder])
     assert summary.new == 40 - kept
     assert pairs_by_path(store) == expected
+
+
+def test_a_scan_past_the_memory_limit_stops_with_advice_and_keeps_its_documents(tmp_path, store, monkeypatch):
+    from ndd_desktop.pipeline import ScanStopped, memory_guard
+
+    folder = tmp_path / "c"
+    make_corpus(folder, n=12)
+    # the machine "has" 1 GB and the scan holds 2: past the limit at the first checkpoint
+    monkeypatch.setattr(memory_guard, "physical_memory", lambda: 2**30)
+    monkeypatch.setattr(memory_guard, "resident_memory", lambda: 2 * 2**30)
+    with pytest.raises(ScanStopped, match=r"higher floor \(ndd scan --floor 0.6\)"):
+        scan(store, [folder])
+    assert store.count_documents() == 12  # what was read is kept
+    assert store.pair_sets() == [] and store.scans()[0].status == "failed"
+    monkeypatch.undo()
+    assert scan(store, [folder]).pairs > 0  # and the next scan (with room) finishes the job
+
+
+def test_cancel_while_the_pairs_are_written_keeps_no_partial_pair_set(tmp_path, store, monkeypatch):
+    from ndd_desktop.store import scanwrite
+
+    folder = tmp_path / "c"
+    make_corpus(folder, n=30)
+    monkeypatch.setattr(scanwrite, "PAIR_INSERT_CHUNK", 1)  # one row per slice
+    token = CancelToken()
+
+    def progress(p):
+        if p.stage == "store" and p.done:
+            token.cancel()  # Ctrl-C after the first rows are written
+
+    monkeypatch.setattr(job_module, "ProgressMeter", lambda cb: ProgressMeter(cb, interval=0.0))
+    with pytest.raises(ScanCancelled):
+        scan(store, [folder], cancel=token, progress=progress)
+    assert store.pair_sets() == [] and store.scans()[0].status == "cancelled"
+    with Store.open(tmp_path / "ref.ndd") as ref:
+        scan(ref, [folder])
+        expected = pairs_by_path(ref)
+    monkeypatch.undo()
+    scan(store, [folder])
+    assert pairs_by_path(store) == expected
