@@ -452,10 +452,14 @@ def cmd_export(args: argparse.Namespace) -> int:
     for note in result.notes:
         sys.stderr.write(f"note: {note}\n")
     done = result.copied + result.linked + result.skipped
-    sys.stderr.write(
-        f"exported {done} of {result.files_planned} files to {result.dest} ({result.copied} copied, "
-        f"{result.linked} linked, {result.skipped} already there) in {result.seconds:.1f} s\n"
-    )
+    if result.already_complete:  # a finished bag: nothing to copy, it was validated again
+        sys.stderr.write(f"the bag in {result.dest} was already complete ({result.files_planned} files); "
+                         f"validated again: {'valid' if result.bag_valid else 'NOT valid'}\n")
+    else:
+        sys.stderr.write(
+            f"exported {done} of {result.files_planned} files to {result.dest} ({result.copied} copied, "
+            f"{result.linked} linked, {result.skipped} already there) in {result.seconds:.1f} s\n"
+        )
     if not result.ok:
         raise CommandError(f"export incomplete: {len(result.failed)} files failed" +
                            (f"; bag: {result.bag_message}" if result.bag_valid is False else ""))

@@ -151,8 +151,8 @@ def upgrade(engine: Engine, target: str = "head") -> None:
     current = current_revision(engine)
     if current is not None and schema_number(current) > schema_number(HEAD_REVISION):
         raise StoreError(
-            f"this collection was written by a newer ndd-desktop (schema {schema_number(current)}); "
-            "upgrade to open it"
+            f"this collection was written by a newer or another ndd-desktop (schema {current!r}, this "
+            f"release knows up to {HEAD_REVISION!r}); upgrade to open it"
         )
     wanted = HEAD_REVISION if target == "head" else target
     if current == wanted:

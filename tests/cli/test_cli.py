@@ -245,7 +245,7 @@ def test_runtime_errors_exit_1(capsys, corpus):
     con.commit()
     con.close()
     status, _, err = run(capsys, "pairs", "--db", db)
-    assert status == 1 and "newer ndd-desktop (schema 42)" in err and err.count("\n") == 1
+    assert status == 1 and "newer or another ndd-desktop (schema '0042'" in err and err.count("\n") == 1
     empty = corpus / "empty.ndd"
     Store.open(empty).close()
     status, _, err = run(capsys, "pairs", "--db", empty)
@@ -262,6 +262,16 @@ def test_export_is_wired_to_the_export_package(capsys, corpus):
     assert any(p.suffix == ".csv" for p in dest.rglob("*.csv"))
     status, _, err = run(capsys, "export", "--db", db, "--to", corpus / "out2", "--report", "pdf")
     assert status == 2 and "pdf" in err
+
+
+def test_a_finished_bag_exported_again_says_so(capsys, corpus):
+    db = scanned(capsys, corpus, "--method", "exact")
+    dest = corpus / "bag"
+    status, _, err = run(capsys, "export", "--db", db, "--to", dest, "--bagit")
+    assert status == 0 and "exported 3 of 3 files" in err, err
+    status, _, err = run(capsys, "export", "--db", db, "--to", dest, "--bagit")
+    assert status == 0 and "was already complete (3 files); validated again: valid" in err
+    assert "exported 0 of" not in err
 
 
 def test_real_subprocess(corpus):

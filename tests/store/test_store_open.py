@@ -73,7 +73,14 @@ def test_refuses_a_newer_schema(tmp_path):
     raw.execute("UPDATE alembic_version SET version_num = '0099'")
     raw.commit()
     raw.close()
-    with pytest.raises(StoreError, match=r"newer ndd-desktop \(schema 99\); upgrade to open it"):
+    with pytest.raises(StoreError, match=r"newer or another ndd-desktop \(schema '0099', this release "
+                                         r"knows up to '\d{4}'\); upgrade to open it"):
+        Store.open(path)
+    raw = sqlite3.connect(path)
+    raw.execute("UPDATE alembic_version SET version_num = 'abcd_feature'")  # a branch's id
+    raw.commit()
+    raw.close()
+    with pytest.raises(StoreError, match=r"\(schema 'abcd_feature', this release knows up to"):
         Store.open(path)
 
 
