@@ -23,7 +23,8 @@ def run_pairs(
     salt: int = 0,
     row_mask: int | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """(a, b) int64 arrays, a < b: every two members of one run, each pair once.
+    """(a, b) int64 arrays, a < b: every two entries of one run, once (two rows that share
+    two keys come twice; callers deduplicate).
 
     ``members`` (length len(same) + 1) holds a row number per entry, or a word whose low
     bits are the row when ``row_mask`` is given. Entries of one row are never paired with

@@ -202,9 +202,9 @@ def plan_export(store, options: ExportOptions) -> ExportPlan:
     files, issues = planner.files(docs)
     arrays = store.pair_arrays(options.method, options.pairs_key)
     contained = containment_lookup(arrays)
-    planner.scored = PairLookup(arrays.a, arrays.b, arrays.score)
+    scored = PairLookup(arrays.a, arrays.b, arrays.score)
     decisions = DecisionIndex(store.standing_decisions())
-    rows = [planner.row(d, contained, decisions) for d in docs]
+    rows = [planner.row(d, contained, decisions, scored) for d in docs]
     rows.sort(key=lambda r: r.path)
     plan = ExportPlan(
         options=options, params=dict(pair_set.params), floor=float(pair_set.floor),
@@ -226,7 +226,6 @@ class _Planner:
         self.target_of: dict[int, str] = {}
         self.not_files: list[PlanIssue] = []
         self.not_a_file: set[int] = set()
-        self.scored: PairLookup | None = None  # stored scores by pair (set by plan_export)
 
     def display(self, doc) -> str:
         """A document's path as the reports show it: ``<root-name>/<relpath>`` (the
@@ -294,7 +293,7 @@ class _Planner:
         files.sort(key=lambda f: f.target)
         return files, issues
 
-    def row(self, d, contained, decisions: DecisionIndex) -> DocumentRow:
+    def row(self, d, contained, decisions: DecisionIndex, scored: PairLookup | None = None) -> DocumentRow:
         """The report row of document ``d`` (call :meth:`files` first)."""
         g = self.membership.get(d.id)
         score = cont = None
@@ -325,13 +324,9 @@ class _Planner:
             score=None if score is None or math.isnan(score) else float(score),
             containment=cont, verdict=shown.verdict, reviewer=shown.reviewer,
             decided_at=shown.time_iso, target=self.target_of.get(d.id, ""), note=note,
-            score_to_keeper=self._score_to_keeper(d.id, g),
+            score_to_keeper=(None if g is None or d.id == g.keeper or scored is None
+                             else scored.get((min(d.id, g.keeper), max(d.id, g.keeper)))),
         )
-
-    def _score_to_keeper(self, doc: int, g) -> float | None:
-        if g is None or doc == g.keeper or self.scored is None:
-            return None
-        return self.scored.get((min(doc, g.keeper), max(doc, g.keeper)))
 
 
 def _nfc(name: str) -> str:

@@ -140,17 +140,15 @@ class ClusterTree(QWidget):
         if apart:
             # similar to others at this threshold, but a "not duplicate" verdict keeps them out
             text += f" · {len(apart):,} kept apart by your verdicts"
-            names = [doc_label(docs[d]) if d in docs else f"#{d}" for d in apart[:20]]
-            more = f"\n… and {len(apart) - 20:,} more" if len(apart) > 20 else ""
             tip = ("Similar to other documents at this threshold, but a “not duplicate” verdict keeps "
-                   "them out of every group (each stays in an export):\n" + "\n".join(names) + more)
+                   "them out of every group (each stays in an export):\n" + _names(apart, docs))
         partial = sorted(getattr(grouping, "partial", ()) or ())
         if partial:
             text += f" · {len(partial):,} too long to compare whole"
             tip += ("\n\n" if tip else "") + (
                 "Texts cut at the size limit were compared on their beginning only, so they join a "
                 "group only through a file of the very same bytes (each stays in an export):\n"
-                + "\n".join(doc_label(docs[d]) if d in docs else f"#{d}" for d in partial[:20]))
+                + _names(partial, docs))
         self.summary.setText(text)
         self.summary.setToolTip(tip)
         if not expanded and len(self.groups) <= 30:
@@ -230,3 +228,11 @@ class ClusterTree(QWidget):
 def _score_text(group: Any, member: int) -> str:
     """The member's score to the principal; members linked only through others say so."""
     return score_text(group, member)
+
+
+def _names(ids: list[int], docs: dict[int, Any], shown: int = 20) -> str:
+    """The labels of the first ``shown`` documents, one per line, and how many more."""
+    lines = [doc_label(docs[d]) if d in docs else f"#{d}" for d in ids[:shown]]
+    if len(ids) > shown:
+        lines.append(f"… and {len(ids) - shown:,} more")
+    return "\n".join(lines)

@@ -52,7 +52,7 @@ class MemoryGuard:
         self.floor = floor
         self.limit = int(total * share) if total else None
 
-    def __call__(self, *_: object) -> None:
+    def __call__(self) -> None:
         if self.limit is None:
             return
         used = resident_memory()

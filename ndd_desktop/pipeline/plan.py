@@ -37,7 +37,6 @@ class ScanPlan:
     move_pool: dict[str, list[int]] = field(default_factory=dict)  # xxh128 -> doc ids of missing files
     new_files: int = 0
     changed_files: int = 0
-    retried_files: int = 0  # unchanged, but their last reading failed for a passing reason
 
 
 def file_xxh128(path: str) -> str | None:
@@ -71,7 +70,6 @@ def make_plan(
             plan.new_files += 1
             plan.to_extract.append(entry)
         elif kf.retry:  # failed for a passing reason (a timeout, a permission): read again
-            plan.retried_files += 1
             plan.to_extract.append(entry)
         elif kf.size == entry.size and kf.mtime_ns == entry.mtime_ns:
             plan.unchanged_files += 1

@@ -13,12 +13,12 @@ from __future__ import annotations
 
 import time
 
-from .pairs import LATEST_DECISIONS, LATEST_VERDICTS, STANDING_DECISIONS
+from .pairs import LATEST_DECISIONS, STANDING_DECISIONS, STANDING_VERDICTS
 from .types import Decision
 
 VERDICTS = ("duplicate", "not_duplicate")
 
-_LATEST_KEEPERS = f"SELECT a, value FROM ({STANDING_DECISIONS}) WHERE kind = 'keeper'"
+_STANDING_KEEPERS = f"SELECT a, value FROM ({STANDING_DECISIONS}) WHERE kind = 'keeper'"
 #: The newest decisions that no longer stand: a document gone, or holding other content.
 _ORPHANS = (
     "SELECT kind, a, b, a_xxh128, b_xxh128, value FROM decisions WHERE id IN "
@@ -59,7 +59,7 @@ class DecisionsMixin:
     def verdicts(self) -> dict[tuple[int, int], str]:
         """The current verdict of every pair that has one, keyed by (a, b) with a < b."""
         with self._read() as conn:
-            rows = conn.exec_driver_sql(LATEST_VERDICTS).fetchall()
+            rows = conn.exec_driver_sql(STANDING_VERDICTS).fetchall()
         return {(int(a), int(b)): v for a, b, v in rows if v}
 
     def set_keeper(self, doc_id: int, keeper: bool, *, reviewer: str = "") -> None:
@@ -76,7 +76,7 @@ class DecisionsMixin:
     def keepers(self) -> set[int]:
         """Documents a reviewer currently marks as keepers."""
         with self._read() as conn:
-            rows = conn.exec_driver_sql(_LATEST_KEEPERS).fetchall()
+            rows = conn.exec_driver_sql(_STANDING_KEEPERS).fetchall()
         return {int(a) for a, v in rows if v == "keep"}
 
     def standing_decisions(self) -> list[Decision]:
@@ -108,8 +108,8 @@ class DecisionsMixin:
             orphans = conn.exec_driver_sql(_ORPHANS).fetchall()
             if not orphans:
                 return 0
-            verdicts = {(int(a), int(b)) for a, b, _ in conn.exec_driver_sql(LATEST_VERDICTS)}
-            keepers = {int(a) for a, _ in conn.exec_driver_sql(_LATEST_KEEPERS)}
+            verdicts = {(int(a), int(b)) for a, b, _ in conn.exec_driver_sql(STANDING_VERDICTS)}
+            keepers = {int(a) for a, _ in conn.exec_driver_sql(_STANDING_KEEPERS)}
 
             def holder(doc_id: int | None, content: str) -> int | None:
                 """``doc_id`` while it holds ``content``, else the one readable document

@@ -28,7 +28,7 @@ STANDING_DECISIONS = (
     "OR (x.a_xxh128 = db.xxh128 AND x.b_xxh128 = da.xxh128))))"
 )
 #: The standing verdict of every pair that has one (value "" when cleared).
-LATEST_VERDICTS = f"SELECT a, b, value FROM ({STANDING_DECISIONS}) WHERE kind = 'verdict'"
+STANDING_VERDICTS = f"SELECT a, b, value FROM ({STANDING_DECISIONS}) WHERE kind = 'verdict'"
 
 #: Sort orders of :meth:`PairsMixin.pairs` -> SQL expression.
 PAIR_ORDERS = {
@@ -182,7 +182,7 @@ class PairsMixin:
         cols_b = DOC_COLUMNS.replace("d.", "db.").replace("r.", "rb.")
         sql = (
             f"SELECT p.id, p.score, p.cont_ab, p.cont_ba, p.hamming, v.value, {cols_a}, {cols_b} "
-            f"FROM {_PAIR_FROM} LEFT JOIN ({LATEST_VERDICTS}) v ON v.a = p.a AND v.b = p.b "
+            f"FROM {_PAIR_FROM} LEFT JOIN ({STANDING_VERDICTS}) v ON v.a = p.a AND v.b = p.b "
             f"WHERE {where} ORDER BY {PAIR_ORDERS[order]} {direction}, p.id {direction}"
         )
         return sql, args
