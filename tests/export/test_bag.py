@@ -77,8 +77,7 @@ def test_awkward_file_names_survive_a_bag(tmp_path):
     """A line break, a byte that is not UTF-8 and a literal %0A in names: the bag validates."""
     import hashlib
 
-    from export_support import prose, scan
-    from ndd_desktop.store import Store
+    from export_support import prose
 
     root = tmp_path / "src" / "names"
     root.mkdir(parents=True)
@@ -86,19 +85,7 @@ def test_awkward_file_names_survive_a_bag(tmp_path):
     for n, name in enumerate(names):
         with open(os.path.join(os.fsencode(root), name), "wb") as fh:
             fh.write(prose(100 + n).encode())
-    store = Store.open(str(tmp_path / "db.sqlite"))
-    try:
-        scan(store, [str(root)], "exact")
-        dest = tmp_path / "bag"
-        result = run_export(store, ExportOptions(dest=str(dest), method="exact", bagit=True))
-    finally:
-        store.close()
-    assert result.ok and result.bag_valid, (result.failed, result.bag_message)
-    bag = bagit.Bag(str(dest))
-    payload = {}
-    for rel in bag.payload_files():
-        with open(os.path.join(dest, rel), "rb") as fh:
-            payload[hashlib.sha256(fh.read()).hexdigest()] = rel
+    payload = _bag_payload(root, tmp_path)
     assert sorted(payload) == sorted(hashlib.sha256(prose(100 + n).encode()).hexdigest() for n in range(4))
     assert "data/names/bad-%FF-byte.txt" in payload.values()
     assert "data/names/pct%250Aname.txt" in payload.values()
@@ -110,8 +97,7 @@ def test_two_unicode_spellings_of_one_name_both_survive_a_bag(tmp_path):
     import hashlib
     import unicodedata
 
-    from export_support import prose, scan
-    from ndd_desktop.store import Store
+    from export_support import prose
 
     root = tmp_path / "src" / "letters"
     root.mkdir(parents=True)
@@ -119,6 +105,19 @@ def test_two_unicode_spellings_of_one_name_both_survive_a_bag(tmp_path):
     assert nfc != nfd
     (root / nfc).write_text(prose(201))
     (root / nfd).write_text(prose(202))
+    payload = _bag_payload(root, tmp_path)
+    names = {unicodedata.normalize("NFC", p) for p in payload.values()}
+    assert len(names) == 2 and "data/letters/café (2).txt" in names
+    assert set(payload) == {hashlib.sha256(prose(n).encode()).hexdigest() for n in (201, 202)}
+
+
+def _bag_payload(root, tmp_path) -> dict[str, str]:
+    """Scan ``root`` (exact), export it as a bag, check the bag; sha256 -> payload path."""
+    import hashlib
+
+    from export_support import scan
+    from ndd_desktop.store import Store
+
     store = Store.open(str(tmp_path / "db.sqlite"))
     try:
         scan(store, [str(root)], "exact")
@@ -127,11 +126,8 @@ def test_two_unicode_spellings_of_one_name_both_survive_a_bag(tmp_path):
     finally:
         store.close()
     assert result.ok and result.bag_valid, (result.failed, result.bag_message)
-    bag = bagit.Bag(str(dest))
-    names = {unicodedata.normalize("NFC", p) for p in bag.payload_files()}
-    assert len(names) == 2 and "data/letters/café (2).txt" in names
-    found = set()
-    for rel in bag.payload_files():
+    payload = {}
+    for rel in bagit.Bag(str(dest)).payload_files():
         with open(os.path.join(dest, rel), "rb") as fh:
-            found.add(hashlib.sha256(fh.read()).hexdigest())
-    assert found == {hashlib.sha256(prose(n).encode()).hexdigest() for n in (201, 202)}
+            payload[hashlib.sha256(fh.read()).hexdigest()] = rel
+    return payload
