@@ -198,7 +198,7 @@ def plan_export(store, options: ExportOptions) -> ExportPlan:
         for m in g.members:
             membership[int(m)] = g
         left_out.update(int(m) for m in left_out_members(g, reference.__contains__))
-    planner = _Planner(options, names, membership, left_out)
+    planner = _Planner(options, names, membership, left_out, set(grouping.partial))
     files, issues = planner.files(docs)
     arrays = store.pair_arrays(options.method, options.pairs_key)
     contained = containment_lookup(arrays)
@@ -219,9 +219,11 @@ def plan_export(store, options: ExportOptions) -> ExportPlan:
 class _Planner:
     """The per-file and per-document halves of :func:`plan_export`, sharing their context."""
 
-    def __init__(self, options: ExportOptions, names: dict, membership: dict, left_out: set):
+    def __init__(self, options: ExportOptions, names: dict, membership: dict, left_out: set,
+                 partial: set[int] = frozenset()):
         self.options, self.names = options, names
         self.membership, self.left_out = membership, left_out
+        self.partial = partial  # Grouping.partial: cut texts kept out of the groups
         self.by_id: dict[int, object] = {}
         self.target_of: dict[int, str] = {}
         self.not_files: list[PlanIssue] = []
@@ -314,6 +316,9 @@ class _Planner:
             note = f"not a regular file, skipped by the scan: {d.reason}"
         elif not self.options.include_reference and d.reference and d.id not in self.left_out:
             note = "reference document: not exported"
+        elif d.id in self.partial:
+            note = ("text cut at the size limit, compared on its beginning only: "
+                    "grouped only with files of the same bytes, so exported")
         return DocumentRow(
             doc_id=d.id, path=self.display(d), source=d.abspath, root=d.root, relpath=d.relpath,
             container=d.container, sha256=d.sha256, size=d.size, format=d.format,

@@ -83,8 +83,11 @@ class ErrorsPanel(QWidget):
         header.resizeSection(0, 420)
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.ResizeToContents)
         header.setStretchLastSection(True)
-        self.note = QLabel("Files that fail are listed here as the scan meets them.", self)
+        self.note = QLabel("Files the collection could not use: listed as a scan meets them, and kept here "
+                           "after it (an unchanged file that failed is not read again, unless it failed "
+                           "for a passing reason such as a timeout).", self)
         self.note.setEnabled(False)
+        self.note.setWordWrap(True)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(6, 6, 6, 6)
         lay.addWidget(self.note)

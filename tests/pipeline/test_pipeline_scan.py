@@ -292,6 +292,12 @@ def test_texts_cut_at_the_size_limit_are_grouped_only_with_the_same_bytes(store,
         sorted((doc["a.log"].id, doc["a-copy.log"].id))]
     assert grouping.partial == {doc["b.log"].id}  # never left out of an export on a prefix
     assert not grouping.left_out
+    from ndd_desktop.export import ExportOptions, plan_export
+
+    plan = plan_export(store, ExportOptions(dest=str(tmp_path / "out"), method="exact", threshold=0.9))
+    row = next(r for r in plan.rows if r.path.endswith("b.log"))
+    assert row.role == "unique" and "compared on its beginning only" in row.note
+    assert any(f.target.endswith("b.log") for f in plan.files)
 
 
 def test_a_mailbox_over_the_message_limit_is_noted_on_itself_not_on_a_phantom_file(store, tmp_path):
