@@ -17,7 +17,8 @@ from .output import ProgressBar, clean, iso_utc, one_line, write_rows
 
 PAIR_COLUMNS = ["a", "b", "score", "containment_ab", "containment_ba", "hamming", "verdict",
                 "a_root", "b_root", "a_id", "b_id", "pair_id"]
-CLUSTER_COLUMNS = ["group", "path", "root", "role", "keeper", "score", "id", "size", "date"]
+CLUSTER_COLUMNS = ["group", "path", "root", "role", "keeper", "score", "score_to_keeper", "duplicate_of",
+                   "duplicate_score", "id", "size", "date"]
 PAGE = 20_000  # pairs fetched at a time by `ndd pairs` (one query, streamed)
 ERROR_COLUMNS = ["path", "root", "status", "reason", "format", "size", "id"]
 
@@ -310,9 +311,13 @@ def cmd_clusters(args: argparse.Namespace) -> int:
         out = [
             {
                 "group": g.group_id, "principal": docs[g.principal].relpath, "keeper": docs[g.keeper].relpath,
+                "keepers": [docs[k].relpath for k in g.keepers],
                 "members": [
                     {"path": docs[m].relpath, "root": docs[m].root, "id": m, "score": _rounded(g.scores[m]),
-                     "direct": g.linked(m), "keeper": m == g.keeper, "size": docs[m].size,
+                     "direct": g.linked(m), "keeper": m in g.keepers, "size": docs[m].size,
+                     "score_to_keeper": _rounded(g.to_keeper.get(m)),
+                     "duplicate_of": docs[g.covered_by[m][0]].relpath if m in g.covered_by else None,
+                     "duplicate_score": _rounded(g.covered_by[m][1]) if m in g.covered_by else None,
                      "date": iso_utc(docs[m].date)}
                     for m in g.members
                 ],
@@ -330,11 +335,20 @@ def cmd_clusters(args: argparse.Namespace) -> int:
             d = docs[m]
             rows.append({
                 "group": g.group_id, "path": d.relpath, "root": d.root,
-                "role": _role(g, m), "keeper": "yes" if m == g.keeper else "",
-                "score": _rounded(g.scores[m]), "id": m, "size": d.size, "date": iso_utc(d.date),
+                "role": _role(g, m), "keeper": _keeper_mark(g, m),
+                "score": _rounded(g.scores[m]), "score_to_keeper": _rounded(g.to_keeper.get(m)),
+                "duplicate_of": docs[g.covered_by[m][0]].relpath if m in g.covered_by else "",
+                "duplicate_score": _rounded(g.covered_by[m][1]) if m in g.covered_by else None, "id": m, "size": d.size, "date": iso_utc(d.date),
             })
     write_rows(rows, "csv", sys.stdout, CLUSTER_COLUMNS)
     return EXIT_OK
+
+
+def _keeper_mark(group, member: int) -> str:
+    """yes: the group's keeper; extra: kept too, because nothing kept duplicates it."""
+    if member == group.keeper:
+        return "yes"
+    return "extra" if member in group.keepers else ""
 
 
 def _role(group, member: int) -> str:

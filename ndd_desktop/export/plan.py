@@ -1,8 +1,10 @@
 """The export plan: which files go where, and one report row per document.
 
-The deduplicated set is every document in no duplicate group plus the keeper of each
+The deduplicated set is every document in no duplicate group plus the keepers of each
 group (``pipeline.grouping.groups_at`` applies the reviewer's keepers and "not
-duplicate" verdicts). The unit that is copied is the file on disk: a container member
+duplicate" verdicts): a document is left out only when it duplicates a kept document
+directly (a pair at the threshold, or a reviewer's "duplicate"), so a chained group keeps
+as many documents as it needs (``core.cover``). The unit that is copied is the file on disk: a container member
 is exported as its container file, so a container goes out when any of its documents is
 kept, and stays out only when all of them are left-out duplicates.
 
@@ -23,7 +25,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..ingest.document import free_numbered_name
-from ..pipeline.grouping import groups_at, left_out_members
+from ..pipeline.grouping import groups_at
 from ..pipeline.pair_lookup import PairLookup
 from .decisions import DecisionIndex
 from .errors import ExportError
@@ -82,6 +84,8 @@ class DocumentRow:
     target: str  # payload path of the file that carries it; "" when it is not exported
     note: str = ""
     score_to_keeper: float | None = None  # the stored score with the group's keeper (None: none stored)
+    duplicate_of: str = ""  # a left-out document: the kept document it duplicates directly
+    duplicate_score: float | None = None  # ... and their score (None: a reviewer's "duplicate", no score)
 
 
 @dataclass(frozen=True)
@@ -189,15 +193,13 @@ def plan_export(store, options: ExportOptions) -> ExportPlan:
         raise ExportError(str(exc)) from None
     # Grouping.left_out names documents kept apart by a "not duplicate" (they are in no
     # group and so are exported); the duplicates this export leaves out are the members
-    # of each group other than its keeper (and other reference documents, when the keeper
-    # is one: see left_out_members).
-    reference = {d.id for d in docs if d.reference}
+    # each group's keepers cover directly (DocGroup.covered_by).
     membership = {}
     left_out: set[int] = set()
     for g in grouping.groups:
         for m in g.members:
             membership[int(m)] = g
-        left_out.update(int(m) for m in left_out_members(g, reference.__contains__))
+        left_out.update(g.covered_by)
     planner = _Planner(options, names, membership, left_out, set(grouping.partial))
     files, issues = planner.files(docs)
     arrays = store.pair_arrays(options.method, options.pairs_key)
@@ -303,7 +305,7 @@ class _Planner:
         if g is None:
             role, shown = UNIQUE, decisions.for_unique(d.id)
         else:
-            role = KEEPER if d.id == g.keeper else (DUPLICATE if d.id in self.left_out else UNIQUE)
+            role = KEEPER if d.id in g.keepers else (DUPLICATE if d.id in self.left_out else UNIQUE)
             shown = decisions.for_member(d.id, g.principal, g.keeper)
             score = g.scores.get(d.id, 1.0 if d.id == g.principal else None)
             cont = None if d.id == g.principal else contained(d.id, g.principal)
@@ -319,6 +321,9 @@ class _Planner:
         elif d.id in self.partial:
             note = ("text cut at the size limit, compared on its beginning only: "
                     "grouped only with files of the same bytes, so exported")
+        elif g is not None and g.is_extra_keeper(d.id):
+            note = "kept too: no other kept document of its group is similar enough to it"
+        cover = None if g is None else g.covered_by.get(d.id)
         return DocumentRow(
             doc_id=d.id, path=self.display(d), source=d.abspath, root=d.root, relpath=d.relpath,
             container=d.container, sha256=d.sha256, size=d.size, format=d.format,
@@ -331,6 +336,8 @@ class _Planner:
             decided_at=shown.time_iso, target=self.target_of.get(d.id, ""), note=note,
             score_to_keeper=(None if g is None or d.id == g.keeper or scored is None
                              else scored.get((min(d.id, g.keeper), max(d.id, g.keeper)))),
+            duplicate_of=(self.display(self.by_id[cover[0]]) if cover and cover[0] in self.by_id else ""),
+            duplicate_score=None if cover is None or cover[1] is None or math.isnan(cover[1]) else float(cover[1]),
         )
 
 

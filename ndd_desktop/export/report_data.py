@@ -12,12 +12,13 @@ from .plan import DUPLICATE, DocumentRow, ExportPlan
 #: Columns of the per-document CSV and JSON reports, in order.
 COLUMNS = (
     "document_id", "path", "source", "sha256", "size", "format", "status", "group_id",
-    "principal", "role", "score", "containment", "method", "parameters", "threshold",
+    "principal", "role", "duplicate_of", "duplicate_score", "score", "containment", "method", "parameters", "threshold",
     "verdict", "reviewer", "decided_at", "exported_to", "export_status", "note",
 )
 #: Columns of the list of left-out duplicates.
 LEFT_OUT_COLUMNS = (
-    "path", "source", "sha256", "size", "format", "group_id", "keeper", "score_to_keeper", "score",
+    "path", "source", "sha256", "size", "format", "group_id", "duplicate_of", "duplicate_score",
+    "keeper", "score_to_keeper", "score",
     "containment", "verdict", "reviewer", "decided_at", "still_exported_in_container",
 )
 
@@ -64,6 +65,8 @@ class ReportContext:
             "group_id": row.group_id,
             "principal": row.principal_path,
             "role": row.role,
+            "duplicate_of": row.duplicate_of,
+            "duplicate_score": row.duplicate_score,
             "score": row.score,
             "containment": row.containment,
             "method": o.method,
@@ -86,6 +89,8 @@ class ReportContext:
             "size": row.size,
             "format": row.format,
             "group_id": row.group_id,
+            "duplicate_of": row.duplicate_of,
+            "duplicate_score": row.duplicate_score,
             "keeper": row.keeper_path,
             "score_to_keeper": row.score_to_keeper,
             "score": row.score,

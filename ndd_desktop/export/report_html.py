@@ -187,15 +187,19 @@ def _group_html(ctx: ReportContext, g) -> str:
     rows = []
     members = sorted((plan.row(int(m)) for m in g.members), key=lambda r: (r.role != "keeper", r.path))
     for r in members:
+        covered = (f'{e(r.duplicate_of)} ({fmt(r.duplicate_score)})' if r.duplicate_of else "")
         rows.append(
             f'<tr class="{e(r.role)}"><td>{e(r.role)}</td><td class="path">{e(r.path)}</td>'
+            f'<td class="path">{covered}</td>'
             f'<td class="num">{fmt(r.score)}</td><td class="num">{fmt(r.containment)}</td>'
             f"<td>{e(r.verdict)}</td><td>{e(r.reviewer)}</td><td>{e(r.decided_at)}</td>"
             f"<td>{e(ctx.export_status(r))}</td></tr>")
+    extra = len(g.keepers) - 1
+    kept = f", and {extra} more kept (nothing kept duplicates them)" if extra > 0 else ""
     return (f"<details><summary>Group {int(g.group_id)}: {len(members)} documents, keeper "
-            f'<span class="path">{e(keeper.path)}</span></summary><table><tr><th>Role</th>'
-            "<th>Path</th><th>Score</th><th>Containment</th><th>Verdict</th><th>Reviewer</th>"
-            f"<th>Decided</th><th>Export</th></tr>{''.join(rows)}</table></details>")
+            f'<span class="path">{e(keeper.path)}</span>{kept}</summary><table><tr><th>Role</th>'
+            "<th>Path</th><th>Duplicate of (score)</th><th>Score</th><th>Containment</th><th>Verdict</th>"
+            f"<th>Reviewer</th><th>Decided</th><th>Export</th></tr>{''.join(rows)}</table></details>")
 
 
 def write_html(ctx: ReportContext, pairs: list[PairView], folder: str, guard) -> str:

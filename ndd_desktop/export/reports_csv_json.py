@@ -54,6 +54,7 @@ def write_documents_json(ctx: ReportContext, folder: str, guard) -> str:
             "group_id": int(g.group_id),
             "principal": plan.row(int(g.principal)).path,
             "keeper": plan.row(int(g.keeper)).path,
+            "keepers": [plan.row(int(k)).path for k in g.keepers],
             "members": [plan.row(int(m)).path for m in g.members],
         })
     body = {

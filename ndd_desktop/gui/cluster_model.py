@@ -169,8 +169,10 @@ class ClusterModel(QAbstractItemModel):
 
     def _group_texts(self, g: Any) -> tuple[str, ...]:
         keeper = self.docs.get(g.keeper)
+        extra = len(getattr(g, "keepers", ())) - 1
+        more = f" and {extra} more (nothing kept duplicates them)" if extra > 0 else ""
         return (f"Group {g.group_id} · {len(g.members)} documents", "",
-                f"keep {doc_label(keeper)}" if keeper else "", "", "")
+                f"keep {doc_label(keeper)}{more}" if keeper else "", "", "")
 
     def _member_texts(self, g: Any, member: int) -> tuple[str, ...]:
         doc = self.docs.get(member)
@@ -179,10 +181,19 @@ class ClusterModel(QAbstractItemModel):
             roles.append("principal")
         if member == g.keeper:
             roles.append("★ keeper")
+        elif member in getattr(g, "keepers", ()):
+            roles.append(f"★ kept too ({_score(g.to_keeper.get(member))} to the keeper)")
         if getattr(doc, "reference", False):
             roles.append("reference")
+        cover = getattr(g, "covered_by", {}).get(member)
+        if cover is not None:
+            roles.append(f"duplicate of {doc_label(self.docs.get(cover[0]))} ({_score(cover[1])})")
         return (doc_label(doc) if doc else f"#{member}", score_text(g, member), ", ".join(roles),
                 human_size(getattr(doc, "size", None)), fmt_date(doc_date(doc)) if doc else "–")
+
+
+def _score(value: float | None) -> str:
+    return "–" if value is None else f"{value:.3f}"
 
 
 def score_text(group: Any, member: int) -> str:

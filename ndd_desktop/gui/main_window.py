@@ -27,7 +27,6 @@ from PySide6.QtWidgets import (
 )
 
 from ..core.methods import get_method
-from ..pipeline.grouping import left_out_members
 from ..store import Root, StoreError
 from . import heap, resources
 from .cluster_tree import ClusterTree
@@ -58,8 +57,6 @@ class MainWindow(OpeningMixin, QMainWindow):
         self.settings = settings or Settings()
         self.data_dir = Path(data_dir) if data_dir else resources.data_dir()
         self.collection: Collection | None = None
-        self._reference_of: dict | None = None  # the documents _reference_ids was taken from
-        self._reference_ids: set[int] = set()
         self.export_dialog: ExportDialog | None = None
         self.setWindowTitle("ndd-desktop")
         icon = resources.icon_file()
@@ -405,9 +402,7 @@ class MainWindow(OpeningMixin, QMainWindow):
     def _grouping_changed(self, grouping: Any) -> None:
         docs = self.collection.data.docs if self.collection and self.collection.data else {}
         self.clusters.set_grouping(grouping, docs)
-        if self._reference_of is not docs:  # once per pair set, not per threshold move
-            self._reference_of, self._reference_ids = docs, {i for i, d in docs.items() if d.reference}
-        dropped = sum(len(left_out_members(g, self._reference_ids.__contains__)) for g in grouping.groups)
+        dropped = sum(len(g.covered_by) for g in grouping.groups)
         self.threshold.set_counts(self.collection.pairs_at_threshold(), len(grouping.groups), dropped)
 
     def _show_pair(self, pair: Any) -> None:

@@ -26,6 +26,7 @@ from typing import Callable, Sequence
 import numpy as np
 
 from ..core.clustering import component_groups, principal_groups
+from ..core.cover import choose_keepers
 from ..ingest.reasons import TEXT_TRUNCATED
 from ..store import DocumentInfo, PairArrays, Store
 from .pair_lookup import PairLookup
@@ -40,7 +41,12 @@ class DocGroup:
     """One group: its principal, members (principal first), score to the principal, keeper,
     and whether each member is directly similar to the principal.
 
-    ``group_id`` counts from 1 in the order the groups were formed.
+    ``keepers``: every member an export keeps, the group's keeper first, then the extra
+    keepers a chained group needs (see :mod:`ndd_desktop.core.cover`); ``covered_by`` maps
+    each member left out to the kept document it duplicates directly and their score (or
+    None for a reviewer's "duplicate" on a pair with no stored score); ``to_keeper``: each
+    member's stored score with the keeper (None: below the floor). ``group_id`` counts from
+    1 in the order the groups were formed.
     """
 
     group_id: int
@@ -49,10 +55,22 @@ class DocGroup:
     scores: dict[int, float | None]  # None: no stored pair with the principal (below the floor)
     keeper: int
     direct: dict[int, bool] = field(default_factory=dict)  # False: linked only through others
+    keepers: tuple[int, ...] = ()
+    covered_by: dict[int, tuple[int, float | None]] = field(default_factory=dict)
+    to_keeper: dict[int, float | None] = field(default_factory=dict)
 
     def linked(self, member: int) -> bool:
         """Whether ``member`` is directly similar to the principal (not only through others)."""
         return self.direct.get(member, True)
+
+    @property
+    def left_out(self) -> list[int]:
+        """The members an export leaves out, in member order: each duplicates a keeper directly."""
+        return [m for m in self.members if m in self.covered_by]
+
+    def is_extra_keeper(self, member: int) -> bool:
+        """Whether ``member`` is kept besides the group's keeper (nothing kept covers it)."""
+        return member != self.keeper and member in self.keepers
 
 
 @dataclass(frozen=True)
@@ -66,14 +84,6 @@ class Grouping:
     left_out: set[int] = field(default_factory=set)
     pair_count: int = 0
     partial: set[int] = field(default_factory=set)
-
-
-def left_out_members(group: DocGroup, is_reference: Callable[[int], bool]) -> list[int]:
-    """The members an export leaves out: all but the keeper, except that a reference
-    keeper never leaves out another reference document (the holdings are compared with the
-    new folders, not among themselves: two copies already kept both stay)."""
-    keep_references = is_reference(group.keeper)
-    return [m for m in group.members if m != group.keeper and not (keep_references and is_reference(m))]
 
 
 def _date(d: DocumentInfo) -> float:
@@ -179,10 +189,11 @@ def groups_at(
     form = component_groups if grouping == "components" else principal_groups
     groups = form(len(ids), i, j, score, lengths, cl if len(cl) else None) if items else []
     chosen = store.keepers()
+    formed = [[ids[int(m)] for m in g.members] for g in groups]
+    links = _links_within(formed, items, verdicts, pair_value)
     out: list[DocGroup] = []
     grouped: set[int] = set()
-    for n, g in enumerate(groups, start=1):
-        members = [ids[int(m)] for m in g.members]
+    for n, (g, members) in enumerate(zip(groups, formed), start=1):
         grouped.update(members)
         principal = members[0]
         scores: dict[int, float | None] = {}
@@ -198,7 +209,33 @@ def groups_at(
         ranked = sorted((docs[m] for m in members), key=sort_key)
         picked = [d.id for d in ranked if d.id in chosen]
         keeper = picked[0] if picked else ranked[0].id
-        out.append(DocGroup(n, principal, members, scores, keeper, direct))
+        # A reviewer's keepers are all kept; a reference keeper never leaves out another
+        # reference document (the holdings are compared with the new folders, not among
+        # themselves: two copies already kept both stay).
+        fixed = [keeper, *picked]
+        if docs[keeper].reference:
+            fixed += [m for m in members if docs[m].reference]
+        cover = choose_keepers([keeper] + [d.id for d in ranked if d.id != keeper], links, fixed)
+        to_keeper = {m: (None if m == keeper else pair_value.get((min(m, keeper), max(m, keeper))))
+                     for m in members}
+        out.append(DocGroup(n, principal, members, scores, keeper, direct, cover.keepers,
+                            cover.covered_by, to_keeper))
     partial = cut - grouped
     return Grouping(out, set(ids) - grouped - partial, len(items), partial)
 
+
+def _links_within(groups: list[list[int]], items, verdicts, pair_value: PairLookup) -> dict[int, dict[int, float | None]]:
+    """The direct links between members of one group, both ways: every edge the groups were
+    formed from (pairs at the threshold, a reviewer's "duplicate"), with its stored value
+    (None for a reviewer's "duplicate" on a pair with no stored score)."""
+    group_of = {m: k for k, members in enumerate(groups) for m in members}
+    links: dict[int, dict[int, float | None]] = {}
+    for v, a, b in items:
+        ga = group_of.get(a)
+        if ga is None or ga != group_of.get(b):
+            continue
+        if verdicts.get((a, b)) == "duplicate":
+            v = pair_value.get((a, b))
+        links.setdefault(a, {})[b] = v
+        links.setdefault(b, {})[a] = v
+    return links

@@ -1,0 +1,115 @@
+"""Nothing is left out that does not duplicate something exported: a chained group keeps as
+many documents as it needs, and every left-out document names the kept one it duplicates."""
+
+from __future__ import annotations
+
+import csv
+import os
+import random
+
+import pytest
+
+from export_support import doc_id, write
+from ndd_desktop.export import ExportOptions, plan_export, run_export
+from ndd_desktop.pipeline import ScanConfig, ScanJob
+from ndd_desktop.store import Root, Store
+
+THRESHOLD = 0.5
+
+
+def _sections(n: int, seed: int = 7) -> list[str]:
+    """``n`` sections of invented words: two texts share q-grams only where they share sections."""
+    rng = random.Random(seed)
+    letters = "bcdfghjklmnpqrstvwxz"
+    vowels = "aeiou"
+
+    def word() -> str:
+        return "".join(rng.choice(letters) + rng.choice(vowels) for _ in range(rng.randint(2, 4)))
+
+    return [" ".join(word() for _ in range(40)) + ".\n" for _ in range(n)]
+
+
+@pytest.fixture
+def chain(tmp_path):
+    """a.txt ~ b.txt ~ c.txt, a and c not alike: sections 0-9, 3-12 and 6-15.
+
+    qgram's shared/max is about 7/10 for a-b and b-c, 4/10 for a-c (below 0.5); the files
+    are dated a, b, c from oldest to newest so the "oldest" rule keeps a first.
+    """
+    s = _sections(16)
+    root = tmp_path / "src"
+    texts = {"a.txt": s[0:10], "b.txt": s[3:13], "c.txt": s[6:16]}
+    for k, (name, parts) in enumerate(texts.items()):
+        write(root / name, "".join(parts))
+        os.utime(root / name, (1_600_000_000 + k * 86400,) * 2)
+    store = Store.open(str(tmp_path / "c.sqlite"))
+    ScanJob(store, ScanConfig(roots=[Root(str(root))], method="qgram", workers=0)).run()
+    yield store, tmp_path
+    store.close()
+
+
+def _options(tmp_path, name: str) -> ExportOptions:
+    return ExportOptions(dest=str(tmp_path / name), method="qgram", threshold=THRESHOLD, keeper_rule="oldest")
+
+
+def _scores(store) -> dict[tuple[int, int], float]:
+    pa = store.pair_arrays("qgram", store.pair_sets()[0].pairs_key)
+    return {(int(a), int(b)): float(s) for a, b, s in zip(pa.a, pa.b, pa.score)}
+
+
+def test_the_chain_is_what_the_fixture_says(chain):
+    store, _ = chain
+    scores = _scores(store)
+    a, b, c = (doc_id(store, n) for n in ("a.txt", "b.txt", "c.txt"))
+    assert scores[(a, b)] >= THRESHOLD and scores[(b, c)] >= THRESHOLD
+    assert scores.get((a, c), 0.0) < THRESHOLD
+
+
+def test_a_chain_exports_both_ends(chain):
+    store, tmp_path = chain
+    a, b, c = (doc_id(store, n) for n in ("a.txt", "b.txt", "c.txt"))
+    plan = plan_export(store, _options(tmp_path, "out"))
+    (group,) = plan.groups
+    assert group.keeper == a and group.keepers == (a, c)
+    assert plan.left_out == [b]
+    assert {f.target for f in plan.files} == {"src/a.txt", "src/c.txt"}
+    row = plan.row(b)
+    # b duplicates both kept ends; the reports name the closer one, with that score
+    scores = _scores(store)
+    closer = "src/a.txt" if scores[(a, b)] >= scores[(b, c)] else "src/c.txt"
+    assert row.role == "duplicate" and row.duplicate_of == closer
+    assert row.duplicate_score == pytest.approx(max(scores[(a, b)], scores[(b, c)]))
+    assert plan.row(c).role == "keeper" and "kept too" in plan.row(c).note
+
+    result = run_export(store, _options(tmp_path, "out"))
+    assert result.ok and result.copied == 2
+    with open(tmp_path / "out" / "_ndd_reports" / "left_out.csv", encoding="utf-8") as fh:
+        (left,) = list(csv.DictReader(fh))
+    assert left["path"] == "src/b.txt" and left["duplicate_of"] == closer
+    assert float(left["duplicate_score"]) == pytest.approx(row.duplicate_score, abs=1e-5)
+
+
+def test_the_keeper_rule_still_decides_who_is_kept_first(chain):
+    """Keeping the middle of the chain covers both ends: one document is enough."""
+    store, tmp_path = chain
+    a, b, c = (doc_id(store, n) for n in ("a.txt", "b.txt", "c.txt"))
+    store.set_keeper(b, True, reviewer="ann")
+    plan = plan_export(store, _options(tmp_path, "out"))
+    (group,) = plan.groups
+    assert group.keepers == (b,)
+    assert sorted(plan.left_out) == sorted([a, c])
+    assert plan.row(c).duplicate_of == "src/b.txt"
+
+
+def test_a_reviewers_duplicate_mark_still_wins(chain):
+    """a and c score below the threshold, but a reviewer said they are duplicates: c is
+    covered by a and only a is exported."""
+    store, tmp_path = chain
+    a, b, c = (doc_id(store, n) for n in ("a.txt", "b.txt", "c.txt"))
+    store.set_verdict(a, c, "duplicate", reviewer="ann")
+    plan = plan_export(store, _options(tmp_path, "out"))
+    (group,) = plan.groups
+    assert group.keepers == (a,)
+    assert sorted(plan.left_out) == sorted([b, c])
+    assert plan.row(c).duplicate_of == "src/a.txt"
+    assert {f.target for f in plan.files} == {"src/a.txt"}
