@@ -81,7 +81,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--reference", action="append", default=[], metavar="PATH",
                    help="a reference folder: compared with the others, not within itself (repeatable)")
     p.add_argument("--floor", type=float, default=None, metavar="F",
-                   help="lowest score stored, so thresholds can be tuned without rescanning (default 0.3)")
+                   help="lowest score stored, so thresholds can be tuned without rescanning (default 0.3; with measure=containment 0.2)")
     p.add_argument("--workers", type=_workers, default=None, metavar="N",
                    help="extraction processes (default: CPUs; 0 extracts in the ndd process itself)")
     p.add_argument("--replace", action="store_true",

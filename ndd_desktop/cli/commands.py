@@ -15,7 +15,7 @@ from ..store import Root, Store, StoreError
 from . import EXIT_INTERRUPTED, EXIT_OK, CommandError, UsageError
 from .output import ProgressBar, clean, iso_utc, one_line, write_rows
 
-PAIR_COLUMNS = ["a", "b", "score", "containment_ab", "containment_ba", "hamming", "verdict",
+PAIR_COLUMNS = ["a", "b", "score", "containment_ab", "containment_ba", "estimate", "hamming", "verdict",
                 "a_root", "b_root", "a_id", "b_id", "pair_id"]
 CLUSTER_COLUMNS = ["group", "path", "root", "role", "keeper", "score", "score_to_keeper", "duplicate_of",
                    "duplicate_score", "id", "size", "date"]
@@ -65,7 +65,6 @@ def _method(name: str):
 def cmd_scan(args: argparse.Namespace) -> int:
     """``ndd scan``: run the scan job with a progress bar on a terminal."""
     from ..pipeline import CancelToken, ScanCancelled, ScanConfig, ScanError, ScanJob, ScanStopped
-    from ..pipeline.config import DEFAULT_FLOOR
 
     for path in [*args.paths, *args.reference]:
         if not os.path.isdir(path):
@@ -76,8 +75,8 @@ def cmd_scan(args: argparse.Namespace) -> int:
         method.params(settings)
     except ValueError as exc:
         raise UsageError(f"{method.name}: {exc}") from None
-    floor = DEFAULT_FLOOR if args.floor is None else args.floor
-    if not 0.0 <= floor <= 1.0:
+    floor = args.floor
+    if floor is not None and not 0.0 <= floor <= 1.0:
         raise UsageError(f"--floor must be between 0 and 1, got {floor}")
     roots = [Root(p, False) for p in args.paths] + [Root(p, True) for p in args.reference]
     config = ScanConfig(roots=roots, method=method.name, params=settings, floor=floor, workers=args.workers)
@@ -251,6 +250,7 @@ def _pair_rows(store: Store, method: str, pairs_key: str, threshold: float):
         yield {
             "a": p.a.relpath, "b": p.b.relpath, "score": round(p.score, 6),
             "containment_ab": _rounded(p.cont_ab), "containment_ba": _rounded(p.cont_ba),
+            "estimate": None if p.estimate != p.estimate else round(p.estimate, 6),
             "hamming": None if p.hamming is None or p.hamming != p.hamming else int(p.hamming),
             "verdict": p.verdict, "a_root": p.a.root, "b_root": p.b.root,
             "a_id": p.a.id, "b_id": p.b.id, "pair_id": p.pair_id,
@@ -385,6 +385,8 @@ def cmd_errors(args: argparse.Namespace) -> int:
 # -- methods, export ------------------------------------------------------------------------
 def cmd_methods(args: argparse.Namespace) -> int:
     """``ndd methods``: each method, its description and parameters with defaults and ranges."""
+    from ..core.text_share import DEFAULT_CONTAINED_SHARE
+
     methods = []
     for name in method_names():
         try:
@@ -397,8 +399,9 @@ def cmd_methods(args: argparse.Namespace) -> int:
         out = [
             {
                 "name": m.name, "description": m.description, "default": m.name == DEFAULT_METHOD,
-                "default_threshold": m.default_threshold,
-                "default_containment_threshold": m.default_containment_threshold,
+                "default_threshold": m.threshold_for(m.params()),
+                "default_containment_threshold": DEFAULT_CONTAINED_SHARE,
+                "search_designed_for": m.default_threshold,
                 "parameters": [
                     {"name": i.name, "type": i.type.__name__, "default": i.default, "minimum": i.minimum,
                      "maximum": i.maximum, "choices": list(i.choices) if i.choices else None, "help": i.help,
@@ -413,9 +416,10 @@ def cmd_methods(args: argparse.Namespace) -> int:
         return EXIT_OK
     for m in methods:
         mark = " (default)" if m.name == DEFAULT_METHOD else ""
-        sys.stdout.write(f"{m.name}{mark}: {m.description}\n  default threshold {m.default_threshold:g}")
+        sys.stdout.write(f"{m.name}{mark}: {m.description}\n  default threshold {m.threshold_for(m.params()):g} "
+                         "(share of text in common)")
         if any(i.name == "measure" for i in describe_params(m.Params)):
-            sys.stdout.write(f" (with measure=containment: {m.default_containment_threshold:g})")
+            sys.stdout.write(f" (with measure=containment: {DEFAULT_CONTAINED_SHARE:g})")
         sys.stdout.write("\n")
         for i in describe_params(m.Params):
             if i.choices:

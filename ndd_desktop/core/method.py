@@ -15,6 +15,7 @@ from typing import Any, ClassVar, Mapping, Sequence
 import numpy as np
 
 from .params import ParamInfo, describe_params, make_params, params_hash
+from .text_share import DEFAULT_CONTAINED_SHARE, DEFAULT_SHARE
 
 #: Name of the optional parameter that picks what ``score`` means for set-based methods.
 MEASURES = ("resemblance", "containment")
@@ -77,9 +78,11 @@ class Method:
     name: ClassVar[str]
     description: ClassVar[str]  # one line, shown in the method list
     Params: ClassVar[type]  # frozen dataclass with fields declared by core.params.param
-    default_threshold: ClassVar[float]  # for the resemblance score
-    #: Default threshold when ``measure="containment"``: half of the shorter document found
-    #: in the other (see docs/quality.md for why one number cannot serve both measures).
+    #: The method's own estimate its candidate search is designed for (banded searches
+    #: find pairs at or above it with their designed recall). The threshold a user applies
+    #: is on the verified share of text instead (:meth:`threshold_for`, core.text_share).
+    default_threshold: ClassVar[float]
+    #: The same for ``measure="containment"``.
     default_containment_threshold: ClassVar[float] = 0.5
     source: ClassVar[str] = ""  # the seed document the method follows
     #: Version of the sketch values: bump it when the same parameters give other sketches,
@@ -97,10 +100,16 @@ class Method:
         return describe_params(self.Params)
 
     def threshold_for(self, params: Any) -> float:
-        """The default threshold for these parameters (it depends on the measure)."""
-        if getattr(params, "measure", "resemblance") == "containment":
-            return self.default_containment_threshold
-        return self.default_threshold
+        """The default threshold for these parameters, on the share scale every stored score
+        is on (core.text_share): the same for every method; it depends on the measure."""
+        if self.measures_containment(params):
+            return DEFAULT_CONTAINED_SHARE
+        return DEFAULT_SHARE
+
+    def measures_containment(self, params: Any) -> bool:
+        """Whether the score asked for is containment (the larger share) rather than
+        resemblance (the smaller)."""
+        return getattr(params, "measure", "resemblance") == "containment"
 
     def sketch_key(self, params: Any) -> str:
         """Hash of the parameters that change the sketch, and of :attr:`sketch_version` from

@@ -14,6 +14,7 @@ STAGE_NAMES = {
     "extract": "Reading documents",
     "sketch": "Sketching",
     "pairs": "Comparing",
+    "verify": "Checking pairs on their texts",
     "store": "Saving",
     "done": "Done",
 }

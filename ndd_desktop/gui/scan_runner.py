@@ -8,7 +8,8 @@ from typing import Any
 from PySide6.QtCore import QObject, Signal
 
 from ..core.methods import get_method
-from ..pipeline import DEFAULT_FLOOR, CancelToken, ScanConfig, ScanJob
+from ..pipeline import CancelToken, ScanConfig, ScanJob
+from ..pipeline.config import default_floor
 from ..store import Root
 from .worker import Worker
 
@@ -31,7 +32,7 @@ class ScanRunner(QObject):
         self.method = ""
         self.params: dict = {}
         self.pairs_key = ""
-        self.floor = DEFAULT_FLOOR
+        self.floor: float | None = None
         self.outcome = ""  # "finished", "cancelled" or "failed: <message>" of the last scan
         self.finished.connect(lambda _: setattr(self, "outcome", "finished"))
         self.cancelled.connect(lambda: setattr(self, "outcome", "cancelled"))
@@ -42,13 +43,15 @@ class ScanRunner(QObject):
         return self.worker is not None
 
     def start(self, store: Any, roots: list[tuple[str, bool]], method: str, params: dict,
-              floor: float = DEFAULT_FLOOR) -> bool:
+              floor: float | None = None) -> bool:
         """Save the roots and start scanning them with ``method``; False if one is running."""
         if self.worker is not None:
             return False
         m = get_method(method)
+        parsed = m.params(params)
+        floor = default_floor(m.threshold_for(parsed)) if floor is None else floor
         self.method, self.params, self.floor = method, dict(params), floor
-        self.pairs_key = m.pairs_key(m.params(params))
+        self.pairs_key = m.pairs_key(parsed)
         # One core is left to the window: extraction processes on every core starve the GUI thread.
         workers = max(1, (os.cpu_count() or 2) - 1)
         config = ScanConfig(roots=[Root(p, r) for p, r in roots], method=method, params=dict(params), floor=floor,

@@ -7,8 +7,14 @@ from dataclasses import dataclass, field
 from ..ingest.limits import Limits
 from ..store import Root
 
-#: Pairs scoring below this are not stored (lower than any threshold worth picking).
+#: Pairs scoring below this are not stored (lower than any threshold worth picking); a
+#: method whose default threshold is lower (containment) stores down to that threshold.
 DEFAULT_FLOOR = 0.3
+
+
+def default_floor(threshold: float) -> float:
+    """The floor of a scan whose default threshold is ``threshold``."""
+    return min(DEFAULT_FLOOR, threshold)
 
 
 class ScanError(Exception):
@@ -27,7 +33,7 @@ class ScanConfig:
     roots: list[Root]
     method: str
     params: dict = field(default_factory=dict)
-    floor: float = DEFAULT_FLOOR
+    floor: float | None = None  # None: default_floor of the method's default threshold
     workers: int | None = None
     limits: Limits = field(default_factory=Limits)
 

@@ -18,7 +18,7 @@ from ..core.params import params_dict
 from ..ingest.document import ExtractedDocument, FileEntry
 from ..store import DocumentInfo, Root, Store
 from .cancel import CancelToken, ScanCancelled
-from .config import ScanConfig, ScanError, ScanSummary
+from .config import ScanConfig, ScanError, ScanSummary, default_floor
 from .extract_stage import ExtractStage
 from .pair_stage import compute_pairs, sketch_missing
 from .plan import make_plan
@@ -84,7 +84,8 @@ class ScanJob:
             params = method.params(self.config.params)
         except ValueError as exc:
             raise ScanError(f"{method.name}: {exc}") from None
-        floor = float(self.config.floor)
+        floor = (default_floor(method.threshold_for(params)) if self.config.floor is None
+                 else float(self.config.floor))
         if not (0.0 <= floor <= 1.0) or math.isnan(floor):
             raise ScanError(f"floor must be between 0 and 1, got {self.config.floor}")
         return method, params, floor

@@ -21,6 +21,7 @@ from ..store import Store
 from .cancel import CancelToken
 from .memory_guard import MemoryGuard
 from .progress import ProgressMeter
+from .verify_stage import VERIFY_VERSION, verify_pairs
 from .worker_sketch import sketch_blobs
 
 SKETCH_BATCH = 500
@@ -48,7 +49,7 @@ def sketch_missing(store: Store, method: Method, params: Any, sketch_key: str,
 def input_hash(ids: np.ndarray, hashes: list[str], refs: np.ndarray, floor: float, pairs_key: str) -> str:
     """A digest of everything a pair set depends on besides the method's code."""
     h = hashlib.sha256()
-    h.update(f"{pairs_key}|{float(floor)!r}|".encode())
+    h.update(f"{pairs_key}|{float(floor)!r}|{VERIFY_VERSION}|".encode())
     h.update(np.ascontiguousarray(ids, dtype=np.int64).tobytes())
     h.update(np.packbits(refs.astype(bool)).tobytes())
     h.update("\n".join(hashes).encode())
@@ -76,8 +77,9 @@ def to_columns(scores: PairScores, ids: np.ndarray) -> dict[str, np.ndarray]:
         "cont_ab": np.asarray(cab, dtype=np.float64),
         "cont_ba": np.asarray(cba, dtype=np.float64),
     }
-    if "hamming" in scores.extra:
-        cols["hamming"] = np.asarray(scores.extra["hamming"], dtype=np.float64)
+    for name in ("hamming", "estimate"):
+        if name in scores.extra:
+            cols[name] = np.asarray(scores.extra[name], dtype=np.float64)
     keep = cols["a"] != cols["b"]
     return {k: v[keep] for k, v in cols.items()}
 
@@ -96,12 +98,12 @@ def compute_pairs(store: Store, method: Method, params: Any, params_dict: dict, 
         return existing.count if existing else 0
     ids, sketches, dates, refs = store.load_sketches(method.name, sketch_key, decode=method.from_bytes)
     cancel.raise_if_cancelled()
+    def check() -> None:
+        cancel.raise_if_cancelled()
+        guard()
+
     if len(sketches) >= 2:
         # the search's loops stop at their next checkpoint once the scan is cancelled
-        def check() -> None:
-            cancel.raise_if_cancelled()
-            guard()
-
         with checkpoints(check):
             scores = method.find_pairs(sketches, params, floor, dates)
     else:
@@ -109,6 +111,10 @@ def compute_pairs(store: Store, method: Method, params: Any, params_dict: dict, 
     del sketches
     scores = drop_reference_pairs(scores, refs)
     cancel.raise_if_cancelled()
+    meter.finish()
+    # every candidate is scored on its two texts: one scale whatever the method
+    meter.stage("verify", len(scores))
+    scores = verify_pairs(store, method, params, scores, ids, floor, check=check, progress=meter.update)
     meter.finish()
     meter.stage("store", len(scores))
 

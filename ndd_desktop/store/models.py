@@ -125,6 +125,7 @@ class PairRowModel(Base):
     cont_ab: Mapped[float | None] = mapped_column(Float, nullable=True)
     cont_ba: Mapped[float | None] = mapped_column(Float, nullable=True)
     hamming: Mapped[float | None] = mapped_column(Float, nullable=True)
+    estimate: Mapped[float | None] = mapped_column(Float, nullable=True)  # the method's own score
 
 
 class DecisionRow(Base):

@@ -86,7 +86,7 @@ class PairsMixin:
         """All pairs of a set as numpy arrays, ordered by score descending (a < b)."""
         with self._read() as conn:
             cur = conn.exec_driver_sql(
-                "SELECT p.id, p.a, p.b, p.score, p.cont_ab, p.cont_ba, p.hamming FROM pairs p "
+                "SELECT p.id, p.a, p.b, p.score, p.cont_ab, p.cont_ba, p.hamming, p.estimate FROM pairs p "
                 "JOIN pair_sets s ON s.id = p.set_id "
                 "JOIN documents da ON da.id = p.a JOIN documents db ON db.id = p.b "
                 "WHERE s.method = ? AND s.pairs_key = ? ORDER BY p.score DESC, p.a, p.b",
@@ -110,6 +110,7 @@ class PairsMixin:
             cont_ab=floats[1].copy(),
             cont_ba=floats[2].copy(),
             hamming=floats[3].copy(),
+            estimate=floats[4].copy(),
         )
 
     def _pair_where(self, method: str, pairs_key: str, threshold: float, text_filter: str | None) -> tuple[str, list]:
@@ -171,7 +172,8 @@ class PairsMixin:
             while rows := result.fetchmany(batch):
                 for r in rows:
                     a, b = doc(r[6 : 6 + DOC_WIDTH]), doc(r[6 + DOC_WIDTH : 6 + 2 * DOC_WIDTH])
-                    yield PairRow(r[0], a, b, float(r[1]), _nan(r[2]), _nan(r[3]), _nan(r[4]), r[5] or None)
+                    yield PairRow(r[0], a, b, float(r[1]), _nan(r[2]), _nan(r[3]), _nan(r[4]), r[5] or None,
+                                  _nan(r[6 + 2 * DOC_WIDTH]))
 
     def _pairs_sql(self, method, pairs_key, threshold, order, descending, text_filter) -> tuple[str, list]:
         if order not in PAIR_ORDERS:
@@ -181,7 +183,7 @@ class PairsMixin:
         cols_a = DOC_COLUMNS.replace("d.", "da.").replace("r.", "ra.")
         cols_b = DOC_COLUMNS.replace("d.", "db.").replace("r.", "rb.")
         sql = (
-            f"SELECT p.id, p.score, p.cont_ab, p.cont_ba, p.hamming, v.value, {cols_a}, {cols_b} "
+            f"SELECT p.id, p.score, p.cont_ab, p.cont_ba, p.hamming, v.value, {cols_a}, {cols_b}, p.estimate "
             f"FROM {_PAIR_FROM} LEFT JOIN ({STANDING_VERDICTS}) v ON v.a = p.a AND v.b = p.b "
             f"WHERE {where} ORDER BY {PAIR_ORDERS[order]} {direction}, p.id {direction}"
         )

@@ -372,7 +372,7 @@ class ScanWriteMixin:
     ) -> int:
         """Atomically replace the pair set of (method, pairs_key) with new pairs.
 
-        ``columns`` holds parallel arrays ``a, b, score, cont_ab, cont_ba, hamming`` (NaN
+        ``columns`` holds parallel arrays ``a, b, score, cont_ab, cont_ba, hamming, estimate`` (NaN
         is stored as NULL). ``complete_from``: see :class:`PairSet`. Readers see the old
         set until the transaction commits. ``on_chunk(rows_written)`` is called after each
         slice of rows; if it raises, nothing is written (a cancelled scan keeps the old set).
@@ -399,10 +399,11 @@ class ScanWriteMixin:
                     [set_id] * (min(n, start + PAIR_INSERT_CHUNK) - start),
                     columns["a"][part].tolist(), columns["b"][part].tolist(),
                     columns["score"][part].astype(float).tolist(),
-                    *(_nullable(columns.get(name), part, n) for name in ("cont_ab", "cont_ba", "hamming")),
+                    *(_nullable(columns.get(name), part, n) for name in ("cont_ab", "cont_ba", "hamming", "estimate")),
                 )
                 conn.exec_driver_sql(
-                    "INSERT INTO pairs (set_id, a, b, score, cont_ab, cont_ba, hamming) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    "INSERT INTO pairs (set_id, a, b, score, cont_ab, cont_ba, hamming, estimate) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                     list(rows),
                 )
                 if on_chunk is not None:

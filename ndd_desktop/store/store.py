@@ -85,7 +85,7 @@ class Store(PairsMixin, DecisionsMixin, ScanWriteMixin, SettingsMixin):
             yield conn
 
     def schema_revision(self) -> str | None:
-        """The schema revision of the file (``"0004"``)."""
+        """The schema revision of the file (``"0005"``)."""
         return _engine.current_revision(self._engine)
 
     def integrity_check(self) -> str:

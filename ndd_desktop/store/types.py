@@ -95,6 +95,13 @@ class PairArrays:
     cont_ab: np.ndarray
     cont_ba: np.ndarray
     hamming: np.ndarray
+    #: the method's own estimate of each pair (NaN: a pair set stored before verification);
+    #: ``score`` is the verified share of text (core.text_share)
+    estimate: np.ndarray | None = None
+
+    def __post_init__(self) -> None:
+        if self.estimate is None:
+            object.__setattr__(self, "estimate", np.full(self.pair_id.shape[0], np.nan))
 
     def __len__(self) -> int:
         return int(self.pair_id.shape[0])
@@ -119,6 +126,7 @@ class PairRow:
     cont_ba: float
     hamming: float
     verdict: str | None
+    estimate: float = float("nan")  # the method's own score (score: the verified share of text)
 
 
 @dataclass(frozen=True)

@@ -174,3 +174,21 @@ def test_a_large_grouping_is_shown_whole_and_regroups_keep_working(qtbot, tree):
             assert tree.select_document(3 * n - 1)
         assert sig.args == [3 * n - 2, 3 * n - 1]
         qtbot.wait(10)  # painted without errors
+
+
+def test_a_chained_group_shows_its_extra_keeper_and_what_each_left_out_member_duplicates(tree):
+    """1 ~ 2 ~ 3 with 1 not like 3: keeper 1 covers 2; 3 is kept too; 2 names 1 and their score."""
+    docs = _docs(3)
+    docs[3] = _doc(3)
+    chain = DocGroup(1, 2, [2, 1, 3], {2: 1.0, 1: 0.8, 3: 0.75}, 1, {}, keepers=(1, 3),
+                     covered_by={2: (1, 0.8)}, to_keeper={1: None, 2: 0.8, 3: 0.41})
+    tree.set_grouping(Grouping([chain]), docs)
+    m = tree.model
+    g = m.index(0, 0)
+    assert _texts(m, 0)[2] == "keep coll/sub/doc1.txt and 1 more (nothing kept duplicates them)"
+    roles = {_texts(m, r, g)[0]: _texts(m, r, g)[2] for r in range(3)}
+    assert roles == {
+        "coll/sub/doc2.txt": "principal, duplicate of coll/sub/doc1.txt (0.800)",
+        "coll/sub/doc1.txt": "★ keeper",
+        "coll/sub/doc3.txt": "★ kept too (0.410 to the keeper)",
+    }

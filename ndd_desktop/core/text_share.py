@@ -1,0 +1,153 @@
+"""The share of text two documents have in common: one scale for every method.
+
+Each method finds candidate pairs with its own estimate (q-gram overlap, a MinHash sketch,
+a fingerprint's Hamming distance, ...), and those estimates are not on one scale: 0.7 on
+character 4-grams and 0.7 on word 3-shingles mean different things, and both rise for
+texts that merely share a subject and its vocabulary. The pair is therefore verified on
+the two texts themselves: the **share** of a document is the fraction of its words that
+lie in a run of at least :data:`RUN` consecutive words found, in the same order, in the
+other document. Five words in a row are evidence of copying or revising rather than of
+a common subject: independent translations or two articles on one topic share single
+words and short phrases ("in the year", "und er sprach") far more often than five-word
+runs, while a revision keeps runs everywhere it did not edit, and a word it did edit
+costs that one word, not the five shingles around it.
+
+``share(a in b)`` and ``share(b in a)`` are the two containments; the pair's score is
+their minimum (the share of *each* document found in the other: "the same document"),
+and the measure "containment" takes their maximum ("one is copied into the other").
+The default threshold on this scale is 0.5 for both, stated rather than fitted: at least
+half of the text in common (see docs/quality.md).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+import numpy as np
+
+from .hashing import mix64, token_hashes
+
+#: Words in a row that count as shared text.
+RUN = 5
+_BASE = np.uint64(0x100000001B3)
+
+
+@dataclass(frozen=True)
+class Runs:
+    """One document's words as 64-bit token hashes, with its runs computed on first use."""
+
+    tokens: np.ndarray  # uint64, one per word, in text order
+
+    @property
+    def words(self) -> int:
+        """How many words the document has."""
+        return int(self.tokens.shape[0])
+
+    def at(self, w: int = RUN) -> np.ndarray:
+        """The hash of the run of ``w`` words starting at each word (the last ``w - 1`` start none)."""
+        key = f"_at{w}"
+        cached = self.__dict__.get(key)
+        if cached is None:
+            cached = _runs(self.tokens, w)
+            object.__setattr__(self, key, cached)
+        return cached
+
+    def distinct(self, w: int = RUN) -> np.ndarray:
+        """The distinct run hashes of ``w`` words, sorted."""
+        key = f"_distinct{w}"
+        cached = self.__dict__.get(key)
+        if cached is None:
+            cached = np.unique(self.at(w))
+            object.__setattr__(self, key, cached)
+        return cached
+
+
+def _runs(tokens: np.ndarray, w: int) -> np.ndarray:
+    m = max(int(tokens.shape[0]) - w + 1, 0)
+    at = tokens[:m].copy()
+    with np.errstate(over="ignore"):
+        for k in range(1, w):
+            at *= _BASE
+            at += tokens[k : k + m]
+    return mix64(at ^ np.uint64(w), 7)
+
+
+def runs_of(normalized_text: str) -> Runs:
+    """The words of a normalised text (``core.normalize.normalize``), ready for :func:`share_in`."""
+    return Runs(token_hashes(normalized_text))
+
+
+def share_in(a: Runs, b: Runs) -> float:
+    """The fraction of ``a``'s words that lie in a run of :data:`RUN` words also found in ``b``.
+
+    When either text is shorter than a run, the run is as long as the shorter text: a
+    three-word text is found in another only as those three words in a row.
+    """
+    if a.words == 0 or b.words == 0:
+        return 0.0
+    w = min(RUN, a.words, b.words)
+    hit = _member(a.at(w), b.distinct(w))
+    # word i is covered when a matched run starts anywhere in [i - w + 1, i]
+    c = np.zeros(hit.shape[0] + 1, dtype=np.int64)
+    np.cumsum(hit, out=c[1:])
+    i = np.arange(a.words)
+    lo = np.clip(i - w + 1, 0, hit.shape[0])
+    hi = np.minimum(i + 1, hit.shape[0])
+    return float(np.count_nonzero(c[hi] > c[lo])) / a.words
+
+
+def _member(values: np.ndarray, sorted_pool: np.ndarray) -> np.ndarray:
+    if sorted_pool.shape[0] == 0:
+        return np.zeros(values.shape[0], dtype=bool)
+    pos = np.searchsorted(sorted_pool, values)
+    pos[pos == sorted_pool.shape[0]] = 0
+    return sorted_pool[pos] == values
+
+
+def shares(i: np.ndarray, j: np.ndarray, docs: Sequence[Runs]) -> tuple[np.ndarray, np.ndarray]:
+    """``(share of i in j, share of j in i)`` for every pair of indices into ``docs``.
+
+    One compiled call for the whole batch (core.share_kernel); pairs with a text shorter
+    than a run take the slower path of :func:`share_in`.
+    """
+    from .share_kernel import covered_batch
+
+    n = int(i.shape[0])
+    words = np.fromiter((d.words for d in docs), dtype=np.int64, count=len(docs))
+    at_off = np.zeros(len(docs) + 1, dtype=np.int64)
+    pool_off = np.zeros(len(docs) + 1, dtype=np.int64)
+    np.cumsum([d.at().shape[0] for d in docs], out=at_off[1:])
+    np.cumsum([d.distinct().shape[0] for d in docs], out=pool_off[1:])
+    empty = np.empty(0, dtype=np.uint64)
+    at = np.concatenate([d.at() for d in docs]) if docs else empty
+    pool = np.concatenate([d.distinct() for d in docs]) if docs else empty
+    i = np.asarray(i, dtype=np.int64)
+    j = np.asarray(j, dtype=np.int64)
+    ci, cj = covered_batch(at, at_off, pool, pool_off, i, j, RUN)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        s_ij = np.where(words[i] > 0, ci / np.maximum(words[i], 1), 0.0)
+        s_ji = np.where(words[j] > 0, cj / np.maximum(words[j], 1), 0.0)
+    short = np.flatnonzero((np.minimum(words[i], words[j]) < RUN))
+    for k in short.tolist():
+        a, b = docs[int(i[k])], docs[int(j[k])]
+        s_ij[k], s_ji[k] = share_in(a, b), share_in(b, a)
+    return s_ij.astype(np.float64), s_ji.astype(np.float64)
+
+
+def pair_score(s_ij: np.ndarray, s_ji: np.ndarray, containment: bool = False) -> np.ndarray:
+    """The pair's score on the share scale: the smaller share (the larger for containment)."""
+    return np.maximum(s_ij, s_ji) if containment else np.minimum(s_ij, s_ji)
+
+
+def runs_many(texts: Sequence[str]) -> list[Runs]:
+    """:func:`runs_of` for a batch of normalised texts."""
+    return [runs_of(t) for t in texts]
+
+
+#: Default thresholds on the share scale, the same for every method (docs/quality.md):
+#: "the same document" when at least half of each text is found in the other ...
+DEFAULT_SHARE = 0.5
+#: ... and "one is copied from the other" when a fifth of the smaller text is found in
+#: the larger in runs of five words, which texts on one subject almost never share by chance.
+DEFAULT_CONTAINED_SHARE = 0.2

@@ -1,0 +1,96 @@
+"""The verification stage of a scan: every candidate pair is scored on its two texts.
+
+The method's search gives candidates with its own estimate (``PairScores.score``); here the
+two stored texts of each candidate are compared (``core.text_share``): the share of each
+document found in the other in runs of five words. The pair's score becomes the smaller
+share (the larger with ``measure=containment``), its containments the two shares, and the
+method's estimate is kept beside them (``extra["estimate"]``). So every stored score means
+the same whatever the method, and one default threshold serves all of them.
+
+Texts are read from the store a slice of documents at a time and turned into word runs
+once per document; pairs are verified in batches, in the order of their first document,
+so that a document's runs are built once and dropped when no later batch needs them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any, Callable
+
+import numpy as np
+
+from ..core.method import Method, PairScores
+from ..core.normalize import normalize
+from ..core.text_share import Runs, pair_score, runs_of, shares
+from ..store import Store
+
+#: Documents whose texts are read in one query.
+TEXT_BATCH = 500
+#: Pairs verified in one compiled call (between two checks of the cancel token).
+PAIR_BATCH = 20_000
+#: Bump when the verification changes, so stored pair sets are recomputed.
+VERIFY_VERSION = "share-5w-v1"
+
+
+def verify_pairs(store: Store, method: Method, params: Any, scores: PairScores, ids: np.ndarray,
+                 floor: float, check: Callable[[], None] | None = None,
+                 progress: Callable[[int], None] | None = None) -> PairScores:
+    """Score every candidate on its texts and keep those at or above ``floor``.
+
+    ``ids[k]`` is the document id of sketch index k (as ``scores.i``/``scores.j`` index).
+    """
+    n = len(scores)
+    if n == 0:
+        return replace(scores, extra={**scores.extra, "estimate": scores.score.copy()})
+    order = np.lexsort((scores.j, scores.i))
+    i, j = scores.i[order], scores.j[order]
+    last = _last_use(i, j)
+    cache: dict[int, Runs] = {}
+    s_ij = np.empty(n, dtype=np.float64)
+    s_ji = np.empty(n, dtype=np.float64)
+    for start in range(0, n, PAIR_BATCH):
+        if check is not None:
+            check()
+        if progress is not None:
+            progress(start)
+        stop = min(start + PAIR_BATCH, n)
+        ci, cj = i[start:stop], j[start:stop]
+        needed = np.unique(np.concatenate((ci, cj)))
+        _load(store, ids, needed, cache)
+        local = {int(d): k for k, d in enumerate(needed.tolist())}
+        docs = [cache[int(d)] for d in needed.tolist()]
+        li = np.fromiter((local[x] for x in ci.tolist()), dtype=np.int64, count=ci.shape[0])
+        lj = np.fromiter((local[x] for x in cj.tolist()), dtype=np.int64, count=cj.shape[0])
+        s_ij[start:stop], s_ji[start:stop] = shares(li, lj, docs)
+        for d in needed.tolist():  # drop what no later pair needs: memory stays bounded
+            if last[int(d)] < stop:
+                del cache[int(d)]
+    if progress is not None:
+        progress(n)
+    back = np.empty(n, dtype=np.int64)
+    back[order] = np.arange(n)
+    s_ij, s_ji = s_ij[back], s_ji[back]
+    verified = pair_score(s_ij, s_ji, containment=method.measures_containment(params))
+    out = PairScores(scores.i, scores.j, verified, s_ij, s_ji,
+                     {**scores.extra, "estimate": np.asarray(scores.score, dtype=np.float64)},
+                     scores.complete_from)
+    return out.select(verified >= floor)
+
+
+def _last_use(i: np.ndarray, j: np.ndarray) -> dict[int, int]:
+    """For every document, the position of the last pair (in this order) that uses it."""
+    last: dict[int, int] = {}
+    for k, (a, b) in enumerate(zip(i.tolist(), j.tolist())):
+        last[a] = k
+        last[b] = k
+    return last
+
+
+def _load(store: Store, ids: np.ndarray, needed: np.ndarray, cache: dict[int, Runs]) -> None:
+    """Read and split the texts of the documents in ``needed`` that are not cached."""
+    missing = [int(x) for x in needed.tolist() if int(x) not in cache]
+    for start in range(0, len(missing), TEXT_BATCH):
+        part = missing[start : start + TEXT_BATCH]
+        texts = store.texts([int(ids[x]) for x in part])
+        for x in part:
+            cache[x] = runs_of(normalize(texts.get(int(ids[x])) or ""))

@@ -1,0 +1,89 @@
+"""core.text_share: the share of each text found in the other in runs of five words.
+
+Every expected value here is counted by hand from the definition: a word is shared when it
+lies inside a run of five consecutive words that also occurs in the other text.
+"""
+
+import numpy as np
+import pytest
+
+from ndd_desktop.core.normalize import normalize
+from ndd_desktop.core.text_share import RUN, pair_score, runs_of, share_in, shares
+
+WORDS = [f"w{k:02d}x" for k in range(40)]
+
+
+def runs(words):
+    return runs_of(normalize(" ".join(words)))
+
+
+def test_the_run_is_five_words():
+    assert RUN == 5
+
+
+def test_identical_texts_share_everything():
+    a = runs(WORDS[:20])
+    assert share_in(a, runs(WORDS[:20])) == 1.0
+
+
+def test_one_changed_word_costs_that_word_only():
+    # 20 words, word 10 replaced: runs starting at 6..10 break; runs 0..5 cover words 0-9,
+    # runs 11..15 cover words 11-19: 19 of 20 words are shared
+    edited = WORDS[:20].copy()
+    edited[10] = "changed"
+    a, b = runs(WORDS[:20]), runs(edited)
+    assert share_in(a, b) == pytest.approx(19 / 20)
+    assert share_in(b, a) == pytest.approx(19 / 20)
+
+
+def test_a_change_every_fifth_word_leaves_no_run():
+    # words 4, 9, 14, 19 changed: no five consecutive words survive
+    edited = [w if k % 5 != 4 else f"other{k}" for k, w in enumerate(WORDS[:20])]
+    assert share_in(runs(WORDS[:20]), runs(edited)) == 0.0
+
+
+def test_the_same_words_in_another_order_share_nothing():
+    assert share_in(runs(WORDS[:20]), runs(WORDS[:20][::-1])) == 0.0
+
+
+def test_a_short_text_inside_a_long_one_is_contained_but_not_the_same():
+    short, long_ = runs(WORDS[10:20]), runs(WORDS[:40])
+    assert share_in(short, long_) == 1.0
+    assert share_in(long_, short) == pytest.approx(10 / 40)
+    s_ij = np.array([1.0])
+    s_ji = np.array([0.25])
+    assert pair_score(s_ij, s_ji)[0] == 0.25  # resemblance: the smaller share
+    assert pair_score(s_ij, s_ji, containment=True)[0] == 1.0
+
+
+def test_texts_shorter_than_a_run_are_compared_as_runs_of_their_length():
+    assert share_in(runs(["one", "two", "three"]), runs(["one", "two", "three"])) == 1.0
+    assert share_in(runs(["one", "two", "three"]), runs(["one", "two", "four"])) == 0.0
+    # three words found in a row inside a longer text
+    assert share_in(runs(["w05x", "w06x", "w07x"]), runs(WORDS[:20])) == 1.0
+
+
+def test_an_empty_text_shares_nothing():
+    assert share_in(runs([]), runs(WORDS[:10])) == 0.0
+    assert share_in(runs(WORDS[:10]), runs([])) == 0.0
+
+
+def test_shares_of_many_pairs_at_once():
+    docs = [runs(WORDS[:20]), runs(WORDS[10:20]), runs(WORDS[20:40]), runs(["w12x", "w13x"]), runs([])]
+    s_ij, s_ji = shares(np.array([0, 0, 1, 3, 4]), np.array([1, 2, 2, 0, 0]), docs)
+    assert s_ij.tolist() == [pytest.approx(10 / 20), 0.0, 0.0, 1.0, 0.0]
+    assert s_ji.tolist() == [1.0, 0.0, 0.0, pytest.approx(2 / 20), 0.0]
+
+
+def test_the_batch_agrees_with_one_pair_at_a_time():
+    import random
+
+    rng = random.Random(3)
+    vocab = WORDS[:12]  # a small vocabulary: many chance runs, repeats, partial overlaps
+    texts = [[rng.choice(vocab) for _ in range(rng.randint(0, 60))] for _ in range(30)]
+    docs = [runs(t) for t in texts]
+    i, j = np.triu_indices(len(docs), 1)
+    s_ij, s_ji = shares(i, j, docs)
+    for k in range(len(i)):
+        assert s_ij[k] == pytest.approx(share_in(docs[i[k]], docs[j[k]]))
+        assert s_ji[k] == pytest.approx(share_in(docs[j[k]], docs[i[k]]))
