@@ -42,6 +42,14 @@ def add_parsers(sub, add_db, add_selection) -> None:
     p.add_argument("--format", choices=("csv", "json"), default="csv")
     p.set_defaults(run=cmd_threads)
 
+    export = sub.choices["export"]
+    export.add_argument("--leave-out-covered-folders", action="store_true",
+                        help="leave out whole folders whose every document has an exact or near duplicate in "
+                             "another exported folder (see 'ndd folders'); the reports give the covering folder")
+    export.add_argument("--emails", choices=("all", "inclusive"), default="all",
+                        help="inclusive: keep only the e-mails whose text no later message of their thread quotes, "
+                             "and attachments exported nowhere else (see 'ndd threads'; default: all)")
+
 
 def cmd_folders(args: argparse.Namespace) -> int:
     """``ndd folders``: one row per pair of near-duplicate folders, best first."""
