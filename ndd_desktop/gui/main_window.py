@@ -35,6 +35,7 @@ from .collection import Collection, PairSetData
 from .compare_view import CompareView
 from .errors_panel import ErrorsPanel
 from .export_dialog import ExportDialog
+from .folders_view import FoldersView
 from .formatting import set_root_names
 from .method_compare import MethodComparePanel
 from .opening import OpeningMixin
@@ -106,12 +107,16 @@ class MainWindow(OpeningMixin, QMainWindow):
         self.clusters = ClusterTree(self)
         self.methods = MethodComparePanel(self)
         self.errors = ErrorsPanel(self)
+        self.folders = FoldersView(self)
+        self.extra_views = [self.folders]  # views of their own modules: cleared and stopped with the collection
         self.tabs = QTabWidget(self)
         self.tabs.setObjectName("mainTabs")
         self.tabs.addTab(self.pairs, "&Pairs")
         self.tabs.addTab(self.clusters, "&Groups")
         self.tabs.addTab(self.methods, "&Methods")
         self.tabs.addTab(self.errors, "&Errors")
+        self.tabs.addTab(self.folders, "F&olders")
+        self.tabs.setTabToolTip(self.tabs.indexOf(self.folders), "Pairs of folders whose documents duplicate each other")
         for i, tip in enumerate(("Every pair at or above the threshold", "Groups of near-duplicates and their keepers",
                                  "Compare two methods on this collection", "Files that could not be read")):
             self.tabs.setTabToolTip(i, tip)
@@ -268,6 +273,7 @@ class MainWindow(OpeningMixin, QMainWindow):
         self.pairs.set_pairs(data.arrays, data.docs, data.verdicts, t)
         self.methods.set_store(self.collection.store, data.docs, known={(data.method, data.pairs_key): data.arrays})
         self._apply_keeper_rule(regroup=False)  # the collection regroups right after this signal
+        self.folders.set_source(self.collection.store, data.method, data.pairs_key, t)
         self.review.set_pairs_shown(True)
         self._show_pairs_status()
         if self.pairs.model.total_rows():
@@ -317,6 +323,8 @@ class MainWindow(OpeningMixin, QMainWindow):
         self.progress.reset()
         self.methods.clear()
         self.compare.clear()
+        for view in self.extra_views:
+            view.clear()
 
     def _confirm_remove_folder(self, path: str) -> bool:
         """Ask before a folder with documents in the store leaves the collection."""
@@ -377,6 +385,9 @@ class MainWindow(OpeningMixin, QMainWindow):
     def _threshold_settled(self, t: float) -> None:
         if self.collection is not None:
             self.collection.set_threshold(t)
+            if self.collection.data is not None:
+                d = self.collection.data
+                self.folders.set_source(self.collection.store, d.method, d.pairs_key, t)
 
     def _apply_keeper_rule(self, regroup: bool = True) -> None:
         """Hand the Groups tab's keeper rule and grouping, and the folder order, to the
