@@ -119,11 +119,23 @@ def _inclusive_emails(store, left_out: set[int], docs, out: ExtraLeaveOut) -> No
     threads = build_threads(store)
     dropped: set[int] = set()
     for t in threads:
+        rows = {m.doc_id: m for m in t.messages}
         for m in t.messages:
-            if not m.inclusive and m.doc_id not in out.put_back:
-                out.left_out[m.doc_id] = (f"e-mail not inclusive: its text is contained in a later message of "
-                                          f"thread {t.thread_id}")
-                dropped.add(m.doc_id)
+            if m.inclusive or m.doc_id in out.put_back:
+                continue
+            out.left_out[m.doc_id] = (f"e-mail not inclusive: its text is contained in a later message of "
+                                      f"thread {t.thread_id}")
+            dropped.add(m.doc_id)
+            # the message that holds its text must go out: put it back if it was left out
+            # as a near duplicate (of this very message, often: a reply quoting it whole)
+            holder = m.contained_in
+            seen: set[int] = set()
+            while holder is not None and holder in rows and holder not in seen and not rows[holder].inclusive:
+                seen.add(holder)
+                holder = rows[holder].contained_in
+            if holder is not None and holder in left_out and holder not in out.left_out:
+                out.put_back[holder] = ("exported as the inclusive message of its thread "
+                                        f"{t.thread_id}, which holds the text of the messages left out")
     if not dropped:
         return
     by_id = {d.id: d for d in docs}
@@ -135,7 +147,7 @@ def _inclusive_emails(store, left_out: set[int], docs, out: ExtraLeaveOut) -> No
         parent = (d.root, d.relpath.rsplit("!", 1)[0]) if "!" in d.relpath else None
         if parent is not None and parent in message_path:
             members.append(d)
-        elif d.sha256 and d.id not in left_out and d.id not in out.left_out:
+        elif d.sha256 and (d.id not in left_out or d.id in out.put_back) and d.id not in out.left_out:
             kept_hashes.setdefault(d.sha256, d.id)
     for d in members:
         if d.sha256 and d.sha256 in kept_hashes and d.id not in out.left_out:
