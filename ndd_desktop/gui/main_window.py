@@ -36,6 +36,7 @@ from .compare_view import CompareView
 from .errors_panel import ErrorsPanel
 from .export_dialog import ExportDialog
 from .folders_view import FoldersView
+from .threads_view import ThreadsView
 from .formatting import set_root_names
 from .method_compare import MethodComparePanel
 from .opening import OpeningMixin
@@ -108,7 +109,8 @@ class MainWindow(OpeningMixin, QMainWindow):
         self.methods = MethodComparePanel(self)
         self.errors = ErrorsPanel(self)
         self.folders = FoldersView(self)
-        self.extra_views = [self.folders]  # views of their own modules: cleared and stopped with the collection
+        self.threads_view = ThreadsView(self)
+        self.extra_views = [self.folders, self.threads_view]  # views of their own modules: cleared and stopped with the collection
         self.tabs = QTabWidget(self)
         self.tabs.setObjectName("mainTabs")
         self.tabs.addTab(self.pairs, "&Pairs")
@@ -117,6 +119,8 @@ class MainWindow(OpeningMixin, QMainWindow):
         self.tabs.addTab(self.errors, "&Errors")
         self.tabs.addTab(self.folders, "F&olders")
         self.tabs.setTabToolTip(self.tabs.indexOf(self.folders), "Pairs of folders whose documents duplicate each other")
+        self.tabs.addTab(self.threads_view, "T&hreads")
+        self.tabs.setTabToolTip(self.tabs.indexOf(self.threads_view), "E-mail threads and their inclusive messages")
         for i, tip in enumerate(("Every pair at or above the threshold", "Groups of near-duplicates and their keepers",
                                  "Compare two methods on this collection", "Files that could not be read")):
             self.tabs.setTabToolTip(i, tip)
@@ -274,6 +278,7 @@ class MainWindow(OpeningMixin, QMainWindow):
         self.methods.set_store(self.collection.store, data.docs, known={(data.method, data.pairs_key): data.arrays})
         self._apply_keeper_rule(regroup=False)  # the collection regroups right after this signal
         self.folders.set_source(self.collection.store, data.method, data.pairs_key, t)
+        self.threads_view.set_store(self.collection.store)
         self.review.set_pairs_shown(True)
         self._show_pairs_status()
         if self.pairs.model.total_rows():
