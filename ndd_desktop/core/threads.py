@@ -29,6 +29,8 @@ from dataclasses import dataclass, field
 
 #: Share of a message's own word 3-grams a later message must hold to contain it.
 CONTAINED_SHARE = 0.9
+#: How many earlier messages of a subject a message without reply headers is compared with.
+QUOTE_SEARCH = 200
 
 _SUBJECT_PREFIX = re.compile(
     r"^\s*(?:(?:re|fwd?|aw|wg|sv|vs|antw|tr|rif|r)\s*(?:\[\d+\]|\(\d+\))?\s*[:：]\s*|\[[^\]]{1,40}\]\s*)+",
@@ -229,8 +231,6 @@ def _containers(records: list[MailRecord]) -> dict[str, _Container]:
             prev = node
         if prev is not None:
             _link(prev, box)
-        elif box.parent is not None and box.parent.msg is None:
-            pass  # keep a parent an earlier message's references gave it
     return table
 
 
@@ -250,9 +250,32 @@ def _prune(table: dict[str, _Container]) -> list[_Container]:
     return [c for c in table.values() if c.msg is not None and c.parent is None]
 
 
-def _quotes_of(rec: MailRecord) -> list[str]:
-    own, quoted = split_quoted(strip_preamble(rec.text))
-    return words(quoted)
+class _Texts:
+    """Each message's words, own and quoted, and its 3-grams, computed once."""
+
+    def __init__(self, records: list[MailRecord]):
+        self.own: dict[int, list[str]] = {}
+        self.quoted: dict[int, list[str]] = {}
+        self.full_grams: dict[int, set] = {}
+        self.full_text: dict[int, str] = {}
+        for rec in records:
+            body = strip_preamble(rec.text)
+            own, quoted = split_quoted(body)
+            full = words(body)
+            self.own[rec.key] = words(own)
+            self.quoted[rec.key] = words(quoted)
+            self.full_grams[rec.key] = _grams(full)
+            self.full_text[rec.key] = " " + " ".join(full) + " "
+
+    def contained_in(self, key: int, other: int) -> bool:
+        """True when message ``key``'s own text lies in message ``other`` (quotes included)."""
+        own = self.own[key]
+        if not own:
+            return True
+        if len(own) < 3:
+            return (" " + " ".join(own) + " ") in self.full_text[other]
+        mine = _grams(own)
+        return len(mine & self.full_grams[other]) >= CONTAINED_SHARE * len(mine)
 
 
 def build_threads(records: list[MailRecord]) -> list[Thread]:
@@ -261,6 +284,7 @@ def build_threads(records: list[MailRecord]) -> list[Thread]:
     Threads come oldest first (by their first message's date); messages in each are in
     tree order, replies after the message they answer, siblings by date.
     """
+    texts = _Texts(records)
     table = _containers(records)
     roots = _prune(table)
     # gather the roots by subject
@@ -279,16 +303,16 @@ def build_threads(records: list[MailRecord]) -> list[Thread]:
             if c is head:
                 continue
             parent = head
-            quoted = _quotes_of(c.msg) if not (c.msg.in_reply_to or c.msg.references) else []
+            quoted = texts.quoted[c.msg.key] if not (c.msg.in_reply_to or c.msg.references) else []
             if quoted:
-                for p in reversed(placed):  # the latest earlier message it quotes
-                    own_p = words(split_quoted(strip_preamble(p.msg.text))[0])
+                for p in reversed(placed[-QUOTE_SEARCH:]):  # the latest earlier message it quotes
+                    own_p = texts.own[p.msg.key]
                     if own_p and contained(own_p, quoted) and not c.has_descendant(p):
                         parent = p
                         break
             _link(parent, c)
             placed.append(c)
-    threads = [_thread(t) for t in trees]
+    threads = [_thread(t, texts) for t in trees]
     threads.sort(key=lambda t: (min((_date_key(by_key) for by_key in t[1]), default=(1, 0.0)), t[0].messages[0].key))
     return [t for t, _ in threads]
 
@@ -297,7 +321,7 @@ def _date_key(rec: MailRecord) -> tuple[int, float]:
     return (0, rec.date) if rec.date is not None else (1, 0.0)
 
 
-def _thread(root: _Container) -> tuple[Thread, list[MailRecord]]:
+def _thread(root: _Container, texts: _Texts) -> tuple[Thread, list[MailRecord]]:
     messages: list[ThreadMessage] = []
     recs: list[MailRecord] = []
     stack: list[tuple[_Container, int | None, int]] = [(root, None, 0)]
@@ -312,35 +336,49 @@ def _thread(root: _Container) -> tuple[Thread, list[MailRecord]]:
         kids = sorted(c.children, key=lambda k: (_date_key(k.msg), k.msg.key), reverse=True)
         stack.extend((k, c.msg.key, depth + 1) for k in kids)
     thread = Thread(root.msg.subject, messages)
-    mark_inclusive(thread, {r.key: r for r in recs})
+    mark_inclusive(thread, {r.key: r for r in recs}, texts)
     return thread, recs
 
 
-def mark_inclusive(thread: Thread, records: dict[int, MailRecord]) -> None:
+def mark_inclusive(thread: Thread, records: dict[int, MailRecord], texts: _Texts | None = None) -> None:
     """Set ``inclusive`` on each message of ``thread`` (see the module docstring)."""
-    own = {m.key: words(split_quoted(strip_preamble(records[m.key].text))[0]) for m in thread.messages}
-    full = {m.key: words(strip_preamble(records[m.key].text)) for m in thread.messages}
-    children: dict[int, list[int]] = {}
-    for m in thread.messages:
-        if m.parent is not None:
-            children.setdefault(m.parent, []).append(m.key)
+    texts = texts or _Texts(list(records.values()))
+    parent_of = {m.key: m.parent for m in thread.messages}
+    order = sorted(parent_of, key=lambda k: (_date_key(records[k]), k))
+    rank = {k: n for n, k in enumerate(order)}
+    # which messages hold each 3-gram: a message is compared only with those sharing enough of them
+    holders: dict[tuple, list[int]] = {}
+    for k in order:
+        for g in texts.full_grams[k]:
+            holders.setdefault(g, []).append(k)
 
-    def descendants(key: int) -> list[int]:
-        out, stack = [], list(children.get(key, ()))
-        while stack:
-            k = stack.pop()
-            out.append(k)
-            stack.extend(children.get(k, ()))
-        return out
+    def is_later(k: int, than: int) -> bool:
+        """k answers ``than`` (directly or further down), or is dated after it."""
+        dk, dt = records[k].date, records[than].date
+        if dk is not None and dt is not None and dk > dt:
+            return True
+        seen, p = set(), parent_of.get(k)
+        while p is not None and p not in seen:
+            if p == than:
+                return True
+            seen.add(p)
+            p = parent_of.get(p)
+        return False
 
     for m in thread.messages:
-        rec = records[m.key]
-        later = set(descendants(m.key))
-        if rec.date is not None:
-            later.update(o.key for o in thread.messages
-                         if o.key != m.key and records[o.key].date is not None and records[o.key].date > rec.date)
-        for k in sorted(later, key=lambda k: (_date_key(records[k]), k)):
-            if contained(own[m.key], full[k]):
+        own = texts.own[m.key]
+        if len(own) >= 3:  # candidates: the messages holding enough of its 3-grams
+            mine = _grams(own)
+            counts: dict[int, int] = {}
+            for g in mine:
+                for k in holders.get(g, ()):
+                    counts[k] = counts.get(k, 0) + 1
+            need = CONTAINED_SHARE * len(mine)
+            candidates = [k for k, n in counts.items() if n >= need and k != m.key]
+        else:
+            candidates = [k for k in order if k != m.key]
+        for k in sorted(candidates, key=rank.__getitem__):
+            if is_later(k, m.key) and texts.contained_in(m.key, k):
                 m.inclusive = False
                 m.contained_in = k
                 break

@@ -110,35 +110,52 @@ class FolderAnalysis:
         """Every pair as an output row, best first."""
         return [self.row(k) for k in range(len(self.pairs))]
 
+    def _index(self) -> None:
+        """Folder -> documents below it, and document -> its matches, as sorted arrays (built once)."""
+        if getattr(self, "_members", None) is not None:
+            return
+        rows = self.anc[self.doc_folder]
+        keep = rows >= 0
+        docs = np.broadcast_to(np.arange(len(self.docs), dtype=np.int64)[:, None], rows.shape)[keep]
+        folders = rows[keep]
+        order = np.lexsort((docs, folders))
+        self._members = docs[order]
+        self._member_start = np.searchsorted(folders[order], np.arange(len(self.folders) + 1))
+        x = np.concatenate([self.match_a, self.match_b])
+        y = np.concatenate([self.match_b, self.match_a])
+        sc = np.concatenate([self.match_score, self.match_score])
+        order = np.argsort(x, kind="stable")
+        self._adj_y, self._adj_s = y[order], sc[order]
+        self._adj_start = np.searchsorted(x[order], np.arange(len(self.docs) + 1))
+
     def documents_in(self, folder: int) -> np.ndarray:
         """Indices (into :attr:`docs`) of the documents below ``folder``."""
-        return np.flatnonzero((self.anc[self.doc_folder] == folder).any(axis=1))
+        self._index()
+        return self._members[self._member_start[folder]:self._member_start[folder + 1]]
 
     def matches_between(self, docs_a: np.ndarray, docs_b: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Matches (doc in a, doc in b, score) as document indices; exact duplicates score 1.0."""
-        in_a = np.zeros(len(self.docs), bool)
+        self._index()
         in_b = np.zeros(len(self.docs), bool)
-        in_a[docs_a] = True
         in_b[docs_b] = True
-        xs, ys, ss = [], [], []
-        for x, y in ((self.match_a, self.match_b), (self.match_b, self.match_a)):
-            sel = in_a[x] & in_b[y]
-            xs.append(x[sel])
-            ys.append(y[sel])
-            ss.append(self.match_score[sel])
+        starts, ends = self._adj_start[docs_a], self._adj_start[np.asarray(docs_a) + 1]
+        counts = ends - starts
+        xs = np.repeat(np.asarray(docs_a, dtype=np.int64), counts)
+        pos = np.repeat(starts - np.cumsum(counts) + counts, counts) + np.arange(int(counts.sum()))
+        ys, ss = self._adj_y[pos], self._adj_s[pos]
+        sel = in_b[ys]
         cls_b: dict[int, list[int]] = {}
-        for y in docs_b.tolist():
+        for y in np.asarray(docs_b).tolist():
             if self.hash_class[y] >= 0:
                 cls_b.setdefault(int(self.hash_class[y]), []).append(y)
         ex, ey = [], []
-        for x in docs_a.tolist():
+        for x in np.asarray(docs_a).tolist():
             for y in cls_b.get(int(self.hash_class[x]), ()) if self.hash_class[x] >= 0 else ():
                 ex.append(x)
                 ey.append(y)
-        xs.append(np.array(ex, dtype=np.int64))
-        ys.append(np.array(ey, dtype=np.int64))
-        ss.append(np.ones(len(ex)))
-        return np.concatenate(xs), np.concatenate(ys), np.concatenate(ss)
+        return (np.concatenate([xs[sel], np.array(ex, dtype=np.int64)]),
+                np.concatenate([ys[sel], np.array(ey, dtype=np.int64)]),
+                np.concatenate([ss[sel], np.ones(len(ex))]))
 
     def align(self, folder_a: int, folder_b: int) -> list[tuple[DocumentInfo | None, DocumentInfo | None, float | None]]:
         """The two folders side by side: matching documents on one row, unmatched ones alone."""
