@@ -4,7 +4,8 @@ The list is :func:`ndd_desktop.pipeline.folders.analyse_folders` of the pair set
 at the window's threshold, computed on a worker thread when the tab is shown (and again
 when the pair set, the threshold or the minimum share changes while it is shown).
 Choosing a row shows the two folders side by side: matching documents on one row, the
-unmatched ones alone and marked.
+unmatched ones alone and marked; choosing a matched row there compares its two documents
+in the window's compare view.
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ class FoldersView(QWidget):
     """Sortable list of folder pairs over a side-by-side view of the chosen pair."""
 
     computed = Signal(int)  # number of folder pairs listed
+    documentsChosen = Signal(int, int)  # a matched row of the side-by-side view: its two document ids
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
@@ -89,6 +91,8 @@ class FoldersView(QWidget):
         self.side.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
         self.side.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
         self.side.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        self.side.currentCellChanged.connect(lambda row, _c, _pr, _pc: self._choose(row))
+        self._side_docs: list[tuple] = []
         split = QSplitter(Qt.Orientation.Vertical, self)
         split.addWidget(self.table)
         split.addWidget(self.side)
@@ -187,6 +191,7 @@ class FoldersView(QWidget):
             return
         p = self.analysis.pairs
         rows = self.analysis.align(int(p.a[k]), int(p.b[k]))
+        self._side_docs = [(da, db) for da, db, _ in rows]
         self.side.setRowCount(len(rows))
         for r, (da, db, score) in enumerate(rows):
             for c, doc in ((0, da), (1, db)):
@@ -197,6 +202,13 @@ class FoldersView(QWidget):
                 self.side.setItem(r, c, item)
             self.side.setItem(r, 2, QTableWidgetItem("" if score is None else f"{score:.2f}"))
 
+    def _choose(self, row: int) -> None:
+        """A matched row chosen: its two documents go to the compare view."""
+        if 0 <= row < len(self._side_docs):
+            da, db = self._side_docs[row]
+            if da is not None and db is not None:
+                self.documentsChosen.emit(da.id, db.id)
+
     def clear(self) -> None:
         """Forget the collection (it was closed)."""
         self._source = None
@@ -205,6 +217,7 @@ class FoldersView(QWidget):
         self.analysis = None
         self.model.removeRows(0, self.model.rowCount())
         self.side.setRowCount(0)
+        self._side_docs = []
         self.status.setText("Scan a collection to compare its folders.")
 
     def shutdown(self) -> None:

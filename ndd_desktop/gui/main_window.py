@@ -179,6 +179,7 @@ class MainWindow(OpeningMixin, QMainWindow):
         self.clusters.groupingModeChanged.connect(lambda _: self._apply_keeper_rule())
         self.clusters.keeperChosen.connect(lambda d, members: self.collection and self.collection.set_keeper(d, members))
         self.methods.runMethodRequested.connect(self.run_method)
+        self.folders.documentsChosen.connect(self._show_docs)
 
     # -- scanning -------------------------------------------------------------------------
     def start_scan(self, method: str | None = None, params: dict | None = None) -> bool:

@@ -35,6 +35,12 @@ def test_folders_tab_lists_a_copied_folder_and_aligns_it(qtbot, window, tmp_path
     assert len(unmatched) == 1 and any(s.endswith("extra.txt") for s in unmatched[0])
     matched = [t for t in texts if t not in unmatched]
     assert all(a.rsplit("/", 1)[1] == b.rsplit("/", 1)[1] for a, b in matched)
+    # a matched row goes to the compare view
+    row = texts.index(matched[0])
+    with qtbot.waitSignal(window.compare.loaded, timeout=10000):
+        side.setCurrentCell(row, 0)
+    shown = {window.compare.header_a.doc.relpath, window.compare.header_b.doc.relpath}
+    assert shown == {matched[0][0], matched[0][1]}
     # the minimum share at 1.0 keeps the pair: one folder lies wholly in the other
     with qtbot.waitSignal(view.computed, timeout=20000) as blocker:
         view.share.setValue(1.0)
