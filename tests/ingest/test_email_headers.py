@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ndd_desktop.core.threads import MailRecord, build_threads
 from ndd_desktop.ingest.extract import extract_bytes
 
 
@@ -37,3 +41,24 @@ def test_mbox_messages_have_headers_and_other_documents_none():
     assert messages[1].email["in_reply_to"] == "<1@x>"
     (txt,) = extract_bytes(b"plain text file", "n.txt")
     assert txt.email is None
+
+
+header_text = st.text(alphabet=st.characters(blacklist_categories=("Cs", "Cc")), max_size=30)
+id_text = st.sampled_from(["", "<a@x>", "<b@x>", "<a@x> <b@x>", "<<", "=?utf-8?q?=C3=A9?=", "<b@x> <a@x>"])
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.tuples(id_text, id_text, id_text, header_text, header_text), min_size=1, max_size=8))
+def test_extracted_messages_always_land_in_one_thread(items):
+    """Raw messages with any headers, through the real extractor into the thread builder."""
+    records = []
+    for k, (mid, irt, refs, subject, body) in enumerate(items):
+        raw = (f"From: a@x\r\nSubject: {subject}\r\nMessage-ID: {mid}\r\nIn-Reply-To: {irt}\r\n"
+               f"References: {refs}\r\nDate: Mon, 03 Jan 2022 10:0{k % 10}:00 +0000\r\n\r\n{body or 'x'}\r\n")
+        docs = [d for d in extract_bytes(raw.encode("utf-8", "surrogatepass"), f"m{k}.eml") if d.email is not None]
+        assert len(docs) == 1
+        h = docs[0].email
+        records.append(MailRecord(k, h["message_id"], h["in_reply_to"], h["references"], h["subject"],
+                                  None, docs[0].text or ""))
+    threads = build_threads(records)
+    assert sorted(m.key for t in threads for m in t.messages) == list(range(len(items)))
