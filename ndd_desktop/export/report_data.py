@@ -18,7 +18,7 @@ COLUMNS = (
 #: Columns of the list of left-out duplicates.
 LEFT_OUT_COLUMNS = (
     "path", "source", "sha256", "size", "format", "group_id", "keeper", "score_to_keeper", "score",
-    "containment", "verdict", "reviewer", "decided_at", "still_exported_in_container",
+    "containment", "verdict", "reviewer", "decided_at", "still_exported_in_container", "note",
 )
 
 
@@ -94,6 +94,7 @@ class ReportContext:
             "reviewer": row.reviewer,
             "decided_at": row.decided_at,
             "still_exported_in_container": bool(row.target),
+            "note": row.note,
         }
 
     def summary(self) -> dict:

@@ -68,6 +68,11 @@ def test_covered_folder_left_out_whole_with_reason(tmp_path):
     rows = {r.relpath: r for r in plan.rows}
     for k in (1, 2, 3):
         assert f"{gone} is covered by" in rows[f"{gone}/{k}.txt"].note
+    from ndd_desktop.export.report_data import ReportContext
+
+    ctx = ReportContext(plan, {})
+    notes = {r["path"].split("/", 1)[1]: r["note"] for r in (ctx.left_out_record(x) for x in plan.left_out_rows)}
+    assert all(f"{gone} is covered by" in notes[f"{gone}/{k}.txt"] for k in (1, 2, 3))  # left_out.csv says why
     put_back = [r for r in plan.rows if r.note.startswith("exported in place")]
     assert put_back and all(r.relpath.startswith(kept + "/") for r in put_back)
     assert all(r.target for r in put_back)
