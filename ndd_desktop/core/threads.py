@@ -35,6 +35,8 @@ QUOTE_SEARCH = 200
 _SUBJECT_PREFIX = re.compile(
     r"^\s*(?:(?:re|fwd?|aw|wg|sv|vs|antw|tr|rif|r)\s*(?:\[\d+\]|\(\d+\))?\s*[:：]\s*|\[[^\]]{1,40}\]\s*)+",
     re.IGNORECASE)
+_REPLY_PREFIX = re.compile(
+    r"^\s*(?:\[[^\]]{1,40}\]\s*)*(?:re|fwd?|aw|wg|sv|vs|antw|tr|rif|r)\s*(?:\[\d+\]|\(\d+\))?\s*[:：]", re.IGNORECASE)
 _MSGID = re.compile(r"<([^<>\s]+)>")
 _WORD = re.compile(r"\w+", re.UNICODE)
 _ATTRIBUTION = re.compile(r"^\s*(on|le|am|el|il|op)\b.*\b(wrote|a écrit|schrieb|escribió|ha scritto|schreef)\s*:\s*$",
@@ -102,9 +104,8 @@ def normalize_subject(subject: str) -> str:
 
 
 def is_reply_subject(subject: str) -> bool:
-    """True when the subject carries a reply or forward prefix."""
-    return bool(_SUBJECT_PREFIX.match(subject or "")) and normalize_subject(subject) != " ".join(
-        (subject or "").split()).casefold()
+    """True when the subject carries a reply or forward prefix (after any list tags)."""
+    return bool(_REPLY_PREFIX.match(subject or ""))
 
 
 # -- quotes ----------------------------------------------------------------------------------

@@ -110,7 +110,8 @@ class MainWindow(OpeningMixin, QMainWindow):
         self.errors = ErrorsPanel(self)
         self.folders = FoldersView(self)
         self.threads_view = ThreadsView(self)
-        self.extra_views = [self.folders, self.threads_view]  # views of their own modules: cleared and stopped with the collection
+        # views of their own modules: cleared and stopped with the collection
+        self.extra_views = [self.folders, self.threads_view]
         self.tabs = QTabWidget(self)
         self.tabs.setObjectName("mainTabs")
         self.tabs.addTab(self.pairs, "&Pairs")
@@ -118,7 +119,8 @@ class MainWindow(OpeningMixin, QMainWindow):
         self.tabs.addTab(self.methods, "&Methods")
         self.tabs.addTab(self.errors, "&Errors")
         self.tabs.addTab(self.folders, "F&olders")
-        self.tabs.setTabToolTip(self.tabs.indexOf(self.folders), "Pairs of folders whose documents duplicate each other")
+        self.tabs.setTabToolTip(self.tabs.indexOf(self.folders),
+                                "Pairs of folders whose documents duplicate each other")
         self.tabs.addTab(self.threads_view, "T&hreads")
         self.tabs.setTabToolTip(self.tabs.indexOf(self.threads_view), "E-mail threads and their inclusive messages")
         for i, tip in enumerate(("Every pair at or above the threshold", "Groups of near-duplicates and their keepers",

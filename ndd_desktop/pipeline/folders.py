@@ -157,7 +157,8 @@ class FolderAnalysis:
                 np.concatenate([ys[sel], np.array(ey, dtype=np.int64)]),
                 np.concatenate([ss[sel], np.ones(len(ex))]))
 
-    def align(self, folder_a: int, folder_b: int) -> list[tuple[DocumentInfo | None, DocumentInfo | None, float | None]]:
+    def align(self, folder_a: int, folder_b: int) -> list[tuple[DocumentInfo | None, DocumentInfo | None,
+                                                                 float | None]]:
         """The two folders side by side: matching documents on one row, unmatched ones alone."""
         da, db = self.documents_in(folder_a), self.documents_in(folder_b)
         x, y, s = self.matches_between(da, db)
@@ -166,7 +167,8 @@ class FolderAnalysis:
         return [(None if i is None else pick[i], None if j is None else pick[j], sc) for i, j, sc in rows]
 
 
-def match_arrays(store: Store, method: str, pairs_key: str, threshold: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def match_arrays(store: Store, method: str, pairs_key: str,
+                 threshold: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The stored pairs at ``threshold`` with the reviewer's verdicts applied: (a, b, score)."""
     pa = store.pair_arrays(method, pairs_key)
     keep = pa.score >= threshold

@@ -140,3 +140,11 @@ def test_every_message_in_exactly_one_thread(items):
         assert t.messages[0].parent is None
         assert all(m.parent in in_thread for m in t.messages[1:])
         assert t.messages[-1].inclusive or len(t.messages) > 1
+
+
+def test_reply_subjects():
+    from ndd_desktop.core.threads import is_reply_subject
+
+    assert [is_reply_subject(s) for s in ("[list] Budget", "[list] Re: Budget", "RE: x", "Fwd: x", "Report",
+                                          "Re[2]: x", "Regarding: x")] == [False, True, True, True, False, True,
+                                                                           False]
