@@ -133,6 +133,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="components: every linked document in one group around its most linked document; "
                         "principal: the longest document and those directly similar to it; wins over the grouping "
                         "saved with the collection (default: the saved one, else components)")
+    from .folders_threads import add_parsers
+
+    add_parsers(sub, _add_db, _add_selection)
     return parser
 
 
@@ -146,6 +149,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command is None:
             parser.print_help(sys.stderr)
             return EXIT_USAGE
+        if getattr(args, "run", None) is not None:  # subcommands of their own modules
+            return args.run(args)
         return commands.run(args)
     except SystemExit as exc:  # --help and --version
         return int(exc.code or 0) if not isinstance(exc.code, str) else EXIT_USAGE

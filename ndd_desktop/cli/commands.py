@@ -445,7 +445,8 @@ def cmd_export(args: argparse.Namespace) -> int:
         try:
             options = ExportOptions(dest=args.to, method=method.name, pairs_key=pairs_key, threshold=threshold,
                                     mode=args.mode, bagit=args.bagit, reports=args.report,
-                                    keeper_rule=rule, folder_priority=priority, grouping=grouping)
+                                    keeper_rule=rule, folder_priority=priority, grouping=grouping,
+                                    leave_out_covered_folders=args.leave_out_covered_folders, emails=args.emails)
         except ExportError as exc:
             raise UsageError(str(exc)) from None
         bar = ProgressBar() if sys.stderr.isatty() else None

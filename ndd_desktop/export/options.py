@@ -10,6 +10,8 @@ from .errors import ExportError
 
 #: The ways a file can reach the destination.
 MODES = ("copy", "hardlink")
+#: Which e-mail messages an export keeps: all, or only the inclusive ones of each thread.
+EMAIL_CHOICES = ("all", "inclusive")
 #: The report formats; the list of left-out duplicates is always written.
 REPORT_FORMATS = ("csv", "json", "html")
 
@@ -51,6 +53,11 @@ class ExportOptions:
         include_reference: export documents of reference roots too (the issue's
             definition of the set includes them; an archive adding an accession to a
             collection it already holds may switch this off).
+        leave_out_covered_folders: leave out whole folders whose every document has an
+            exact or near duplicate in another exported folder (see
+            :mod:`ndd_desktop.export.extra_leave_out`); off by default.
+        emails: ``"all"`` (default) or ``"inclusive"``: keep only the inclusive messages
+            of each e-mail thread, and attachments exported nowhere else.
     """
 
     dest: str
@@ -67,6 +74,8 @@ class ExportOptions:
     grouping: str = "components"
     closest_pairs: int = 25
     include_reference: bool = True
+    leave_out_covered_folders: bool = False
+    emails: str = "all"
 
     def __post_init__(self) -> None:
         if not self.dest or not str(self.dest).strip():
@@ -80,6 +89,8 @@ class ExportOptions:
             if math.isnan(t) or not 0.0 <= t <= 1.0:
                 raise ExportError(f"threshold must lie in [0, 1], not {self.threshold!r}")
             object.__setattr__(self, "threshold", t)
+        if self.emails not in EMAIL_CHOICES:
+            raise ExportError(f"unknown e-mail choice {self.emails!r} (known: {', '.join(EMAIL_CHOICES)})")
         if self.closest_pairs < 0:
             raise ExportError("closest_pairs must not be negative")
 

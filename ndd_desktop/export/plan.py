@@ -20,7 +20,7 @@ import hashlib
 import json
 import math
 import unicodedata
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -29,6 +29,7 @@ from ..pipeline.grouping import groups_at
 from ..pipeline.pair_lookup import PairLookup
 from .decisions import DecisionIndex
 from .errors import ExportError
+from .extra_leave_out import extra_leave_outs
 from .layout import bag_safe_relpath, check_destination, root_names, safe_relpath
 from .options import ExportOptions, resolve_options
 from .scan_records import NOT_A_FILE, UNREAD, scan_exclusion
@@ -200,6 +201,8 @@ def plan_export(store, options: ExportOptions) -> ExportPlan:
         for m in g.members:
             membership[int(m)] = g
         left_out.update(g.covered_by)
+    extra = extra_leave_outs(store, options, left_out, docs)  # covered folders, non-inclusive e-mails
+    left_out = (left_out - set(extra.put_back)) | set(extra.left_out)
     planner = _Planner(options, names, membership, left_out, set(grouping.partial))
     files, issues = planner.files(docs)
     arrays = store.pair_arrays(options.method, options.pairs_key)
@@ -207,6 +210,8 @@ def plan_export(store, options: ExportOptions) -> ExportPlan:
     scored = PairLookup(arrays.a, arrays.b, arrays.score)
     decisions = DecisionIndex(store.standing_decisions())
     rows = [planner.row(d, contained, decisions, scored) for d in docs]
+    if extra.notes:
+        rows = [replace(r, note=extra.notes[r.doc_id]) if r.doc_id in extra.notes else r for r in rows]
     rows.sort(key=lambda r: r.path)
     plan = ExportPlan(
         options=options, params=dict(pair_set.params), floor=float(pair_set.floor),
@@ -356,6 +361,8 @@ def plan_identity(plan: ExportPlan) -> str:
         "mode": o.mode,
         "bagit": o.bagit,
         "sha512": o.sha512,
+        **({"covered_folders": True} if o.leave_out_covered_folders else {}),
+        **({"emails": o.emails} if o.emails != "all" else {}),
         "files": [[f.target, f.expected_sha256 or "", f.source] for f in plan.files],
     }
     return hashlib.sha256(json.dumps(body, sort_keys=True).encode("utf-8")).hexdigest()

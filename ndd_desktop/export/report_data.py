@@ -19,7 +19,7 @@ COLUMNS = (
 LEFT_OUT_COLUMNS = (
     "path", "source", "sha256", "size", "format", "group_id", "duplicate_of", "duplicate_score",
     "keeper", "score_to_keeper", "score",
-    "containment", "verdict", "reviewer", "decided_at", "still_exported_in_container",
+    "containment", "verdict", "reviewer", "decided_at", "still_exported_in_container", "note",
 )
 
 
@@ -99,6 +99,7 @@ class ReportContext:
             "reviewer": row.reviewer,
             "decided_at": row.decided_at,
             "still_exported_in_container": bool(row.target),
+            "note": row.note,
         }
 
     def summary(self) -> dict:

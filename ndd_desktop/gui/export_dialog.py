@@ -63,6 +63,14 @@ class ExportDialog(QDialog):
             self.mode.addItem(MODE_LABELS.get(m, m), m)
         self.bagit = QCheckBox("Package as a BagIt bag (RFC 8493)", self)
         self.bagit.setToolTip("Write the set with checksum manifests so its integrity can be verified later")
+        self.covered = QCheckBox("Leave out folders covered by another", self)
+        self.covered.setObjectName("exportCoveredFolders")
+        self.covered.setToolTip("Leave out whole folders whose every document has a duplicate in another exported "
+                                "folder (see the Folders tab); the reports name the covering folder")
+        self.inclusive = QCheckBox("Only inclusive e-mails", self)
+        self.inclusive.setObjectName("exportInclusiveEmails")
+        self.inclusive.setToolTip("Leave out e-mails whose text a later message of their thread quotes, and their "
+                                  "attachments exported elsewhere (see the Threads tab)")
         self.reports: dict[str, QCheckBox] = {}
         report_row = QHBoxLayout()
         for fmt in REPORT_FORMATS:
@@ -80,6 +88,8 @@ class ExportDialog(QDialog):
         form.addRow(dest_label, dest_row)
         form.addRow(mode_label, self.mode)
         form.addRow("", self.bagit)
+        form.addRow("", self.covered)
+        form.addRow("", self.inclusive)
         form.addRow("Reports:", report_row)
         self.summary = QLabel(
             f"Groups of <b>{method}</b> pairs at threshold <b>{threshold:.3f}</b>; keeper rule "
@@ -123,6 +133,8 @@ class ExportDialog(QDialog):
             mode=self.mode.currentData(),
             bagit=self.bagit.isChecked(),
             reports=tuple(f for f, box in self.reports.items() if box.isChecked()),
+            leave_out_covered_folders=self.covered.isChecked(),
+            emails="inclusive" if self.inclusive.isChecked() else "all",
             **self._base,
         )
 

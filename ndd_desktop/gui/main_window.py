@@ -34,6 +34,8 @@ from .collection import Collection, PairSetData
 from .compare_view import CompareView
 from .errors_panel import ErrorsPanel
 from .export_dialog import ExportDialog
+from .folders_view import FoldersView
+from .threads_view import ThreadsView
 from .formatting import set_root_names
 from .method_compare import MethodComparePanel
 from .opening import OpeningMixin
@@ -103,12 +105,21 @@ class MainWindow(OpeningMixin, QMainWindow):
         self.clusters = ClusterTree(self)
         self.methods = MethodComparePanel(self)
         self.errors = ErrorsPanel(self)
+        self.folders = FoldersView(self)
+        self.threads_view = ThreadsView(self)
+        # views of their own modules: cleared and stopped with the collection
+        self.extra_views = [self.folders, self.threads_view]
         self.tabs = QTabWidget(self)
         self.tabs.setObjectName("mainTabs")
         self.tabs.addTab(self.pairs, "&Pairs")
         self.tabs.addTab(self.clusters, "&Groups")
         self.tabs.addTab(self.methods, "&Methods")
         self.tabs.addTab(self.errors, "&Errors")
+        self.tabs.addTab(self.folders, "F&olders")
+        self.tabs.setTabToolTip(self.tabs.indexOf(self.folders),
+                                "Pairs of folders whose documents duplicate each other")
+        self.tabs.addTab(self.threads_view, "T&hreads")
+        self.tabs.setTabToolTip(self.tabs.indexOf(self.threads_view), "E-mail threads and their inclusive messages")
         for i, tip in enumerate(("Every pair at or above the threshold", "Groups of near-duplicates and their keepers",
                                  "Compare two methods on this collection", "Files that could not be read")):
             self.tabs.setTabToolTip(i, tip)
@@ -167,6 +178,7 @@ class MainWindow(OpeningMixin, QMainWindow):
         self.clusters.groupingModeChanged.connect(lambda _: self._apply_keeper_rule())
         self.clusters.keeperChosen.connect(lambda d, members: self.collection and self.collection.set_keeper(d, members))
         self.methods.runMethodRequested.connect(self.run_method)
+        self.folders.documentsChosen.connect(self._show_docs)
 
     # -- scanning -------------------------------------------------------------------------
     def start_scan(self, method: str | None = None, params: dict | None = None) -> bool:
@@ -265,6 +277,8 @@ class MainWindow(OpeningMixin, QMainWindow):
         self.pairs.set_pairs(data.arrays, data.docs, data.verdicts, t)
         self.methods.set_store(self.collection.store, data.docs, known={(data.method, data.pairs_key): data.arrays})
         self._apply_keeper_rule(regroup=False)  # the collection regroups right after this signal
+        self.folders.set_source(self.collection.store, data.method, data.pairs_key, t)
+        self.threads_view.set_store(self.collection.store)
         self.review.set_pairs_shown(True)
         self._show_pairs_status()
         if self.pairs.model.total_rows():
@@ -314,6 +328,8 @@ class MainWindow(OpeningMixin, QMainWindow):
         self.progress.reset()
         self.methods.clear()
         self.compare.clear()
+        for view in self.extra_views:
+            view.clear()
 
     def _confirm_remove_folder(self, path: str) -> bool:
         """Ask before a folder with documents in the store leaves the collection."""
@@ -374,6 +390,9 @@ class MainWindow(OpeningMixin, QMainWindow):
     def _threshold_settled(self, t: float) -> None:
         if self.collection is not None:
             self.collection.set_threshold(t)
+            if self.collection.data is not None:
+                d = self.collection.data
+                self.folders.set_source(self.collection.store, d.method, d.pairs_key, t)
 
     def _apply_keeper_rule(self, regroup: bool = True) -> None:
         """Hand the Groups tab's keeper rule and grouping, and the folder order, to the

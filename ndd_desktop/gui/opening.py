@@ -143,6 +143,8 @@ class OpeningMixin:
             return
         self.compare.shutdown()
         self.methods.shutdown()
+        for view in self.extra_views:
+            view.shutdown()
         self.collection.shutdown()
         self.collection.store.close()
         self.collection.deleteLater()

@@ -46,6 +46,8 @@ class ExtractedDocument:
     text: str | None  # extracted text (not normalised); None unless status == "ok"
     status: str  # "ok" | "skipped" | "error"
     reason: str  # "" when ok (or a note such as truncation); human-readable otherwise
+    #: an e-mail message's threading headers (see ``formats.base.Extraction.headers``)
+    email: dict | None = None
 
     @property
     def text_length(self) -> int:

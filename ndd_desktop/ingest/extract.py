@@ -121,8 +121,9 @@ def _extract(data, relpath, container, fallback_date, hint, depth, budget, root,
     """Append the documents of ``data`` (and of its members, recursively) to ``out``."""
     fmt = hint or detect_format(data, relpath.rsplit("!", 1)[-1])
 
-    def record(status: str, reason: str, text=None, date=fallback_date, shown_fmt=None) -> None:
-        out.append(_record(root, relpath, container, data, mtime_ns, date, shown_fmt or fmt, status, reason, text))
+    def record(status: str, reason: str, text=None, date=fallback_date, shown_fmt=None, email=None) -> None:
+        out.append(_record(root, relpath, container, data, mtime_ns, date, shown_fmt or fmt, status, reason, text,
+                           email))
 
     if not data:
         return record(STATUS_SKIPPED, "empty file")
@@ -145,9 +146,9 @@ def _extract(data, relpath, container, fallback_date, hint, depth, budget, root,
             text = text[: limits.max_text_chars]
             notes.append(f"{R.TEXT_TRUNCATED} {limits.max_text_chars:,} characters")
         if text.strip():
-            record(STATUS_OK, "; ".join(notes), text, date)
+            record(STATUS_OK, "; ".join(notes), text, date, email=result.headers)
         else:
-            record(STATUS_SKIPPED, "no text (empty document)", None, date)
+            record(STATUS_SKIPPED, "no text (empty document)", None, date, email=result.headers)
     members = 0
     outer = container or relpath
     names = MemberNames()
@@ -186,12 +187,12 @@ class MemberNames:
         return name
 
 
-def _record(root, relpath, container, data, mtime_ns, date, fmt, status, reason, text=None):
+def _record(root, relpath, container, data, mtime_ns, date, fmt, status, reason, text=None, email=None):
     xxh, sha = hash_bytes(data) if data is not None else ("", "")
     return ExtractedDocument(
         root=root, relpath=relpath, container=container, size=len(data or b""), mtime_ns=mtime_ns,
         date=date, xxh128=xxh, sha256=sha, format=fmt,
-        text=text if status == STATUS_OK else None, status=status, reason=reason,
+        text=text if status == STATUS_OK else None, status=status, reason=reason, email=email,
     )
 
 

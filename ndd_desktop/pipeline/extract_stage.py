@@ -183,4 +183,5 @@ class ExtractStage:
             status=d.status,
             reason=d.reason,
             text=d.text if d.status == "ok" else None,
+            email=d.email,
         )

@@ -19,7 +19,7 @@ from sqlalchemy.pool import NullPool, StaticPool
 from .types import StoreError
 
 #: The newest schema revision this code knows (alembic revision ids are 4-digit numbers).
-HEAD_REVISION = "0005"
+HEAD_REVISION = "0006"
 #: The first schema revision (tests create a store at it and upgrade).
 FIRST_REVISION = "0001"
 BUSY_TIMEOUT_MS = 60_000

@@ -84,6 +84,19 @@ class DocumentTextRow(Base):
     data: Mapped[bytes] = mapped_column(LargeBinary)
 
 
+class EmailHeadersRow(Base):
+    """The threading headers of an e-mail message document (eml, msg, a message of an mbox)."""
+
+    __tablename__ = "email_headers"
+    doc_id: Mapped[int] = mapped_column(ForeignKey("documents.id", ondelete="CASCADE"), primary_key=True)
+    message_id: Mapped[str] = mapped_column(Text)
+    in_reply_to: Mapped[str] = mapped_column(Text)
+    refs: Mapped[str] = mapped_column(Text)
+    subject: Mapped[str] = mapped_column(Text)
+    sender: Mapped[str] = mapped_column(Text)
+    date_text: Mapped[str] = mapped_column(Text)
+
+
 class SketchRow(Base):
     """A document's sketch under one method and the parameters that shape the sketch."""
 

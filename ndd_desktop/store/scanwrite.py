@@ -17,6 +17,7 @@ from typing import Any, Callable, Iterable, Sequence
 import numpy as np
 
 from ._sql import chunks, dec_path, enc_path, placeholders
+from .email import email_row
 
 #: zlib level for stored texts: most of the gain of level 6 at several times the speed.
 TEXT_COMPRESSION = 1
@@ -76,6 +77,8 @@ class DocWrite:
     text: str | None = None
     sketch: bytes | None = None
     content_changed: bool = False
+    #: threading headers of an e-mail message (keys of ``store.email.HEADER_KEYS``); None: not a message
+    email: dict | None = None
 
 
 PAIR_INSERT_CHUNK = 50_000
@@ -259,6 +262,7 @@ class ScanWriteMixin:
             root_ids = {dec_path(p): i for p, i in cur.execute("SELECT path, id FROM roots")}
             file_ids: dict[tuple[int, str], int] = {}
             texts, sketches, dropped = [], [], []
+            headers, written = [], []
             for d in docs:
                 root_id = root_ids[d.root]
                 fkey = (root_id, d.file_relpath)
@@ -298,9 +302,18 @@ class ScanWriteMixin:
                     sketches.append((doc_id, method, sketch_key, d.sketch))
                 ids.append(doc_id)
                 keep.add(doc_id)
+                written.append((doc_id,))
+                if d.email is not None:
+                    headers.append((doc_id, *email_row(d.email)))
             if dropped:
                 cur.executemany("DELETE FROM sketches WHERE doc_id = ?", dropped)
                 cur.executemany("DELETE FROM document_text WHERE doc_id = ?", dropped)
+            # a document's headers are those of its latest extraction (none when it is no message)
+            cur.executemany("DELETE FROM email_headers WHERE doc_id = ?", written)
+            if headers:
+                cur.executemany(
+                    "INSERT INTO email_headers (doc_id, message_id, in_reply_to, refs, subject, sender, date_text) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?)", headers)
             if texts:
                 cur.executemany("INSERT OR REPLACE INTO document_text (doc_id, data) VALUES (?, ?)", texts)
             if sketches:

@@ -13,13 +13,14 @@ from sqlalchemy import Connection
 from . import engine as _engine
 from ._sql import DOC_COLUMNS, DOC_FROM, chunks, dec_path, doc_from_row, enc_path, placeholders
 from .decisions import DecisionsMixin
+from .email import EmailMixin
 from .pairs import PairsMixin
 from .scanwrite import ScanWriteMixin
 from .settings import SettingsMixin
 from .types import DocumentInfo, Root, ScanRun, StoreError
 
 
-class Store(PairsMixin, DecisionsMixin, ScanWriteMixin, SettingsMixin):
+class Store(PairsMixin, DecisionsMixin, ScanWriteMixin, SettingsMixin, EmailMixin):
     """A collection: roots, documents, sketches, pairs, review decisions, scan runs and settings.
 
     Open with :meth:`open`. Every method opens its own short transaction, so one Store can
@@ -85,7 +86,7 @@ class Store(PairsMixin, DecisionsMixin, ScanWriteMixin, SettingsMixin):
             yield conn
 
     def schema_revision(self) -> str | None:
-        """The schema revision of the file (``"0005"``)."""
+        """The schema revision of the file (``"0006"``)."""
         return _engine.current_revision(self._engine)
 
     def integrity_check(self) -> str:

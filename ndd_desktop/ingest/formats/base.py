@@ -52,6 +52,9 @@ class Extraction:
     date: float | None = None
     members: Iterable[Member] = ()
     notes: list[str] = field(default_factory=list)
+    #: an e-mail message's threading headers (message_id, in_reply_to, references,
+    #: subject, from, date: header text as read); None for anything but a message
+    headers: dict[str, str] | None = None
 
 
 class Budget:

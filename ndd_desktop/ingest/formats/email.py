@@ -1,7 +1,8 @@
 """E-mail messages (RFC 5322, ``.eml``) through the standard library's email package.
 
 The text is the Subject, From and Date lines, a blank line and the body (the plain-text
-part, else the HTML part's visible text). Attachments that are documents (any format
+part, else the HTML part's visible text). The threading headers (Message-ID, In-Reply-To,
+References, Subject, From, Date) are kept with the document for ``ndd threads``. Attachments that are documents (any format
 ingest can read) become their own documents, ``mail.eml!attachment.pdf``; pictures and
 other media are left out. The document date is the Date header.
 """
@@ -29,7 +30,9 @@ def extract(data: bytes, ctx: Context) -> Extraction:
     subject, sender, date_text = (_header(msg, h) for h in ("subject", "from", "date"))
     date = mail_date(date_text)
     lines = [f"Subject: {subject}", f"From: {sender}", f"Date: {date_text}", "", _body(msg)]
-    return Extraction(text="\n".join(lines).strip(), date=date, members=_attachments(msg, date))
+    headers = {"message_id": _header(msg, "message-id"), "in_reply_to": _header(msg, "in-reply-to"),
+               "references": _header(msg, "references"), "subject": subject, "from": sender, "date": date_text}
+    return Extraction(text="\n".join(lines).strip(), date=date, members=_attachments(msg, date), headers=headers)
 
 
 def mail_date(value: str) -> float | None:

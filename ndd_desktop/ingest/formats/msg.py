@@ -39,9 +39,13 @@ def extract(data: bytes, ctx: Context) -> Extraction:
         text = "\n".join([f"Subject: {subject}", f"From: {sender}", f"Date: {date_text}", "",
                           body.replace("\r\n", "\n").strip()])
         members = list(_attachments(msg, date))
+        headers = {"message_id": _safe(lambda: msg.messageId), "in_reply_to": _safe(lambda: msg.inReplyTo),
+                   "references": _safe(lambda: msg.header.get("References") or ""),
+                   "subject": subject, "from": sender, "date": date_text}
+        headers = {k: " ".join(str(v).split()) for k, v in headers.items()}
     finally:
         _safe(msg.close, None)
-    return Extraction(text=text.strip(), date=date, members=members)
+    return Extraction(text=text.strip(), date=date, members=members, headers=headers)
 
 
 def _attachments(msg, date: float | None):

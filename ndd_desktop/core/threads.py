@@ -1,0 +1,385 @@
+"""E-mail threads: which messages belong together, and which of them are inclusive.
+
+Pure functions over plain records (no file, no database).
+
+**Threading** follows Jamie Zawinski's algorithm: a container per Message-ID, linked
+parent to child along each message's References (then In-Reply-To), never making a loop;
+empty containers are pruned; then the roots left are gathered by normalised subject
+("Re:", "Fwd:", "AW:", list tags and case dropped). Within a subject group a message with
+no reply headers is hung under the latest earlier message whose text it quotes, else
+under the group's first message. Every message ends in exactly one thread, whatever its
+headers: missing, malformed, looping or repeated Message-IDs included.
+
+**Quotes** (:func:`split_quoted`): lines starting with ``>``, an attribution line
+(``On ... wrote:``, also wrapped over two lines), and everything from a reply or forward
+header block on: Outlook's ``From: ... Sent: ...`` block or ``-----Original Message-----``,
+``---------- Forwarded message ---------``, Thunderbird's ``-------- Original Message
+--------``, Apple Mail's ``Begin forwarded message:``.
+
+**Inclusive**: a message is inclusive unless its own (unquoted) text is contained in a
+later message of its thread (a descendant, or one with a later date): at least
+:data:`CONTAINED_SHARE` of its word 3-grams appear in the later message, quotes included.
+A reply that quotes only part of an earlier message leaves that message inclusive.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+#: Share of a message's own word 3-grams a later message must hold to contain it.
+CONTAINED_SHARE = 0.9
+#: How many earlier messages of a subject a message without reply headers is compared with.
+QUOTE_SEARCH = 200
+
+_SUBJECT_PREFIX = re.compile(
+    r"^\s*(?:(?:re|fwd?|aw|wg|sv|vs|antw|tr|rif|r)\s*(?:\[\d+\]|\(\d+\))?\s*[:：]\s*|\[[^\]]{1,40}\]\s*)+",
+    re.IGNORECASE)
+_REPLY_PREFIX = re.compile(
+    r"^\s*(?:\[[^\]]{1,40}\]\s*)*(?:re|fwd?|aw|wg|sv|vs|antw|tr|rif|r)\s*(?:\[\d+\]|\(\d+\))?\s*[:：]", re.IGNORECASE)
+_MSGID = re.compile(r"<([^<>\s]+)>")
+_WORD = re.compile(r"\w+", re.UNICODE)
+_ATTRIBUTION = re.compile(r"^\s*(on|le|am|el|il|op)\b.*\b(wrote|a écrit|schrieb|escribió|ha scritto|schreef)\s*:\s*$",
+                          re.IGNORECASE)
+_ATTRIBUTION_START = re.compile(r"^\s*(on|le|am|el|il|op)\s.+", re.IGNORECASE)
+_ATTRIBUTION_END = re.compile(r".*\b(wrote|a écrit|schrieb|escribió|ha scritto|schreef)\s*:\s*$", re.IGNORECASE)
+_SEPARATORS = re.compile(
+    r"^\s*(-{2,}\s*(original message|forwarded message|message d'origine|ursprüngliche nachricht|"
+    r"weitergeleitete nachricht)\s*-{2,}|begin forwarded message:|_{10,})\s*$",
+    re.IGNORECASE)
+_HEADER_LINE = re.compile(r"^\s*\*?(from|von|de|sent|gesendet|envoyé|date|to|an|à|cc|subject|betreff|objet)\*?\s*:",
+                          re.IGNORECASE)
+_PREAMBLE = re.compile(r"^(subject|from|date):", re.IGNORECASE)
+
+
+@dataclass
+class MailRecord:
+    """One message as the thread builder needs it (``key``: the caller's id for it)."""
+
+    key: int
+    message_id: str = ""
+    in_reply_to: str = ""
+    references: str = ""
+    subject: str = ""
+    date: float | None = None
+    text: str = ""
+
+
+@dataclass
+class ThreadMessage:
+    """A message placed in a thread: its parent (a key, None at the top) and whether it is inclusive."""
+
+    key: int
+    parent: int | None
+    depth: int
+    inclusive: bool = True
+    contained_in: int | None = None  # the later message that contains its text
+
+
+@dataclass
+class Thread:
+    """A thread: its subject and its messages in tree order (each message after its parent)."""
+
+    subject: str
+    messages: list[ThreadMessage] = field(default_factory=list)
+
+
+# -- headers ---------------------------------------------------------------------------------
+def message_ids(value: str) -> list[str]:
+    """The Message-IDs in a header value, in order (``<a@b>`` brackets dropped); a bare
+    token without brackets counts as one id."""
+    if not value:
+        return []
+    found = _MSGID.findall(value)
+    if found:
+        return found
+    token = value.strip().split()
+    return [token[0]] if token else []
+
+
+def normalize_subject(subject: str) -> str:
+    """A subject without reply and forward prefixes, list tags, case and extra spaces."""
+    s = _SUBJECT_PREFIX.sub("", subject or "")
+    return " ".join(s.split()).casefold()
+
+
+def is_reply_subject(subject: str) -> bool:
+    """True when the subject carries a reply or forward prefix (after any list tags)."""
+    return bool(_REPLY_PREFIX.match(subject or ""))
+
+
+# -- quotes ----------------------------------------------------------------------------------
+def strip_preamble(text: str) -> str:
+    """The body of a message text as the extractors write it (``Subject:``, ``From:``,
+    ``Date:`` lines and a blank line before the body)."""
+    lines = text.split("\n")
+    k = 0
+    while k < len(lines) and k < 3 and _PREAMBLE.match(lines[k]):
+        k += 1
+    if k and k < len(lines) and not lines[k].strip():
+        k += 1
+    return "\n".join(lines[k:]) if k else text
+
+
+def _header_block_at(lines: list[str], i: int) -> bool:
+    """True when lines[i] starts a reply header block (From: followed by Sent:/Date:/To:/Subject:)."""
+    if not _HEADER_LINE.match(lines[i]) or not re.match(r"^\s*\*?(from|von|de)\*?\s*:", lines[i], re.I):
+        return False
+    following = [ln for ln in lines[i + 1:i + 5] if ln.strip()]
+    return sum(1 for ln in following[:3] if _HEADER_LINE.match(ln)) >= 2
+
+
+def split_quoted(body: str) -> tuple[str, str]:
+    """(own text, quoted text) of a message body (see the module docstring)."""
+    lines = body.replace("\r\n", "\n").split("\n")
+    own: list[str] = []
+    quoted: list[str] = []
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        if _SEPARATORS.match(line) or _header_block_at(lines, i):
+            quoted.extend(lines[i:])  # the rest is the earlier message
+            break
+        if line.lstrip().startswith(">"):
+            quoted.append(line)
+        elif _ATTRIBUTION.match(line):
+            quoted.append(line)
+        elif (_ATTRIBUTION_START.match(line) and i + 1 < len(lines) and _ATTRIBUTION_END.match(lines[i + 1])
+              and len(line) < 200):
+            quoted.extend(lines[i:i + 2])  # "On Mon, ... at 10:00 Alice <a@x>\nwrote:"
+            i += 1
+        else:
+            own.append(line)
+        i += 1
+    return "\n".join(own).strip(), "\n".join(quoted).strip()
+
+
+def words(text: str) -> list[str]:
+    """The words of a text, case-folded (quote markers and punctuation dropped)."""
+    return [w.casefold() for w in _WORD.findall(text)]
+
+
+def _grams(tokens: list[str], n: int = 3) -> set[tuple[str, ...]]:
+    if len(tokens) < n:
+        return {tuple(tokens)} if tokens else set()
+    return {tuple(tokens[k:k + n]) for k in range(len(tokens) - n + 1)}
+
+
+def contained(own: list[str], other: list[str]) -> bool:
+    """True when the words ``own`` appear in ``other`` (at least CONTAINED_SHARE of their 3-grams)."""
+    if not own:
+        return True
+    if len(own) < 3:
+        text = " " + " ".join(other) + " "
+        return (" " + " ".join(own) + " ") in text
+    mine = _grams(own)
+    theirs = _grams(other)
+    return len(mine & theirs) >= CONTAINED_SHARE * len(mine)
+
+
+# -- threading -------------------------------------------------------------------------------
+class _Container:
+    __slots__ = ("msg", "parent", "children", "mid")
+
+    def __init__(self, mid: str):
+        self.mid = mid
+        self.msg: MailRecord | None = None
+        self.parent: _Container | None = None
+        self.children: list[_Container] = []
+
+    def has_descendant(self, other: "_Container") -> bool:
+        stack, seen = [self], set()
+        while stack:
+            c = stack.pop()
+            if c is other:
+                return True
+            if id(c) in seen:
+                continue
+            seen.add(id(c))
+            stack.extend(c.children)
+        return False
+
+
+def _link(parent: _Container, child: _Container) -> None:
+    """Make ``child`` a child of ``parent`` unless that makes a loop."""
+    if child is parent or child.has_descendant(parent):
+        return
+    if child.parent is not None:
+        child.parent.children.remove(child)
+    child.parent = parent
+    parent.children.append(child)
+
+
+def _containers(records: list[MailRecord]) -> dict[str, _Container]:
+    table: dict[str, _Container] = {}
+    for n, rec in enumerate(records):
+        ids = message_ids(rec.message_id)
+        mid = ids[0] if ids else ""
+        if not mid or (mid in table and table[mid].msg is not None):
+            mid = f"\x00no-id-{n}"  # missing or repeated Message-ID: a container of its own
+        box = table.setdefault(mid, _Container(mid))
+        box.msg = rec
+        refs = message_ids(rec.references)
+        for irt in message_ids(rec.in_reply_to)[:1]:
+            if not refs or refs[-1] != irt:
+                refs.append(irt)
+        refs = [r for r in refs if r != mid]
+        prev: _Container | None = None
+        for ref in refs:
+            node = table.setdefault(ref, _Container(ref))
+            if prev is not None and node.parent is None:
+                _link(prev, node)
+            prev = node
+        if prev is not None:
+            _link(prev, box)
+    return table
+
+
+def _prune(table: dict[str, _Container]) -> list[_Container]:
+    """Drop empty containers (their children take their place); return the roots left."""
+    for c in list(table.values()):
+        if c.msg is not None:
+            continue
+        parent = c.parent
+        if parent is not None:
+            parent.children.remove(c)
+        for ch in c.children:
+            ch.parent = parent
+            if parent is not None:
+                parent.children.append(ch)
+        c.children, c.parent = [], None
+    return [c for c in table.values() if c.msg is not None and c.parent is None]
+
+
+class _Texts:
+    """Each message's words, own and quoted, and its 3-grams, computed once."""
+
+    def __init__(self, records: list[MailRecord]):
+        self.own: dict[int, list[str]] = {}
+        self.quoted: dict[int, list[str]] = {}
+        self.full_grams: dict[int, set] = {}
+        self.full_text: dict[int, str] = {}
+        for rec in records:
+            body = strip_preamble(rec.text)
+            own, quoted = split_quoted(body)
+            full = words(body)
+            self.own[rec.key] = words(own)
+            self.quoted[rec.key] = words(quoted)
+            self.full_grams[rec.key] = _grams(full)
+            self.full_text[rec.key] = " " + " ".join(full) + " "
+
+    def contained_in(self, key: int, other: int) -> bool:
+        """True when message ``key``'s own text lies in message ``other`` (quotes included)."""
+        own = self.own[key]
+        if not own:
+            return True
+        if len(own) < 3:
+            return (" " + " ".join(own) + " ") in self.full_text[other]
+        mine = _grams(own)
+        return len(mine & self.full_grams[other]) >= CONTAINED_SHARE * len(mine)
+
+
+def build_threads(records: list[MailRecord]) -> list[Thread]:
+    """Group ``records`` into threads and mark each message inclusive or not.
+
+    Threads come oldest first (by their first message's date); messages in each are in
+    tree order, replies after the message they answer, siblings by date.
+    """
+    texts = _Texts(records)
+    table = _containers(records)
+    roots = _prune(table)
+    # gather the roots by subject
+    groups: dict[str, list[_Container]] = {}
+    alone: list[_Container] = []
+    for c in roots:
+        subject = normalize_subject(c.msg.subject)
+        (groups.setdefault(subject, []) if subject else alone).append(c)
+    trees: list[_Container] = list(alone)
+    for members in groups.values():
+        members.sort(key=lambda c: (_date_key(c.msg), c.msg.key))
+        head = next((c for c in members if not is_reply_subject(c.msg.subject)), members[0])
+        trees.append(head)
+        placed = [head]
+        for c in members:
+            if c is head:
+                continue
+            parent = head
+            quoted = texts.quoted[c.msg.key] if not (c.msg.in_reply_to or c.msg.references) else []
+            if quoted:
+                for p in reversed(placed[-QUOTE_SEARCH:]):  # the latest earlier message it quotes
+                    own_p = texts.own[p.msg.key]
+                    if own_p and contained(own_p, quoted) and not c.has_descendant(p):
+                        parent = p
+                        break
+            _link(parent, c)
+            placed.append(c)
+    threads = [_thread(t, texts) for t in trees]
+    threads.sort(key=lambda t: (min((_date_key(by_key) for by_key in t[1]), default=(1, 0.0)), t[0].messages[0].key))
+    return [t for t, _ in threads]
+
+
+def _date_key(rec: MailRecord) -> tuple[int, float]:
+    return (0, rec.date) if rec.date is not None else (1, 0.0)
+
+
+def _thread(root: _Container, texts: _Texts) -> tuple[Thread, list[MailRecord]]:
+    messages: list[ThreadMessage] = []
+    recs: list[MailRecord] = []
+    stack: list[tuple[_Container, int | None, int]] = [(root, None, 0)]
+    seen: set[int] = set()
+    while stack:
+        c, parent, depth = stack.pop()
+        if id(c) in seen:
+            continue
+        seen.add(id(c))
+        messages.append(ThreadMessage(c.msg.key, parent, depth))
+        recs.append(c.msg)
+        kids = sorted(c.children, key=lambda k: (_date_key(k.msg), k.msg.key), reverse=True)
+        stack.extend((k, c.msg.key, depth + 1) for k in kids)
+    thread = Thread(root.msg.subject, messages)
+    mark_inclusive(thread, {r.key: r for r in recs}, texts)
+    return thread, recs
+
+
+def mark_inclusive(thread: Thread, records: dict[int, MailRecord], texts: _Texts | None = None) -> None:
+    """Set ``inclusive`` on each message of ``thread`` (see the module docstring)."""
+    texts = texts or _Texts(list(records.values()))
+    parent_of = {m.key: m.parent for m in thread.messages}
+    order = sorted(parent_of, key=lambda k: (_date_key(records[k]), k))
+    rank = {k: n for n, k in enumerate(order)}
+    # which messages hold each 3-gram: a message is compared only with those sharing enough of them
+    holders: dict[tuple, list[int]] = {}
+    for k in order:
+        for g in texts.full_grams[k]:
+            holders.setdefault(g, []).append(k)
+
+    def is_later(k: int, than: int) -> bool:
+        """k answers ``than`` (directly or further down), or is dated after it."""
+        dk, dt = records[k].date, records[than].date
+        if dk is not None and dt is not None and dk > dt:
+            return True
+        seen, p = set(), parent_of.get(k)
+        while p is not None and p not in seen:
+            if p == than:
+                return True
+            seen.add(p)
+            p = parent_of.get(p)
+        return False
+
+    for m in thread.messages:
+        own = texts.own[m.key]
+        if len(own) >= 3:  # candidates: the messages holding enough of its 3-grams
+            mine = _grams(own)
+            counts: dict[int, int] = {}
+            for g in mine:
+                for k in holders.get(g, ()):
+                    counts[k] = counts.get(k, 0) + 1
+            need = CONTAINED_SHARE * len(mine)
+            candidates = [k for k, n in counts.items() if n >= need and k != m.key]
+        else:
+            candidates = [k for k in order if k != m.key]
+        for k in sorted(candidates, key=rank.__getitem__):
+            if is_later(k, m.key) and texts.contained_in(m.key, k):
+                m.inclusive = False
+                m.contained_in = k
+                break

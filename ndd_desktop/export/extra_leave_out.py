@@ -1,0 +1,155 @@
+"""Documents an export leaves out beyond the duplicates of its groups, each with its reason.
+
+Two options add to the left-out set of :func:`~ndd_desktop.export.plan.plan_export`:
+
+* ``leave_out_covered_folders``: a folder every document of which has an exact or near
+  duplicate in another folder that is exported (see :mod:`ndd_desktop.pipeline.folders`)
+  is left out whole. Where a document of the covered folder was its group's keeper and
+  its match in the covering folder a left-out duplicate, that match is *put back* (so
+  the content is exported exactly once, from the covering folder). Folders are taken
+  largest first; a folder relied on as a cover, or holding a document relied on, is
+  never left out afterwards, so no content is lost through chains of covers.
+* ``emails == "inclusive"``: e-mail messages that are not inclusive (their text is
+  quoted in a later message of their thread, see :mod:`ndd_desktop.pipeline.threads`)
+  are left out, with their attachments where the same content is exported elsewhere.
+
+The export unit is the file on disk: a message inside an mbox is left out of the reports'
+set, but the mbox file goes out as long as one of its documents is kept.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass
+class ExtraLeaveOut:
+    """What the options change: documents left out (id -> reason) and duplicates put back (id -> reason)."""
+
+    left_out: dict[int, str] = field(default_factory=dict)
+    put_back: dict[int, str] = field(default_factory=dict)
+
+    @property
+    def notes(self) -> dict[int, str]:
+        """The report note of every document the options touched."""
+        return {**self.put_back, **self.left_out}
+
+
+def extra_leave_outs(store, options, left_out: set[int], docs) -> ExtraLeaveOut:
+    """The extra leave-outs of ``options`` given the plan's ``left_out`` duplicates.
+
+    ``docs``: the store's documents (any status). Returns an empty result when neither
+    option is on.
+    """
+    out = ExtraLeaveOut()
+    if getattr(options, "leave_out_covered_folders", False):
+        _covered_folders(store, options, left_out, docs, out)
+    if getattr(options, "emails", "all") == "inclusive":
+        _inclusive_emails(store, left_out, docs, out)
+    return out
+
+
+def _covered_folders(store, options, left_out: set[int], docs, out: ExtraLeaveOut) -> None:
+    from ..core.folders import covered_by
+    from ..pipeline.folders import analyse_folders
+
+    analysis = analyse_folders(store, options.method, options.pairs_key, options.threshold, min_share=1.0)
+    folders = analysis.folders
+    ids = analysis.doc_ids
+    reference = {d.id for d in docs if d.reference}
+    sizes = {int(a): int(n) for a, n in zip(analysis.pairs.a, analysis.pairs.n_a)}
+    sizes.update({int(b): int(n) for b, n in zip(analysis.pairs.b, analysis.pairs.n_b)})
+    # largest folders first; between folders that cover each other the later path goes
+    candidates = sorted(covered_by(analysis.pairs), key=lambda fg: (-sizes[fg[0]], [-ord(c) for c in
+                                                                                    folders[fg[0]].abspath]))
+    gone: set[int] = set()  # folders left out
+    relied: set[int] = set()  # documents (indices) other folders rely on
+    cover_folders: set[int] = set()
+
+    def under(f: int, pool: set[int]) -> bool:
+        return any(int(x) in pool for x in analysis.anc[f] if x >= 0)
+
+    def exported(doc_id: int) -> bool:
+        return (doc_id not in left_out or doc_id in out.put_back) and doc_id not in out.left_out
+
+    for f, g in candidates:
+        if under(f, gone) or under(g, gone) or f in cover_folders:
+            continue
+        docs_f, docs_g = analysis.documents_in(f), analysis.documents_in(g)
+        if any(int(x) in relied for x in docs_f) or any(int(ids[x]) in reference for x in docs_f):
+            continue  # reference documents are kept where they are
+        x, y, s = analysis.matches_between(docs_f, docs_g)
+        by_x: dict[int, list[int]] = {}
+        for xi, yi in zip(x.tolist(), y.tolist()):
+            by_x.setdefault(xi, []).append(yi)
+        chosen: dict[int, int] = {}  # document of f -> the document of g it relies on
+        back: set[int] = set()
+        ok = True
+        for xi in docs_f.tolist():
+            if not exported(int(ids[xi])):
+                continue  # already out (a duplicate whose keeper is exported)
+            ys = by_x.get(xi, [])
+            live = [yi for yi in ys if exported(int(ids[yi]))]
+            if live:
+                chosen[xi] = live[0]
+            elif ys:
+                chosen[xi] = ys[0]
+                back.add(ys[0])
+            else:
+                ok = False
+                break
+        if not ok:
+            continue
+        cover = folders[g].abspath
+        for xi, yi in chosen.items():
+            out.left_out[int(ids[xi])] = f"folder {folders[f].abspath} is covered by {cover}"
+            relied.add(yi)
+        for yi in back:
+            out.put_back[int(ids[yi])] = (f"exported in place of its duplicate in {folders[f].abspath}, "
+                                          f"a folder covered by {cover}")
+        for xi in docs_f.tolist():  # the duplicates already out are out for the folder too
+            out.left_out.setdefault(int(ids[xi]), f"folder {folders[f].abspath} is covered by {cover}")
+        gone.add(f)
+        cover_folders.add(g)
+
+
+def _inclusive_emails(store, left_out: set[int], docs, out: ExtraLeaveOut) -> None:
+    from ..pipeline.threads import build_threads
+
+    threads = build_threads(store)
+    dropped: set[int] = set()
+    for t in threads:
+        rows = {m.doc_id: m for m in t.messages}
+        for m in t.messages:
+            if m.inclusive or m.doc_id in out.put_back:
+                continue
+            out.left_out[m.doc_id] = (f"e-mail not inclusive: its text is contained in a later message of "
+                                      f"thread {t.thread_id}")
+            dropped.add(m.doc_id)
+            # the message that holds its text must go out: put it back if it was left out
+            # as a near duplicate (of this very message, often: a reply quoting it whole)
+            holder = m.contained_in
+            seen: set[int] = set()
+            while holder is not None and holder in rows and holder not in seen and not rows[holder].inclusive:
+                seen.add(holder)
+                holder = rows[holder].contained_in
+            if holder is not None and holder in left_out and holder not in out.left_out:
+                out.put_back[holder] = ("exported as the inclusive message of its thread "
+                                        f"{t.thread_id}, which holds the text of the messages left out")
+    if not dropped:
+        return
+    by_id = {d.id: d for d in docs}
+    # attachments of a left-out message go too when the same content is exported elsewhere
+    kept_hashes: dict[str, int] = {}
+    members: list = []
+    message_path = {(by_id[i].root, by_id[i].relpath): i for i in dropped if i in by_id}
+    for d in docs:
+        parent = (d.root, d.relpath.rsplit("!", 1)[0]) if "!" in d.relpath else None
+        if parent is not None and parent in message_path:
+            members.append(d)
+        elif d.sha256 and (d.id not in left_out or d.id in out.put_back) and d.id not in out.left_out:
+            kept_hashes.setdefault(d.sha256, d.id)
+    for d in members:
+        if d.sha256 and d.sha256 in kept_hashes and d.id not in out.left_out:
+            other = by_id[kept_hashes[d.sha256]]
+            out.left_out[d.id] = f"attachment of a left-out e-mail; the same content is exported as {other.relpath}"

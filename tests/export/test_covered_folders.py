@@ -1,0 +1,82 @@
+"""Export with --leave-out-covered-folders: a folder covered by another goes out whole."""
+
+from __future__ import annotations
+
+import os
+import random
+
+from export_support import scan
+
+from ndd_desktop.export import ExportOptions
+from ndd_desktop.export.plan import plan_export
+from ndd_desktop.store import Store
+
+
+def text(seed: int) -> str:
+    rng = random.Random(seed)
+    return " ".join("".join(rng.choice("abcdefghijklmnop") for _ in range(5)) for _ in range(200)) + "\n"
+
+
+def put(path, body: str, mtime: int) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(body)
+    os.utime(path, (mtime, mtime))
+
+
+def make(tmp_path):
+    """orig/{1,2,3} and copy/{1,2,3} (near copies; the oldest of each pair alternates,
+    so the keepers are split between the folders), part/ holds a copy of 1 and a unique
+    file, other/ is unrelated."""
+    root = tmp_path / "src"
+    for k in (1, 2, 3):
+        old, new = (1_000_000, 2_000_000) if k % 2 else (2_000_000, 1_000_000)
+        put(root / "orig" / f"{k}.txt", text(k), old)
+        put(root / "copy" / f"{k}.txt", text(k).replace(" ", "  ", 1), new)
+    put(root / "part" / "1.txt", text(1), 3_000_000)
+    put(root / "part" / "y.txt", text(50), 3_000_000)
+    put(root / "other" / "x.txt", text(99), 3_000_000)
+    store = Store.open(str(tmp_path / "c.sqlite"))
+    scan(store, [str(root)], "qgram")
+    return store, root
+
+
+def exported_paths(plan) -> set[str]:
+    return {f.target.split("/", 1)[1] for f in plan.files}
+
+
+def test_off_by_default_keeps_split_keepers(tmp_path):
+    store, root = make(tmp_path)
+    with store:
+        plan = plan_export(store, ExportOptions(dest=str(tmp_path / "out"), keeper_rule="oldest"))
+    got = exported_paths(plan)
+    assert {"orig/1.txt", "copy/2.txt", "orig/3.txt"} <= got  # the oldest of each group
+    assert "copy/1.txt" not in got and "orig/2.txt" not in got
+
+
+def test_covered_folder_left_out_whole_with_reason(tmp_path):
+    store, root = make(tmp_path)
+    with store:
+        plan = plan_export(store, ExportOptions(dest=str(tmp_path / "out"), keeper_rule="oldest",
+                                                leave_out_covered_folders=True))
+    got = exported_paths(plan)
+    # one of orig/copy goes out whole, the other is exported whole: the content of 1, 2, 3 once
+    kept = "copy" if any(p.startswith("copy/") for p in got if p != "copy") else "orig"
+    gone = "orig" if kept == "copy" else "copy"
+    assert {f"{kept}/1.txt", f"{kept}/2.txt", f"{kept}/3.txt"} <= got
+    assert not any(p.startswith(gone + "/") for p in got)
+    assert {"part/y.txt", "other/x.txt"} <= got  # part is not covered: y.txt is unique
+    rows = {r.relpath: r for r in plan.rows}
+    for k in (1, 2, 3):
+        assert f"{gone} is covered by" in rows[f"{gone}/{k}.txt"].note
+    from ndd_desktop.export.report_data import ReportContext
+
+    ctx = ReportContext(plan, {})
+    notes = {r["path"].split("/", 1)[1]: r["note"] for r in (ctx.left_out_record(x) for x in plan.left_out_rows)}
+    assert all(f"{gone} is covered by" in notes[f"{gone}/{k}.txt"] for k in (1, 2, 3))  # left_out.csv says why
+    put_back = [r for r in plan.rows if r.note.startswith("exported in place")]
+    assert put_back and all(r.relpath.startswith(kept + "/") for r in put_back)
+    assert all(r.target for r in put_back)
+    # every content once: each group has exactly one exported member
+    for g in plan.groups:
+        exported = [m for m in g.members if plan.row(m).target and m not in plan.left_out]
+        assert len(exported) >= 1, g
