@@ -184,8 +184,7 @@ def ignore_param() -> Any:
     return param(
         "",
         help="Leave these out of the text before comparing: urls (links), emails (e-mail "
-        "addresses), numbers; any of them, comma-separated; empty: nothing. The stored text is "
-        "unchanged.",
+        "addresses), numbers. The stored text is unchanged.",
         label="ignore",
         choices=IGNORABLE,
         multiple=True,
