@@ -25,6 +25,7 @@ READING_KEY = "reading"
 LEGACY_READING = {"html": "all"}
 #: Formats whose text depends on the options.
 OPTION_FORMATS = ("html",)
+_MISSING = object()
 
 
 def recorded_reading(store: Store) -> dict | None:
@@ -36,7 +37,10 @@ def start_reading(store: Store, options: ExtractOptions) -> set[tuple[str, str]]
     """None when the documents were read with ``options``; otherwise the files (root,
     relative path) holding a document whose text depends on them, which the scan must read
     again, and the collection's reading is marked unsettled until :func:`settle_reading`."""
-    if recorded_reading(store) == options.as_dict():
+    stored = store.setting(READING_KEY, _MISSING)
+    if (LEGACY_READING if stored is _MISSING else stored) == options.as_dict():
+        if stored is _MISSING:  # say so, for the window's choice (reading_choice)
+            settle_reading(store, options)
         return None
     files = {
         (d.root, d.container or d.relpath)

@@ -13,7 +13,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "ingest"))
 from site_pages import ARTICLE_HARBOUR, ARTICLE_LIBRARY, page_site_a, page_site_b  # noqa: E402
 
 from ndd_desktop.pipeline import CancelToken, ExtractOptions, ScanCancelled, ScanConfig, ScanJob  # noqa: E402
-from ndd_desktop.pipeline.reading import LEGACY_READING, recorded_reading  # noqa: E402
+from ndd_desktop.pipeline.reading import LEGACY_READING, READING_KEY, reading_choice, recorded_reading  # noqa: E402
 from ndd_desktop.store import Root, Store  # noqa: E402
 
 TWEETS = {  # seed 001's example: a real near-duplicate and a templated look-alike
@@ -132,5 +132,15 @@ def test_a_collection_from_before_the_reading_options_read_pages_whole():
     store = Store.open(":memory:")
     try:
         assert recorded_reading(store) == LEGACY_READING == {"html": "all"}
+        assert reading_choice(store).html == "main"  # what the window offers: the default
     finally:
         store.close()
+
+
+def test_a_new_collection_read_whole_records_it(tmp_path, store, calls):
+    site_folder(tmp_path / "w")
+    run(store, tmp_path / "w", html="all")
+    assert store.setting(READING_KEY) == {"html": "all"} and reading_choice(store).html == "all"
+    calls["extract"] = 0
+    run(store, tmp_path / "w", html="all")
+    assert calls["extract"] == 0

@@ -6,10 +6,10 @@ one article saved from two sites does not. By default (``ExtractOptions.html == 
 a page is read by its main content, which trafilatura finds (link density, the page's
 structure, known boilerplate), as lines of text (a table row is one line, its cells
 between "|"). A page keeps all its visible text when trafilatura finds no main content
-(a short page, a fragment) or fails, when it is larger than
-``MAIN_TEXT_MAX_CHARS`` (trafilatura's time grows faster than the page: about 1 s per MB at
-1 MB, 12 s at 4 MB) or nested deeper than ``MAIN_TEXT_MAX_DEPTH`` (lxml keeps at most 256
-levels; a deeper page would lose text); those two cases are noted on the document. With
+(a short page, a fragment) or fails, when it is larger than ``MAIN_TEXT_MAX_CHARS``
+(trafilatura's time grows faster than the page: about 1 s at 1 MB, 2.5 s at 2 MB, 12 s at
+4 MB) or nested deeper than ``MAIN_TEXT_MAX_DEPTH`` (lxml keeps at most 256 levels; a
+deeper page would lose text); those two cases are noted on the document. With
 ``html == "all"`` every page is read whole.
 
 The whole-page reader (the DDD paper's tag removal): BeautifulSoup over lxml's HTML
@@ -54,7 +54,8 @@ _INTERNAL_SUBSET = re.compile(rb"<!DOCTYPE[^\[>]*\[.*?\]\s*>", re.I | re.S)
 
 
 def extract(data: bytes, ctx: Context) -> Extraction:
-    """Visible text of an HTML or XHTML document (bytes; the encoding is detected).
+    """Text of an HTML or XHTML document (bytes; the encoding is detected): its main text
+    or all its visible text, as ``ctx.options.html`` says.
 
     A declared encoding (BOM, ``<meta charset>``, XML declaration) is honoured; without
     one the bytes are decoded like plain text (UTF-8 first, then charset-normalizer).
