@@ -100,6 +100,16 @@ def test_a_deeply_nested_page_is_read_whole_and_says_so():
     assert doc.text == "\n".join(ARTICLE_HARBOUR[1])
 
 
+def test_a_page_of_too_many_elements_is_read_whole_and_says_so(monkeypatch):
+    assert html.MAIN_TEXT_MAX_ELEMENTS == 30_000
+    monkeypatch.setattr(html, "MAIN_TEXT_MAX_ELEMENTS", 300)  # 30,000 elements: slow to read twice
+    rows = "".join(f"<tr><td>{k}</td><td>entry {k}</td></tr>" for k in range(101))
+    page = f"<html><body><h1>Register</h1><table>{rows}</table></body></html>"
+    [doc] = extract_bytes(page.encode(), "register.html")
+    assert doc.reason == "whole page read: more than 300 elements for main-text detection"
+    assert doc.text == text_of(page, ALL)
+
+
 def test_a_declared_encoding_is_honoured_in_main_text():
     title, paragraphs = ARTICLE_LIBRARY
     page = page_site_b(title + " à la café", paragraphs).replace("<head>", '<head><meta charset="iso-8859-1">')

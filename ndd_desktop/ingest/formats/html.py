@@ -6,11 +6,13 @@ one article saved from two sites does not. By default (``ExtractOptions.html == 
 a page is read by its main content, which trafilatura finds (link density, the page's
 structure, known boilerplate), as lines of text (a table row is one line, its cells
 between "|"). A page keeps all its visible text when trafilatura finds no main content
-(a short page, a fragment) or fails, when it is larger than ``MAIN_TEXT_MAX_CHARS``
+(a short page, a fragment) or fails, and when it is too big for main-text detection to
+finish well within the pool's time limit per file: larger than ``MAIN_TEXT_MAX_CHARS``
 (trafilatura's time grows faster than the page: about 1 s at 1 MB, 2.5 s at 2 MB, 12 s at
-4 MB) or nested deeper than ``MAIN_TEXT_MAX_DEPTH`` (lxml keeps at most 256 levels; a
-deeper page would lose text); those two cases are noted on the document. With
-``html == "all"`` every page is read whole.
+4 MB), made of more than ``MAIN_TEXT_MAX_ELEMENTS`` elements (25,000 took 2 to 7 s,
+depending on their nesting, on a busy 2-core machine), or nested deeper than
+``MAIN_TEXT_MAX_DEPTH`` (lxml keeps at most 256 levels; a deeper page would lose text).
+Those cases are noted on the document. With ``html == "all"`` every page is read whole.
 
 The whole-page reader (the DDD paper's tag removal): BeautifulSoup over lxml's HTML
 parser, which neither loads DTDs nor fetches anything. ``script``, ``style``,
@@ -35,6 +37,8 @@ from ndd_desktop.ingest.limits import MB, mb
 
 #: Pages with more characters of markup than this are read whole (see the module docstring).
 MAIN_TEXT_MAX_CHARS = 2 * MB
+#: Pages of more elements than this are read whole (see the module docstring).
+MAIN_TEXT_MAX_ELEMENTS = 30_000
 #: Pages nested deeper than this are read whole (lxml's tree stops at 256 levels).
 MAIN_TEXT_MAX_DEPTH = 200
 #: A heading longer than this is not a headline (see ``_headline``).
@@ -86,30 +90,35 @@ def read_main(markup: bytes | str) -> tuple[str, str]:
         return html_to_text(markup), f"whole page read: larger than {mb(MAIN_TEXT_MAX_CHARS)} for main-text detection"
     try:
         text = main_text(markup)
-    except _TooDeep:
-        return html_to_text(markup), f"whole page read: nested deeper than {MAIN_TEXT_MAX_DEPTH} for main-text detection"
+    except TooBigForMainText as exc:
+        return html_to_text(markup), f"whole page read: {exc} for main-text detection"
     except (Exception, RecursionError):  # a page trafilatura cannot handle still has its text
         text = None
     return (text, "") if text else (html_to_text(markup), "")
 
 
-class _TooDeep(Exception):
-    """The page is nested too deep for main-text detection."""
+class TooBigForMainText(Exception):
+    """The page has too many elements or is nested too deep for main-text detection (the
+    message says which)."""
 
 
 def main_text(markup: str) -> str | None:
     """The main content of a page as lines of text, or None when trafilatura finds none.
 
     Raises:
-        _TooDeep: the page is nested deeper than ``MAIN_TEXT_MAX_DEPTH``.
+        TooBigForMainText: more than ``MAIN_TEXT_MAX_ELEMENTS`` elements, or nested deeper
+            than ``MAIN_TEXT_MAX_DEPTH``.
     """
     trafilatura = _trafilatura()
     # an XML declaration naming an encoding is refused by lxml for a decoded string
     tree = trafilatura.load_html(_XML_DECLARATION.sub("", markup, count=1))
     if tree is None:
         return None
-    if _depth(tree) > MAIN_TEXT_MAX_DEPTH:
-        raise _TooDeep
+    elements, depth = _shape(tree)
+    if depth > MAIN_TEXT_MAX_DEPTH:
+        raise TooBigForMainText(f"nested deeper than {MAIN_TEXT_MAX_DEPTH}")
+    if elements > MAIN_TEXT_MAX_ELEMENTS:
+        raise TooBigForMainText(f"more than {MAIN_TEXT_MAX_ELEMENTS:,} elements")
     headline = _headline(tree)
     main = trafilatura.extract(
         tree, output_format="txt", include_comments=False, include_tables=True, include_images=False,
@@ -137,15 +146,19 @@ def _trafilatura():
     return trafilatura
 
 
-def _depth(tree) -> int:
-    """How deep the element tree is nested (iteratively: no recursion)."""
+def _shape(tree) -> tuple[int, int]:
+    """(elements, depth) of an element tree, in one pass without recursion."""
     from lxml import etree
 
-    depth = deepest = 0
+    elements = depth = deepest = 0
     for event, _ in etree.iterwalk(tree, events=("start", "end")):
-        depth += 1 if event == "start" else -1
-        deepest = max(deepest, depth)
-    return deepest
+        if event == "start":
+            elements += 1
+            depth += 1
+            deepest = max(deepest, depth)
+        else:
+            depth -= 1
+    return elements, deepest
 
 
 def _headline(tree) -> str:
