@@ -2,8 +2,9 @@
 
 Each parameter gets the editor its type calls for (a spin box bounded by its range, a combo
 box for choices, a button with a menu of check marks for any subset of choices such as
-``ignore``, a check box for flags), its help text as a tooltip, and a button that resets it to its default. Parameters that change the sketch are marked, because changing
-one re-sketches every document.
+``ignore``, a check box for flags), its help text as a tooltip, and a button that resets
+it to its default. Parameters that change the sketch are marked, because changing one
+re-sketches every document.
 """
 
 from __future__ import annotations

@@ -22,8 +22,8 @@ from .config import ScanConfig, ScanError, ScanSummary
 from .extract_stage import ExtractStage
 from .pair_stage import compute_pairs, sketch_missing
 from .plan import make_plan
-from .reading import reading_digest, settle_reading, start_reading
 from .progress import ProgressCallback, ProgressMeter
+from .reading import reading_digest, settle_reading, start_reading
 from .scan_lock import LOCK_SUFFIX, scan_lock
 
 
