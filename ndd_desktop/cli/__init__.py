@@ -78,6 +78,13 @@ def build_parser() -> argparse.ArgumentParser:
 
     p.add_argument("--method", metavar="NAME", help=f"detection method (see 'ndd methods'; default: {DEFAULT_METHOD})")
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="method parameter (repeatable)")
+    p.add_argument("--ignore", default=None, metavar="LIST",
+                   help="leave these out of the text before comparing: urls, emails, numbers (comma-separated; "
+                        "the stored text is unchanged; the same as --set ignore=LIST; default: nothing)")
+    p.add_argument("--html", choices=("main", "all"), default="main",
+                   help="how web pages are read: main, their main text without menus, sidebars and footers "
+                        "(the whole page when none is found); all, every visible word (default: %(default)s; "
+                        "a change reads the HTML files again)")
     p.add_argument("--reference", action="append", default=[], metavar="PATH",
                    help="a reference folder: compared with the others, not within itself (repeatable)")
     p.add_argument("--floor", type=float, default=None, metavar="F",

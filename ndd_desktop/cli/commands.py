@@ -64,13 +64,15 @@ def _method(name: str):
 # -- scan --------------------------------------------------------------------------------
 def cmd_scan(args: argparse.Namespace) -> int:
     """``ndd scan``: run the scan job with a progress bar on a terminal."""
-    from ..pipeline import CancelToken, ScanCancelled, ScanConfig, ScanError, ScanJob, ScanStopped
+    from ..pipeline import CancelToken, ExtractOptions, ScanCancelled, ScanConfig, ScanError, ScanJob, ScanStopped
 
     for path in [*args.paths, *args.reference]:
         if not os.path.isdir(path):
             raise UsageError(f"no such folder: {path}")
     method = _method(args.method or DEFAULT_METHOD)
     settings = parse_settings(args.set)
+    if args.ignore is not None:
+        settings = _with_ignore(settings, args.ignore)
     try:
         method.params(settings)
     except ValueError as exc:
@@ -79,7 +81,8 @@ def cmd_scan(args: argparse.Namespace) -> int:
     if floor is not None and not 0.0 <= floor <= 1.0:
         raise UsageError(f"--floor must be between 0 and 1, got {floor}")
     roots = [Root(p, False) for p in args.paths] + [Root(p, True) for p in args.reference]
-    config = ScanConfig(roots=roots, method=method.name, params=settings, floor=floor, workers=args.workers)
+    config = ScanConfig(roots=roots, method=method.name, params=settings, floor=floor, workers=args.workers,
+                        extract_options=ExtractOptions(html=args.html))
     bar = ProgressBar() if sys.stderr.isatty() else None
     failed: list = []
     token = CancelToken()
@@ -120,6 +123,25 @@ def cmd_scan(args: argparse.Namespace) -> int:
 
             sys.stderr.write(f"ndd: note: {incompleteness(summary.complete_from, method.name)}\n")
     return EXIT_OK
+
+
+def _with_ignore(settings: dict[str, str], value: str) -> dict[str, str]:
+    """The method settings with ``--ignore`` (checked: an unknown item names the choices)."""
+    from ..core.normalize import ignore_items
+
+    try:
+        items = ",".join(ignore_items(value))
+    except ValueError as exc:
+        raise UsageError(f"--ignore: {exc}") from None
+    given = settings.get("ignore")
+    if given is not None:
+        try:
+            same = ",".join(ignore_items(given)) == items
+        except ValueError:
+            same = False
+        if not same:
+            raise UsageError(f"--ignore {value} and --set ignore={given} disagree: give one of them")
+    return {**settings, "ignore": items}
 
 
 def _refuse_dropping_folders(store: Store, roots: list[Root]) -> None:
@@ -404,8 +426,8 @@ def cmd_methods(args: argparse.Namespace) -> int:
                 "search_designed_for": m.default_threshold,
                 "parameters": [
                     {"name": i.name, "type": i.type.__name__, "default": i.default, "minimum": i.minimum,
-                     "maximum": i.maximum, "choices": list(i.choices) if i.choices else None, "help": i.help,
-                     "affects_sketch": i.affects_sketch}
+                     "maximum": i.maximum, "choices": list(i.choices) if i.choices else None,
+                     "multiple": i.multiple, "help": i.help, "affects_sketch": i.affects_sketch}
                     for i in describe_params(m.Params)
                 ],
             }
@@ -422,7 +444,9 @@ def cmd_methods(args: argparse.Namespace) -> int:
             sys.stdout.write(f" (with measure=containment: {DEFAULT_CONTAINED_SHARE:g})")
         sys.stdout.write("\n")
         for i in describe_params(m.Params):
-            if i.choices:
+            if i.choices and i.multiple:
+                rng = "any of " + ", ".join(str(c) for c in i.choices) + ", comma-separated"
+            elif i.choices:
                 rng = "one of " + ", ".join(str(c) for c in i.choices)
             elif i.minimum is not None or i.maximum is not None:
                 rng = f"{'' if i.minimum is None else i.minimum}..{'' if i.maximum is None else i.maximum}"

@@ -3,6 +3,9 @@
 A method's parameters are a frozen dataclass whose fields are declared with :func:`param`.
 The metadata carries the range, the choices, the help text and whether a field changes the
 sketch (so a change re-sketches) or only the comparison (so it does not).
+
+Every method also has the shared parameter ``ignore`` (:func:`ignore_param`): links, e-mail
+addresses and numbers to leave out of the text before it is sketched (``core.normalize``).
 """
 
 from __future__ import annotations
@@ -13,6 +16,8 @@ import json
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
+from .normalize import IGNORABLE
+
 
 def param(
     default: Any,
@@ -22,9 +27,18 @@ def param(
     minimum: float | None = None,
     maximum: float | None = None,
     choices: tuple[Any, ...] | None = None,
+    multiple: bool = False,
     affects_sketch: bool = True,
+    keyed_at_default: bool = True,
 ) -> Any:
-    """Declare one method parameter with its default, range and help text."""
+    """Declare one method parameter with its default, range and help text.
+
+    ``multiple``: the value is any subset of ``choices``, written comma-separated
+    ("urls,numbers"; "" for none) and kept in the order of ``choices``.
+    ``keyed_at_default=False`` leaves the parameter out of the sketch and pairs keys while it
+    has its default value: a parameter added in a later release then keeps the keys (the
+    stored sketches, pair sets and saved thresholds) of collections scanned before it.
+    """
     return field(
         default=default,
         metadata={
@@ -34,7 +48,9 @@ def param(
                 "minimum": minimum,
                 "maximum": maximum,
                 "choices": choices,
+                "multiple": multiple,
                 "affects_sketch": affects_sketch,
+                "keyed_at_default": keyed_at_default,
             }
         },
     )
@@ -53,6 +69,8 @@ class ParamInfo:
     choices: tuple[Any, ...] | None
     help: str
     affects_sketch: bool
+    multiple: bool = False  # any comma-separated subset of the choices
+    keyed_at_default: bool = True  # part of the keys even at its default value
 
 
 def describe_params(params_cls: type) -> list[ParamInfo]:
@@ -72,12 +90,28 @@ def describe_params(params_cls: type) -> list[ParamInfo]:
                 choices=meta.get("choices"),
                 help=meta.get("help", ""),
                 affects_sketch=meta.get("affects_sketch", True),
+                multiple=meta.get("multiple", False),
+                keyed_at_default=meta.get("keyed_at_default", True),
             )
         )
     return infos
 
 
+def _subset(info: ParamInfo, value: Any) -> str:
+    """A ``multiple`` parameter's value ("b, a" or ["b", "a"]) in canonical form ("a,b")."""
+    items = value.split(",") if isinstance(value, str) else list(value or ())
+    wanted = {str(item).strip().lower() for item in items} - {""}
+    choices = tuple(str(c) for c in info.choices or ())
+    unknown = sorted(wanted - set(choices))
+    if unknown:
+        raise ValueError(f"{info.name}: unknown item {unknown[0]!r} "
+                         f"(choose any of {', '.join(choices)}, comma-separated)")
+    return ",".join(c for c in choices if c in wanted)
+
+
 def _convert(info: ParamInfo, value: Any) -> Any:
+    if info.multiple:
+        return _subset(info, value)
     if info.type is bool:
         if isinstance(value, str):
             low = value.strip().lower()
@@ -125,10 +159,34 @@ def params_dict(params: Any) -> dict[str, Any]:
 
 
 def params_hash(params: Any, *, sketch_only: bool = False) -> str:
-    """A short stable hash of the parameters (or of the ones that change the sketch)."""
+    """A short stable hash of the parameters (or of the ones that change the sketch).
+
+    A parameter declared with ``keyed_at_default=False`` counts only when it is not at its
+    default."""
     values = params_dict(params)
+    infos = describe_params(type(params))
+    unkeyed = {i.name for i in infos if not i.keyed_at_default and values.get(i.name) == i.default}
+    values = {k: v for k, v in values.items() if k not in unkeyed}
     if sketch_only:
-        keep = {i.name for i in describe_params(type(params)) if i.affects_sketch}
+        keep = {i.name for i in infos if i.affects_sketch}
         values = {k: v for k, v in values.items() if k in keep}
     blob = json.dumps(values, sort_keys=True, separators=(",", ":"))
     return hashlib.sha1(blob.encode("utf-8")).hexdigest()[:16]
+
+
+def ignore_param() -> Any:
+    """The parameter every method declares last as ``ignore: str = ignore_param()``: what
+    to leave out of the text before sketching (see ``core.normalize.remove_ignored``).
+
+    It changes the sketch; at its default (nothing left out) it is not part of the keys, so
+    collections scanned before it existed keep their sketches and pair sets.
+    """
+    return param(
+        "",
+        help="Leave these out of the text before comparing: urls (links), emails (e-mail "
+        "addresses), numbers. The stored text is unchanged.",
+        label="ignore",
+        choices=IGNORABLE,
+        multiple=True,
+        keyed_at_default=False,
+    )

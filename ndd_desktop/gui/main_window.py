@@ -199,7 +199,7 @@ class MainWindow(OpeningMixin, QMainWindow):
         self.setup.set_busy(True)
         self.progress.start(f"Scanning with {method}…")
         self.statusBar().showMessage(f"Scanning {len(roots)} folder(s) with {method}…")
-        return self.scan.start(self.collection.store, roots, method, params)
+        return self.scan.start(self.collection.store, roots, method, params, html=self.setup.html_choice())
 
     def run_method(self, name: str) -> bool:
         """Scan the same folders with another method (its default parameters)."""

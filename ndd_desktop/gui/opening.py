@@ -16,6 +16,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QFileDialog
 
 from ..core.methods import DEFAULT_METHOD, get_method
+from ..pipeline.reading import reading_choice
 from ..store import Root, Store, StoreError
 from . import heap, resources
 from .collection import Collection
@@ -119,6 +120,7 @@ class OpeningMixin:
         name = last[0] if last else (self.settings.last_method() or DEFAULT_METHOD)
         params = last[1] if last else self.settings.method_params(name)
         self._select_method(name, params)
+        self.setup.set_html_choice(reading_choice(store).html)
         self.errors.clear()
         self.errors.add(store.errors())
         self.methods.set_store(store, {})

@@ -1,9 +1,10 @@
 """A form built from a method's parameter definitions (``Method.param_infos()``).
 
 Each parameter gets the editor its type calls for (a spin box bounded by its range, a combo
-box for choices, a check box for flags), its help text as a tooltip, and a button that
-resets it to its default. Parameters that change the sketch are marked, because changing
-one re-sketches every document.
+box for choices, a button with a menu of check marks for any subset of choices such as
+``ignore``, a check box for flags), its help text as a tooltip, and a button that resets
+it to its default. Parameters that change the sketch are marked, because changing one
+re-sketches every document.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import Signal
+from PySide6.QtGui import QAction
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -19,6 +21,8 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QLabel,
     QLineEdit,
+    QMenu,
+    QSizePolicy,
     QSpinBox,
     QToolButton,
     QWidget,
@@ -27,6 +31,59 @@ from PySide6.QtWidgets import (
 from ..core.params import ParamInfo
 
 _INT_LIMIT = 2**31 - 1
+
+
+class _StayOpenMenu(QMenu):
+    """A menu that stays open when a check mark is toggled, so several can be set at once."""
+
+    def mouseReleaseEvent(self, event) -> None:  # noqa: N802 - Qt override
+        action = self.activeAction()
+        if action is not None and action.isCheckable() and action.isEnabled():
+            action.trigger()
+            return
+        super().mouseReleaseEvent(event)
+
+
+class ChoiceSet(QToolButton):
+    """A parameter that takes any subset of its choices: a button showing the chosen ones
+    ("none" when none) with a menu of check marks (a row of check boxes does not fit the
+    narrow set-up panel). The value is the chosen ones comma-separated, in the order of the
+    choices ("" for none)."""
+
+    changed = Signal()
+
+    def __init__(self, choices: tuple, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        menu = _StayOpenMenu(self)
+        self.choice_actions: dict[str, QAction] = {}
+        for choice in choices:
+            action = menu.addAction(str(choice))
+            action.setCheckable(True)
+            action.toggled.connect(self._toggled)
+            self.choice_actions[str(choice)] = action
+        self.setMenu(menu)
+        self._show_value()
+
+    def value(self) -> str:
+        """The chosen items, comma-separated."""
+        return ",".join(name for name, action in self.choice_actions.items() if action.isChecked())
+
+    def set_value(self, value: Any) -> None:
+        """Check the items named in ``value`` ("a,b" or a list), uncheck the others."""
+        items = value.split(",") if isinstance(value, str) else list(value or ())
+        wanted = {str(i).strip().lower() for i in items}
+        for name, action in self.choice_actions.items():
+            action.setChecked(name in wanted)
+        self._show_value()
+
+    def _toggled(self, _checked: bool = False) -> None:
+        self._show_value()
+        self.changed.emit()
+
+    def _show_value(self) -> None:
+        self.setText(self.value().replace(",", ", ") or "none")
 
 
 class ParamForm(QWidget):
@@ -68,7 +125,7 @@ class ParamForm(QWidget):
             reset = QToolButton(self)
             reset.setText("↺")
             reset.setAccessibleName(f"Reset {info.label}")
-            reset.setToolTip(f"Reset {info.label} to its default ({info.default})")
+            reset.setToolTip(f"Reset {info.label} to its default ({info.default if info.default != '' else 'none'})")
             reset.clicked.connect(lambda _=False, i=info: self.reset(i.name))
             self._resets[info.name] = reset
             row = QHBoxLayout()
@@ -90,12 +147,15 @@ class ParamForm(QWidget):
             parts.append(f"Range: {info.minimum if info.minimum is not None else '…'} to "
                          f"{info.maximum if info.maximum is not None else '…'}")
         if info.choices:
-            parts.append("Choices: " + ", ".join(str(c) for c in info.choices))
-        parts.append(f"Default: {info.default}")
+            parts.append(("Any of: " if info.multiple else "Choices: ") + ", ".join(str(c) for c in info.choices))
+        parts.append(f"Default: {info.default if info.default != '' else 'none'}")
         return "\n".join(parts)
 
     def _make_editor(self, info: ParamInfo) -> QWidget:
-        if info.choices:
+        if info.choices and info.multiple:
+            editor: QWidget = ChoiceSet(info.choices, self)
+            editor.changed.connect(self._on_edit)
+        elif info.choices:
             editor: QWidget = QComboBox(self)
             for choice in info.choices:
                 editor.addItem(str(choice), choice)
@@ -130,7 +190,9 @@ class ParamForm(QWidget):
     # -- values ---------------------------------------------------------------------------
     @staticmethod
     def _set_editor_value(info: ParamInfo, editor: QWidget, value: Any) -> None:
-        if isinstance(editor, QComboBox):
+        if isinstance(editor, ChoiceSet):
+            editor.set_value(value)
+        elif isinstance(editor, QComboBox):
             idx = editor.findData(value)
             if idx < 0:
                 idx = editor.findText(str(value))
@@ -147,6 +209,8 @@ class ParamForm(QWidget):
 
     @staticmethod
     def _editor_value(info: ParamInfo, editor: QWidget) -> Any:
+        if isinstance(editor, ChoiceSet):
+            return editor.value()
         if isinstance(editor, QComboBox):
             return editor.currentData()
         if isinstance(editor, QCheckBox):

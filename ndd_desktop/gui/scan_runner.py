@@ -8,7 +8,7 @@ from typing import Any
 from PySide6.QtCore import QObject, Signal
 
 from ..core.methods import get_method
-from ..pipeline import CancelToken, ScanConfig, ScanJob
+from ..pipeline import CancelToken, ExtractOptions, ScanConfig, ScanJob
 from ..pipeline.config import default_floor
 from ..store import Root
 from .worker import Worker
@@ -43,8 +43,9 @@ class ScanRunner(QObject):
         return self.worker is not None
 
     def start(self, store: Any, roots: list[tuple[str, bool]], method: str, params: dict,
-              floor: float | None = None) -> bool:
-        """Save the roots and start scanning them with ``method``; False if one is running."""
+              floor: float | None = None, html: str = "main") -> bool:
+        """Save the roots and start scanning them with ``method``, reading web pages as
+        ``html`` says ("main" or "all"); False if one is running."""
         if self.worker is not None:
             return False
         m = get_method(method)
@@ -55,7 +56,7 @@ class ScanRunner(QObject):
         # One core is left to the window: extraction processes on every core starve the GUI thread.
         workers = max(1, (os.cpu_count() or 2) - 1)
         config = ScanConfig(roots=[Root(p, r) for p, r in roots], method=method, params=dict(params), floor=floor,
-                            workers=workers)
+                            workers=workers, extract_options=ExtractOptions(html=html))
         worker = Worker(lambda progress, cancel: ScanJob(store, config, progress=progress, cancel=cancel,
                                                          on_error=worker.report_error).run(),
                         cancel=CancelToken(), interval=self.interval, name="scan", parent=self)

@@ -1,4 +1,5 @@
-"""Setting up a scan: the folders (reference or not), the method and its parameters."""
+"""Setting up a scan: the folders (reference or not), the method and its parameters, and
+how web pages are read (their main text, or whole)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from typing import Any, Callable
 from PySide6.QtCore import QMimeData, QSize, Qt, Signal
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import (
+    QComboBox,
     QGroupBox,
     QHBoxLayout,
     QLabel,
@@ -19,7 +21,11 @@ from PySide6.QtWidgets import (
 )
 
 from ..core.methods import get_method, method_names
+from ..pipeline import HTML_READINGS
 from .param_form import ParamForm
+
+#: How the choices of ``ExtractOptions.html`` are shown.
+HTML_READING_LABELS = {"main": "main text", "all": "whole page"}
 
 
 def folders_from_mime(mime: QMimeData) -> list[str]:
@@ -120,6 +126,23 @@ class ScanSetupPanel(QWidget):
         ml.addWidget(self.form)
         ml.addWidget(self.reset_button, 0, Qt.AlignmentFlag.AlignRight)
         ml.addStretch(1)
+        # -- reading
+        self.html_reading = QComboBox(self)
+        self.html_reading.setObjectName("htmlReading")
+        self.html_reading.setAccessibleName("Web pages")
+        for value in HTML_READINGS:
+            self.html_reading.addItem(HTML_READING_LABELS.get(value, value), value)
+        self.html_reading.setToolTip(
+            "How web pages (HTML) are read.\n"
+            "main text: the article without the site's menus, header, sidebars and footer, which\n"
+            "make all pages of one site look alike (the whole page when no main text is found);\n"
+            "whole page: every visible word.\n"
+            "A change reads the collection's web pages again at the next scan.")
+        html_label = QLabel("&Web pages:", self)
+        html_label.setBuddy(self.html_reading)
+        html_row = QHBoxLayout()
+        html_row.addWidget(html_label)
+        html_row.addWidget(self.html_reading, 1)
         # -- store and scan
         self.store_label = QLabel(self)
         self.store_label.setWordWrap(True)
@@ -142,6 +165,7 @@ class ScanSetupPanel(QWidget):
         self.methods.setFixedHeight(self.methods.sizeHintForRow(0) * rows + 2 * self.methods.frameWidth() + 4)
         lay.addWidget(folder_box, 2)
         lay.addWidget(method_box, 5)
+        lay.addLayout(html_row)
         lay.addLayout(store_row)
         lay.addWidget(self.scan_button)
         self.set_store_path(None)
@@ -255,6 +279,15 @@ class ScanSetupPanel(QWidget):
         self._pending_values = None
         self.methodChanged.emit(name)
 
+    # -- reading --------------------------------------------------------------------------
+    def html_choice(self) -> str:
+        """How web pages are to be read: "main" (their main text) or "all" (whole)."""
+        return self.html_reading.currentData() or HTML_READINGS[0]
+
+    def set_html_choice(self, value: str) -> None:
+        """Show how web pages are read (an unknown value shows the default)."""
+        self.html_reading.setCurrentIndex(max(self.html_reading.findData(value), 0))
+
     # -- store ----------------------------------------------------------------------------
     def set_store_path(self, path: str | None) -> None:
         """Show where the collection's store lives."""
@@ -264,5 +297,5 @@ class ScanSetupPanel(QWidget):
     def set_busy(self, busy: bool) -> None:
         """Lock the set-up while a scan runs."""
         for w in (self.folders, self.add_button, self.remove_button, self.methods, self.form,
-                  self.reset_button, self.save_button, self.scan_button):
+                  self.reset_button, self.html_reading, self.save_button, self.scan_button):
             w.setEnabled(not busy)

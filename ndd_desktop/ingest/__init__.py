@@ -13,10 +13,13 @@ Nothing here imports Qt or SQLAlchemy, and nothing here ever writes into a sourc
 from ndd_desktop.ingest.document import ExtractedDocument, FileEntry, display_path
 from ndd_desktop.ingest.extract import extract_bytes, extract_entry
 from ndd_desktop.ingest.limits import Limits
+from ndd_desktop.ingest.options import HTML_READINGS, ExtractOptions
 from ndd_desktop.ingest.pool import extract_many
 from ndd_desktop.ingest.walk import walk
 
 __all__ = [
+    "HTML_READINGS",
+    "ExtractOptions",
     "ExtractedDocument",
     "FileEntry",
     "Limits",

@@ -4,6 +4,9 @@ A file is read once, with a hard cap, from a descriptor opened without following
 symbolic link and without blocking (a FIFO or device is refused, not waited on). Its
 format is detected from the bytes; containers (ZIP, MBOX, e-mail attachments, MSG
 attachments) recurse up to ``Limits.max_depth`` and share one decompression budget.
+``ExtractOptions`` say how documents are read (a web page by its main text or whole); the
+process pool hands them over inside its picklable extractor
+(``functools.partial(extract_entry, options=...)``, or the pipeline's ``SketchingExtractor``).
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from ndd_desktop.ingest.formats import docx, email, html, mbox, msg, odt, pdf, r
 from ndd_desktop.ingest.formats.base import Budget, Context, Fail, Skip
 from ndd_desktop.ingest.hashes import hash_bytes
 from ndd_desktop.ingest.limits import Limits, mb
+from ndd_desktop.ingest.options import ExtractOptions
 
 EXTRACTORS: dict[str, ModuleType] = {
     "txt": txt, "md": txt, "html": html, "xml": xml, "pdf": pdf, "docx": docx, "odt": odt,
@@ -44,7 +48,9 @@ class _Unreadable(Exception):
         self.status, self.reason = status, reason
 
 
-def extract_entry(entry: FileEntry, limits: Limits | None = None) -> list[ExtractedDocument]:
+def extract_entry(
+    entry: FileEntry, limits: Limits | None = None, options: ExtractOptions | None = None
+) -> list[ExtractedDocument]:
     """All documents of one file on disk; problems become records, never exceptions."""
     limits = limits or Limits()
     try:
@@ -55,20 +61,22 @@ def extract_entry(entry: FileEntry, limits: Limits | None = None) -> list[Extrac
         except _Unreadable as exc:
             return [problem(entry, exc.status, exc.reason, fmt=_ext_format(entry))]
         return extract_bytes(data, entry.relpath, limits=limits, root=entry.root,
-                             mtime_ns=mtime_ns)
+                             mtime_ns=mtime_ns, options=options)
     except (Exception, RecursionError, MemoryError) as exc:  # last line of defence
         return [problem(entry, STATUS_ERROR, f"extractor failed: {_describe(exc)}")]
 
 
 def extract_bytes(
-    data: bytes, relpath: str, *, limits: Limits | None = None, root: str = "", mtime_ns: int = 0
+    data: bytes, relpath: str, *, limits: Limits | None = None, root: str = "", mtime_ns: int = 0,
+    options: ExtractOptions | None = None,
 ) -> list[ExtractedDocument]:
     """All documents of a file's bytes, as if read from ``root/relpath``. Never raises."""
     limits = limits or Limits()
+    options = options or ExtractOptions()
     out: list[ExtractedDocument] = []
     try:
         _extract(data, relpath, None, mtime_ns / 1e9 if mtime_ns else None, "", 0,
-                 Budget(limits), root, mtime_ns, limits, out)
+                 Budget(limits), root, mtime_ns, limits, out, options)
     except (Exception, RecursionError, MemoryError) as exc:
         out.append(_record(root, relpath, None, data, mtime_ns, None, "",
                            STATUS_ERROR, f"extractor failed: {_describe(exc)}"))
@@ -117,7 +125,7 @@ def read_file(path: str, cap: int) -> tuple[bytes, int, int]:
 
 
 def _extract(data, relpath, container, fallback_date, hint, depth, budget, root, mtime_ns,
-             limits, out) -> None:
+             limits, out, options) -> None:
     """Append the documents of ``data`` (and of its members, recursively) to ``out``."""
     fmt = hint or detect_format(data, relpath.rsplit("!", 1)[-1])
 
@@ -132,7 +140,7 @@ def _extract(data, relpath, container, fallback_date, hint, depth, budget, root,
         return record(STATUS_SKIPPED, f"unsupported format: {_UNSUPPORTED.get(fmt, fmt)}")
     if fmt in CONTAINERS and depth >= limits.max_depth:
         return record(STATUS_SKIPPED, f"containers nested too deep (limit {limits.max_depth})")
-    ctx = Context(limits, budget, relpath.rsplit("!", 1)[-1], depth)
+    ctx = Context(limits, budget, relpath.rsplit("!", 1)[-1], depth, options)
     try:
         result = module.extract(data, ctx)
     except Skip as exc:
@@ -162,7 +170,7 @@ def _extract(data, relpath, container, fallback_date, hint, depth, budget, root,
                                member.date or date, "", member.status or STATUS_ERROR, member.reason))
             continue
         _extract(member.data, name, outer, member.date or date, member.hint, depth + 1, budget,
-                 root, mtime_ns, limits, out)
+                 root, mtime_ns, limits, out, options)
     if result.text is None and members == 0:
         record(STATUS_SKIPPED, f"empty {fmt.upper()}: no documents inside")
 

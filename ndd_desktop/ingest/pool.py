@@ -90,7 +90,8 @@ def _context(method: str | None):
         method = "forkserver" if sys.platform.startswith("linux") else "spawn"
     ctx = multiprocessing.get_context(method)
     if method == "forkserver":
-        ctx.set_forkserver_preload(["ndd_desktop.ingest.extract"])
+        # trafilatura (web pages) is imported once in the server, not once per worker
+        ctx.set_forkserver_preload(["ndd_desktop.ingest.extract", "trafilatura"])
     return ctx
 
 

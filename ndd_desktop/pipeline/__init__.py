@@ -5,6 +5,7 @@ a scan keeps and how it resumes.
 """
 
 from ..ingest.limits import Limits
+from ..ingest.options import HTML_READINGS, ExtractOptions
 from .cancel import CancelToken, ScanCancelled
 from .config import DEFAULT_FLOOR, ScanConfig, ScanError, ScanStopped, ScanSummary
 from .job import ScanJob
@@ -12,8 +13,10 @@ from .progress import STAGES, Progress, ProgressMeter
 
 __all__ = [
     "DEFAULT_FLOOR",
+    "HTML_READINGS",
     "STAGES",
     "CancelToken",
+    "ExtractOptions",
     "Limits",
     "Progress",
     "ProgressMeter",

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..ingest.limits import Limits
+from ..ingest.options import ExtractOptions
 from ..store import Root
 
 #: Pairs scoring below this are not stored (lower than any threshold worth picking); a
@@ -28,7 +29,9 @@ class ScanStopped(Exception):
 
 @dataclass
 class ScanConfig:
-    """The roots to scan, the method with its parameter overrides, the pair floor."""
+    """The roots to scan, the method with its parameter overrides, the pair floor, how
+    documents are read (``extract_options``: a web page by its main text or whole; a change
+    reads the affected files again, see ``pipeline.reading``)."""
 
     roots: list[Root]
     method: str
@@ -36,6 +39,7 @@ class ScanConfig:
     floor: float | None = None  # None: default_floor of the method's default threshold
     workers: int | None = None
     limits: Limits = field(default_factory=Limits)
+    extract_options: ExtractOptions = field(default_factory=ExtractOptions)
 
 
 @dataclass(frozen=True)

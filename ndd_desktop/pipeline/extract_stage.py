@@ -5,6 +5,8 @@ Documents arrive from ``extract_many`` in any order. They are gathered into batc
 batch is matched against the store (same path, or same content at a missing path: a
 move), the documents that need it are normalised and sketched, and the batch is written
 in one transaction. A cancel or a crash therefore loses at most the batch in flight.
+When the reading options changed (``pipeline.reading``), a document of the same content
+whose text comes out different counts as changed: its old sketches go.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from typing import Any, Callable
 
 from ..core.method import Method
 from ..ingest.document import ExtractedDocument, free_numbered_name
+from ..ingest.options import ExtractOptions
 from ..store import DocumentInfo, DocWrite, Store
 from .cancel import CancelToken
 from .plan import ScanPlan
@@ -61,8 +64,9 @@ class ExtractStage:
         self._last_flush = time.monotonic()
         self._on_disk: set[tuple[str, str]] | None = None  # every path the walk met
 
-    def run(self, limits, workers: int | None) -> ExtractCounts:
-        """Extract every planned file; raise ScanCancelled after writing the finished batch."""
+    def run(self, limits, workers: int | None, options: ExtractOptions | None = None) -> ExtractCounts:
+        """Extract every planned file (read with ``options``); raise ScanCancelled after
+        writing the finished batch."""
         from ..ingest.pool import extract_many  # the pool starts processes: import on use
 
         self.meter.stage("extract", len(self.plan.to_extract))
@@ -72,7 +76,8 @@ class ExtractStage:
             # the worker processes start (and load what the method needs, e.g. hybrid's
             # dictionary) before the first file comes back: say so rather than sit at 0
             self.meter.update(0, current="starting the extraction workers", force=True)
-            extractor = SketchingExtractor(self.method.name, tuple(sorted(self.param_overrides.items())))
+            extractor = SketchingExtractor(self.method.name, tuple(sorted(self.param_overrides.items())),
+                                           options or ExtractOptions())
             for docs in extract_many(self.plan.to_extract, limits, workers=workers, cancel=self.cancel,
                                      extractor=extractor):
                 self._add(docs)
@@ -137,12 +142,14 @@ class ExtractStage:
                 kinds.append("moved")
             else:
                 kinds.append("new")
+        retexted = self._retexted(docs, writes, kinds)
         # Sketch what has no sketch for this method and key yet.
         have = self.store.sketched([w.doc_id for w, k in zip(writes, kinds) if k in ("same", "moved")],
                                    self.method.name, self.sketch_key)
         need = [
             n for n, (d, w, k) in enumerate(zip(docs, writes, kinds))
-            if d.status == "ok" and d.text is not None and not (k in ("same", "moved") and w.doc_id in have)
+            if d.status == "ok" and d.text is not None
+            and not (k in ("same", "moved") and w.doc_id in have and n not in retexted)
         ]
         for n in need:  # sketched in the extraction worker
             writes[n].sketch = getattr(docs[n], SKETCH_ATTR, None)
@@ -159,6 +166,24 @@ class ExtractStage:
         if failed and self.on_error is not None:
             for info in self.store.documents(failed, status=None):
                 self.on_error(info)
+
+    def _retexted(self, docs: list[ExtractedDocument], writes: list[DocWrite], kinds: list[str]) -> set[int]:
+        """After a change of the reading options: the positions of the documents of the same
+        content (or moved) whose text is not the stored one. They are marked changed, so
+        their old sketches of every method are dropped and their new text is sketched."""
+        if not self.plan.reading_changed:
+            return set()
+        same = [n for n, (d, k) in enumerate(zip(docs, kinds))
+                if k in ("same", "moved") and d.status == "ok" and d.text is not None]
+        if not same:
+            return set()
+        stored = self.store.texts([writes[n].doc_id for n in same])
+        out = {n for n in same if stored.get(writes[n].doc_id) != docs[n].text}
+        for n in out:
+            writes[n].content_changed = True
+            if kinds[n] == "same":
+                kinds[n] = "changed"
+        return out
 
     def _doc_write(self, d: ExtractedDocument) -> DocWrite:
         file_rel = d.container or d.relpath

@@ -23,6 +23,7 @@ from .extract_stage import ExtractStage
 from .pair_stage import compute_pairs, sketch_missing
 from .plan import make_plan
 from .progress import ProgressCallback, ProgressMeter
+from .reading import reading_digest, settle_reading, start_reading
 from .scan_lock import LOCK_SUFFIX, scan_lock
 
 
@@ -112,18 +113,24 @@ class ScanJob:
         counts: dict[str, int] = {}
         try:
             entries, walk_errors = self._walk([r.path for r in roots])
-            plan = make_plan(self.store, entries, walk_errors)
+            options = self.config.extract_options
+            # None: the documents were read with these options; else the files to read again
+            reread = start_reading(self.store, options)
+            plan = make_plan(self.store, entries, walk_errors, reread=reread)
             self.store.touch_files(plan.touched)
             stage = ExtractStage(self.store, method, params, sketch_key, plan, self.meter, self.cancel, self.on_error)
             stage.param_overrides = dict(self.config.params)
-            done = stage.run(self.config.limits, self.config.workers)
+            done = stage.run(self.config.limits, self.config.workers, options)
+            if reread is not None:  # every document is now read with the options
+                settle_reading(self.store, options)
             removed = self.store.remove_files(plan.missing_file_ids) + dropped
             # decisions whose documents left (a folder removed, a file deleted) or now hold
             # other content (files renamed into each other) follow their content to the
             # documents that hold it now
             reattached = self.store.reattach_decisions() if done.new or done.changed else 0
             sketch_missing(self.store, method, params, sketch_key, self.meter, self.cancel)
-            n_pairs = compute_pairs(self.store, method, params, pdict, floor, self.meter, self.cancel)
+            n_pairs = compute_pairs(self.store, method, params, pdict, floor, self.meter, self.cancel,
+                                    reading=reading_digest(options))
             total = self.store.count_documents(status=None)
             errors = total - self.store.count_documents("ok")
             counts = {

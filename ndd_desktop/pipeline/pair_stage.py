@@ -46,10 +46,15 @@ def sketch_missing(store: Store, method: Method, params: Any, sketch_key: str,
     return done
 
 
-def input_hash(ids: np.ndarray, hashes: list[str], refs: np.ndarray, floor: float, pairs_key: str) -> str:
-    """A digest of everything a pair set depends on besides the method's code."""
+def input_hash(ids: np.ndarray, hashes: list[str], refs: np.ndarray, floor: float, pairs_key: str,
+               reading: str = "") -> str:
+    """A digest of everything a pair set depends on besides the method's code; ``reading``
+    names the options the documents were read with (a web page's text depends on them, its
+    content hash does not)."""
     h = hashlib.sha256()
     h.update(f"{pairs_key}|{float(floor)!r}|{VERIFY_VERSION}|".encode())
+    if reading:
+        h.update(f"reading={reading}|".encode())
     h.update(np.ascontiguousarray(ids, dtype=np.int64).tobytes())
     h.update(np.packbits(refs.astype(bool)).tobytes())
     h.update("\n".join(hashes).encode())
@@ -85,13 +90,14 @@ def to_columns(scores: PairScores, ids: np.ndarray) -> dict[str, np.ndarray]:
 
 
 def compute_pairs(store: Store, method: Method, params: Any, params_dict: dict, floor: float,
-                  meter: ProgressMeter, cancel: CancelToken) -> int:
-    """Find, filter and store the pairs of the method; returns how many are stored."""
+                  meter: ProgressMeter, cancel: CancelToken, reading: str = "") -> int:
+    """Find, filter and store the pairs of the method; returns how many are stored
+    (``reading``: see :func:`input_hash`)."""
     sketch_key, pairs_key = method.sketch_key(params), method.pairs_key(params)
     guard = MemoryGuard(floor)
     meter.stage("pairs", None)
     ids, hashes, refs = store.sketch_inventory(method.name, sketch_key)
-    digest = input_hash(ids, hashes, refs, floor, pairs_key)
+    digest = input_hash(ids, hashes, refs, floor, pairs_key, reading)
     if store.pair_set_input(method.name, pairs_key) == digest:
         existing = store.pair_set(method.name, pairs_key)
         meter.finish("unchanged")

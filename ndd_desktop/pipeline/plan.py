@@ -7,7 +7,8 @@ the same size with another modification time is "in doubt": its bytes are hashed
 if the hash matches, only the new time is recorded. Everything else is extracted. Files
 the store knows but the walk did not find are missing: their documents become the pool
 that a new file with the same content hash is matched against (a move), and what is left
-of them is removed once extraction is complete.
+of them is removed once extraction is complete. Files named in ``reread`` (their documents
+were read with other options, ``pipeline.reading``) are extracted even when unchanged.
 """
 
 from __future__ import annotations
@@ -37,6 +38,10 @@ class ScanPlan:
     move_pool: dict[str, list[int]] = field(default_factory=dict)  # xxh128 -> doc ids of missing files
     new_files: int = 0
     changed_files: int = 0
+    #: The reading options changed: extracted documents whose content is the same may still
+    #: have another text (the extract stage compares it with the stored one).
+    reading_changed: bool = False
+    reread_files: int = 0  # unchanged files read again for the new reading options
 
 
 def file_xxh128(path: str) -> str | None:
@@ -56,10 +61,16 @@ def make_plan(
     entries: Iterable[FileEntry],
     walk_errors: list[ExtractedDocument],
     on_entry: Callable[[FileEntry], None] | None = None,
+    reread: set[tuple[str, str]] | None = None,
 ) -> ScanPlan:
-    """Sort the walked files into unchanged, in doubt (hashed), changed and new."""
+    """Sort the walked files into unchanged, in doubt (hashed), changed and new.
+
+    ``reread``: None when the reading options are those the documents were read with;
+    otherwise the files (root, relative path) to read again even when unchanged.
+    """
     known: dict[tuple[str, str], KnownFile] = store.known_files(RETRIED_REASONS)
-    plan = ScanPlan(walk_errors=walk_errors)
+    plan = ScanPlan(walk_errors=walk_errors, reading_changed=reread is not None)
+    reread = reread or set()
     for entry in entries:
         key = (entry.root, entry.relpath)
         plan.entries[key] = entry
@@ -70,6 +81,9 @@ def make_plan(
             plan.new_files += 1
             plan.to_extract.append(entry)
         elif kf.retry:  # failed for a passing reason (a timeout, a permission): read again
+            plan.to_extract.append(entry)
+        elif key in reread:  # read with other options: its text may differ
+            plan.reread_files += 1
             plan.to_extract.append(entry)
         elif kf.size == entry.size and kf.mtime_ns == entry.mtime_ns:
             plan.unchanged_files += 1

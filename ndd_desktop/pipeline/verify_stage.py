@@ -56,7 +56,7 @@ def verify_pairs(store: Store, method: Method, params: Any, scores: PairScores, 
         stop = min(start + PAIR_BATCH, n)
         ci, cj = i[start:stop], j[start:stop]
         needed = np.unique(np.concatenate((ci, cj)))
-        _load(store, ids, needed, cache)
+        _load(store, ids, needed, cache, getattr(params, "ignore", ""))
         local = {int(d): k for k, d in enumerate(needed.tolist())}
         docs = [cache[int(d)] for d in needed.tolist()]
         li = np.fromiter((local[x] for x in ci.tolist()), dtype=np.int64, count=ci.shape[0])
@@ -86,11 +86,12 @@ def _last_use(i: np.ndarray, j: np.ndarray) -> dict[int, int]:
     return last
 
 
-def _load(store: Store, ids: np.ndarray, needed: np.ndarray, cache: dict[int, Runs]) -> None:
-    """Read and split the texts of the documents in ``needed`` that are not cached."""
+def _load(store: Store, ids: np.ndarray, needed: np.ndarray, cache: dict[int, Runs], ignore: str = "") -> None:
+    """Read and split the texts of the documents in ``needed`` that are not cached, with
+    what the scan ignores (links, numbers, ...) left out as the sketches left it out."""
     missing = [int(x) for x in needed.tolist() if int(x) not in cache]
     for start in range(0, len(missing), TEXT_BATCH):
         part = missing[start : start + TEXT_BATCH]
         texts = store.texts([int(ids[x]) for x in part])
         for x in part:
-            cache[x] = runs_of(normalize(texts.get(int(ids[x])) or ""))
+            cache[x] = runs_of(normalize(texts.get(int(ids[x])) or "", ignore))

@@ -17,26 +17,33 @@ from ..core.methods import get_method
 from ..core.normalize import normalize
 from ..ingest.document import ExtractedDocument, FileEntry
 from ..ingest.extract import extract_entry
+from ..ingest.options import ExtractOptions
 
 #: Attribute name of the sketch bytes a worker attaches to an ExtractedDocument.
 SKETCH_ATTR = "sketch_blob"
 
 
 def sketch_blobs(method: Method, params: Any, texts: list[str]) -> list[bytes]:
-    """Normalise and sketch a batch of extracted texts; the sketches as stored bytes."""
-    sketches = method.sketch_many([normalize(t) for t in texts], params)
+    """Normalise and sketch a batch of extracted texts; the sketches as stored bytes.
+
+    What the parameter ``ignore`` names (links, e-mail addresses, numbers) is left out of
+    what is sketched, never out of the stored text."""
+    ignore = getattr(params, "ignore", "")
+    sketches = method.sketch_many([normalize(t, ignore) for t in texts], params)
     return [method.to_bytes(s) for s in sketches]
 
 
 @dataclass(frozen=True)
 class SketchingExtractor:
-    """A picklable extractor: ``extract_entry`` followed by the method's sketch."""
+    """A picklable extractor: ``extract_entry`` with the scan's options, followed by the
+    method's sketch."""
 
     method: str
     params: tuple[tuple[str, Any], ...]  # the parameter overrides, as sorted items
+    options: ExtractOptions = ExtractOptions()
 
     def __call__(self, entry: FileEntry, limits) -> list[ExtractedDocument]:
-        docs = extract_entry(entry, limits)
+        docs = extract_entry(entry, limits, self.options)
         ok = [d for d in docs if d.status == "ok" and d.text is not None]
         if ok:
             try:

@@ -61,4 +61,4 @@ def test_params_are_frozen_and_hash_stably():
     assert params_hash(p) == params_hash(QG.params({"q": 4}))
     assert params_hash(p, sketch_only=True) == params_hash(QG.params({"max_df": 0.2}), sketch_only=True)
     assert params_hash(p) != params_hash(QG.params({"max_df": 0.2}))
-    assert params_dict(p) == {"q": 4, "measure": "resemblance", "window_hours": 0.0, "max_df": 0.5}
+    assert params_dict(p) == {"q": 4, "measure": "resemblance", "window_hours": 0.0, "max_df": 0.5, "ignore": ""}

@@ -9,7 +9,7 @@ from PySide6.QtGui import QDragEnterEvent, QDropEvent
 from PySide6.QtWidgets import QApplication, QComboBox, QDoubleSpinBox, QSpinBox
 
 from ndd_desktop.core.methods import get_method
-from ndd_desktop.gui.param_form import ParamForm
+from ndd_desktop.gui.param_form import ChoiceSet, ParamForm
 from ndd_desktop.gui.resources import folder_store_path
 from ndd_desktop.gui.scan_setup import available_methods
 
@@ -73,7 +73,9 @@ def test_method_list_has_a_description_each_and_builds_the_form(window, tmp_path
                 assert editor.minimum() == info.minimum
             if isinstance(editor, (QSpinBox, QDoubleSpinBox)) and info.maximum is not None:
                 assert editor.maximum() == info.maximum
-            if info.choices:
+            if info.choices and info.multiple:  # any subset: a menu of check marks
+                assert isinstance(editor, ChoiceSet) and list(editor.choice_actions) == list(info.choices)
+            elif info.choices:
                 assert isinstance(editor, QComboBox)
                 assert [editor.itemData(i) for i in range(editor.count())] == list(info.choices)
 

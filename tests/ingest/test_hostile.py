@@ -12,6 +12,7 @@ from ingest_makers import (
     replace_zip_member,
 )
 from ndd_desktop.ingest import Limits
+from ndd_desktop.ingest.formats import html
 from ndd_desktop.ingest.limits import MB
 
 LAUGHS = (b'<?xml version="1.0"?>\n<!DOCTYPE lolz [\n <!ENTITY lol "lol">\n'
@@ -300,3 +301,20 @@ def test_deeply_nested_html_does_not_recurse(one):
     assert (doc.status, doc.text) == ("ok", "bottom")
 
 
+def test_deeply_nested_full_page_is_read_whole(one):
+    page = b"<html><head><title>t</title></head><body>" + b"<div>" * 2_000 + b"bottom</body></html>"
+    doc = one("deep.html", page)
+    assert (doc.status, doc.text) == ("ok", "bottom")
+    assert doc.reason.startswith("whole page read: nested deeper than")  # not by main-text detection
+
+
+def test_huge_html_is_read_whole_without_main_text_detection(one):
+    # main-text detection takes seconds per MB beyond a few MB: above its limit the page is
+    # read by the whole-page reader, which is linear
+    words = b" of a long report on the harbour works and the council's budget" * 20
+    page = b"<html><body><article>" + b"".join(b"<p>Paragraph %d%s.</p>" % (i, words)
+                                                for i in range(1_700)) + b"</article></body></html>"
+    assert len(page) > html.MAIN_TEXT_MAX_CHARS
+    doc = one("huge.html", page)
+    assert doc.status == "ok" and doc.reason.startswith("whole page read: larger than 2 MB")
+    assert doc.text.startswith("Paragraph 0 of a long report") and "\nParagraph 1699 of a long" in doc.text

@@ -57,7 +57,7 @@ import numpy as np
 from ..hashing import hash_char_ngrams
 from ..inverted_index import sorted_unique
 from ..method import MEASURES
-from ..params import param
+from ..params import ignore_param, param
 from ..set_overlap_method import SetOverlapMethod
 
 
@@ -93,6 +93,7 @@ class BottomKParams:
         maximum=1.0,
         affects_sketch=False,
     )
+    ignore: str = ignore_param()
 
 
 class BottomKMethod(SetOverlapMethod):

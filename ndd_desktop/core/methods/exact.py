@@ -15,11 +15,14 @@ import numpy as np
 import xxhash
 
 from ..method import Method, PairScores
+from ..params import ignore_param
 
 
 @dataclass(frozen=True)
 class ExactParams:
-    """The exact method has no parameters."""
+    """The exact method has only the parameter every method has (what to leave out)."""
+
+    ignore: str = ignore_param()
 
 
 def pairs_within_groups(labels: np.ndarray) -> np.ndarray:

@@ -27,7 +27,7 @@ from ..hamming_index import hamming, pair_distances, radius_pairs
 from ..hashing import hash_bytes_windows
 from ..lsh import unique_counts
 from ..method import Method, PairScores
-from ..params import param
+from ..params import ignore_param, param
 
 BITS = 128
 WORDS = BITS // 64
@@ -48,6 +48,7 @@ class FingerprintParams:
         help="Largest Hamming distance the pair search returns (the floor's radius is capped here); "
         "unrelated documents sit near 63.",
     )
+    ignore: str = ignore_param()
 
 
 def sliding_blocks(data: bytes, size: int) -> list[bytes]:

@@ -39,7 +39,7 @@ from ..inverted_index import least_jaccard
 from ..method import MEASURES
 from ..set_overlap_method import SetOverlapMethod
 from ..normalize import tokens
-from ..params import param
+from ..params import ignore_param, param
 from ..spelling import LANGUAGES, SpellingCorrector, collapse_repeats, get_corrector
 
 
@@ -79,6 +79,7 @@ class HybridParams:
         maximum=1.0,
         affects_sketch=False,
     )
+    ignore: str = ignore_param()
 
 
 def corrector_for(params: HybridParams) -> SpellingCorrector:

@@ -22,7 +22,7 @@ import numpy as np
 from ..lsh import acceptance_probability, bucket_pairs, choose_filter, feature_keys
 from ..method import MEASURES, Method, PairScores
 from ..minhash_sketch import containment_from, resemblance_rows, sketch_matrix
-from ..params import param
+from ..params import ignore_param, param
 
 _PAIR_CHUNK = 1 << 16
 
@@ -54,6 +54,7 @@ class MinHashParams:
     k: int = param(64, minimum=1, maximum=1024, affects_sketch=False, label="features (k)", help="Number of features (bands); k * s <= t.")
     s: int = param(2, minimum=1, maximum=64, affects_sketch=False, label="minima per feature (s)", help="Minima hashed into one feature (rows per band).")
     r: int = param(1, minimum=1, maximum=64, affects_sketch=False, label="shared features (r)", help="Features a pair must share to be compared; r <= k.")
+    ignore: str = ignore_param()
 
     def __post_init__(self) -> None:
         """With candidates = features, refuse filters that cannot work: k * s minima must fit

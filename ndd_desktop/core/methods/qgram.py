@@ -36,7 +36,7 @@ from ..hashing import char_gram_values
 from ..inverted_index import sorted_unique
 from ..method import MEASURES
 from ..normalize import strip_to_letters
-from ..params import param
+from ..params import ignore_param, param
 from ..set_overlap_method import SetOverlapMethod
 
 
@@ -88,6 +88,7 @@ class QGramParams:
         maximum=1.0,
         affects_sketch=False,
     )
+    ignore: str = ignore_param()
 
 
 class QGramMethod(SetOverlapMethod):

@@ -7,6 +7,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from ndd_desktop.ingest.limits import Limits, mb
+from ndd_desktop.ingest.options import ExtractOptions
 
 
 class Skip(Exception):
@@ -76,12 +77,13 @@ class Budget:
 
 @dataclass
 class Context:
-    """What an extractor may know: the limits, the budget, the document's name."""
+    """What an extractor may know: the limits, the budget, the document's name, the options."""
 
     limits: Limits
     budget: Budget
     name: str = ""  # file or member name, for extension hints and messages
     depth: int = 0
+    options: ExtractOptions = field(default_factory=ExtractOptions)  # how to read (HTML: main text or all)
 
     @property
     def ext(self) -> str:

@@ -1,0 +1,95 @@
+"""``ndd scan --ignore`` and ``--html``: what is compared, and bad values refused in one line."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+import pytest
+
+from ndd_desktop.cli import main
+
+TWEETS = {  # seed 001's example: a real near-duplicate and a templated look-alike
+    "obama1.txt": "Vet, 77, Busted For Obama Death Threat | The Smoking Gun http://t.co/MrTUwxv via @",
+    "obama2.txt": "Vet, 77, Busted For Obama Death Threat http://tinyurl.com/25zyxgp #tcot #tlot #sgp",
+    "show1.txt": "Playing a show in Chicago, IL at 9:00 PM today at LE PASSAGE http://artistdata.com/a/32on",
+    "show2.txt": "Playing a show in Cape Girardeau, MO at 9:00 PM today at The Venue http://artistdata.com/a/32ow",
+}
+
+
+def run(capsys, *argv):
+    status = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+@pytest.fixture
+def tweets(tmp_path):
+    folder = tmp_path / "tweets"
+    folder.mkdir()
+    for name, text in TWEETS.items():
+        (folder / name).write_text(text, encoding="utf-8")
+    return folder
+
+
+def pair_scores(capsys, db) -> dict[tuple[str, str], float]:
+    status, out, err = run(capsys, "pairs", "--db", db, "--threshold", "0.3")
+    assert status == 0, err
+    return {tuple(sorted((r["a"], r["b"]))): float(r["score"]) for r in csv.DictReader(io.StringIO(out))}
+
+
+def test_ignore_urls_and_numbers_ranks_the_real_duplicate_first(capsys, tweets, tmp_path):
+    db = tmp_path / "c.ndd"
+    status, _, err = run(capsys, "scan", tweets, "--db", db, "--workers", "0")
+    assert status == 0, err
+    plain = pair_scores(capsys, db)
+    assert plain[("show1.txt", "show2.txt")] > plain[("obama1.txt", "obama2.txt")]
+    status, _, err = run(capsys, "scan", tweets, "--db", db, "--workers", "0", "--ignore", "numbers,urls")
+    assert status == 0, err
+    ignoring = pair_scores(capsys, db)  # pairs reads the pair set of the last scan
+    assert ignoring[("obama1.txt", "obama2.txt")] > ignoring.get(("show1.txt", "show2.txt"), 0.0)
+    status, out, _ = run(capsys, "pairs", "--db", db, "--set", "ignore=urls,numbers", "--format", "json",
+                         "--threshold", "0.3")
+    assert status == 0 and {tuple(sorted((r["a"], r["b"]))) for r in json.loads(out)} == set(ignoring)
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["--ignore", "urls,phones"], "ndd: error: --ignore: cannot ignore 'phones' (choose from urls, emails, numbers)"),
+        (["--ignore", "urls", "--set", "ignore=numbers"], "ndd: error: --ignore urls and --set ignore=numbers disagree"),
+        (["--set", "ignore=links"], "ndd: error: qgram: ignore: unknown item 'links' (choose any of urls, emails, "
+                                    "numbers, comma-separated)"),
+        (["--html", "body"], "ndd: error: argument --html: invalid choice: 'body' (choose from"),
+    ],
+)
+def test_bad_choices_are_refused_in_one_line_before_anything_is_written(capsys, tweets, tmp_path, argv, message):
+    db = tmp_path / "c.ndd"
+    status, out, err = run(capsys, "scan", tweets, "--db", db, *argv)
+    assert status == 2 and out == ""
+    assert err.startswith(message) and err.count("\n") == 1
+    assert not db.exists()
+
+
+def test_html_all_reads_the_whole_page(capsys, tmp_path):
+    site = tmp_path / "site"
+    site.mkdir()
+    menu = "".join(f"<li><a href='/s{k}'>Section number {k} of the site menu</a></li>" for k in range(40))
+    article = " ".join(f"The minutes of meeting {k} record the decision on the bridge." for k in range(30))
+    (site / "page.html").write_text(f"<html><head><title>t</title></head><body><nav><ul>{menu}</ul></nav>"
+                                    f"<article><h1>Minutes</h1><p>{article}</p></article></body></html>")
+    db = tmp_path / "c.ndd"
+    for reading, has_menu in (("main", False), ("all", True), ("main", False)):
+        status, _, err = run(capsys, "scan", site, "--db", db, "--workers", "0", "--html", reading)
+        assert status == 0, err
+        status, out, _ = run(capsys, "errors", "--db", db)  # no file failed either way
+        assert out.count("\n") == 1
+        from ndd_desktop.store import Store
+
+        store = Store.open(db)
+        try:
+            [doc] = store.documents()
+            assert ("Section number 7 of the site menu" in store.document_text(doc.id)) is has_menu
+        finally:
+            store.close()

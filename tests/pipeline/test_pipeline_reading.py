@@ -1,0 +1,146 @@
+"""What a rescan does when the text to compare changes without the files changing: the
+``ignore`` parameter (re-sketched from the stored text) and the reading of web pages
+(``ExtractOptions.html``: the HTML files are read again)."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import pytest
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "ingest"))
+from site_pages import ARTICLE_HARBOUR, ARTICLE_LIBRARY, page_site_a, page_site_b  # noqa: E402
+
+from ndd_desktop.pipeline import CancelToken, ExtractOptions, ScanCancelled, ScanConfig, ScanJob  # noqa: E402
+from ndd_desktop.pipeline.reading import LEGACY_READING, READING_KEY, reading_choice, recorded_reading  # noqa: E402
+from ndd_desktop.store import Root, Store  # noqa: E402
+
+TWEETS = {  # seed 001's example: a real near-duplicate and a templated look-alike
+    "obama1.txt": "Vet, 77, Busted For Obama Death Threat | The Smoking Gun http://t.co/MrTUwxv via @",
+    "obama2.txt": "Vet, 77, Busted For Obama Death Threat http://tinyurl.com/25zyxgp #tcot #tlot #sgp",
+    "show1.txt": "Playing a show in Chicago, IL at 9:00 PM today at LE PASSAGE http://artistdata.com/a/32on",
+    "show2.txt": "Playing a show in Cape Girardeau, MO at 9:00 PM today at The Venue http://artistdata.com/a/32ow",
+}
+
+
+def run(store, folder, params=None, html="main", **kw):
+    config = ScanConfig(roots=[Root(str(folder))], method="qgram", params=dict(params or {}), workers=0,
+                        extract_options=ExtractOptions(html=html))
+    return ScanJob(store, config, **kw).run()
+
+
+def scores(store, params=None) -> dict[tuple[str, str], float]:
+    """Stored scores of the qgram pair set for ``params``, by pair of file names."""
+    from ndd_desktop.core.methods import get_method
+
+    method = get_method("qgram")
+    rows = store.pairs("qgram", method.pairs_key(method.params(params or {})), 0.0)
+    return {tuple(sorted((os.path.basename(r.a.relpath), os.path.basename(r.b.relpath)))): r.score for r in rows}
+
+
+def write(folder, files: dict[str, str]) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, text in files.items():
+        (folder / name).write_text(text, encoding="utf-8")
+
+
+def test_ignoring_links_and_numbers_resketches_the_stored_text_and_keeps_it(tmp_path, store, calls):
+    write(tmp_path / "t", TWEETS)
+    run(store, tmp_path / "t")
+    plain = scores(store)
+    assert plain[("show1.txt", "show2.txt")] > plain[("obama1.txt", "obama2.txt")]
+    calls["extract"], calls["sketch"] = 0, {}
+    ignore = {"ignore": "urls,numbers"}
+    summary = run(store, tmp_path / "t", ignore)
+    assert calls["extract"] == 0 and calls["sketch"] == {"qgram": 4}  # from the stored texts
+    assert summary.changed == 0
+    ignoring = scores(store, ignore)
+    assert ignoring[("obama1.txt", "obama2.txt")] > ignoring.get(("show1.txt", "show2.txt"), 0.0)
+    texts = {d.relpath: store.document_text(d.id) for d in store.documents()}
+    assert texts["obama1.txt"] == TWEETS["obama1.txt"]  # the stored text stays the original
+    calls["sketch"] = {}
+    run(store, tmp_path / "t")  # back to the default: its sketches and pairs are still there
+    assert calls["sketch"] == {} and scores(store) == plain
+
+
+def site_folder(folder):
+    write(folder, {
+        "courier-harbour.html": page_site_a(*ARTICLE_HARBOUR),
+        "courier-library.html": page_site_a(*ARTICLE_LIBRARY),
+        "parish-harbour.html": page_site_b(*ARTICLE_HARBOUR),
+        "notes.txt": "Pages saved from the Courier and the parish site in March.",
+    })
+
+
+def near_duplicates(store) -> set[tuple[str, str]]:
+    return {pair for pair, score in scores(store).items() if score >= 0.7}
+
+
+def test_web_pages_are_compared_by_their_main_text_and_a_changed_reading_reads_them_again(tmp_path, store, calls):
+    site_folder(tmp_path / "w")
+    run(store, tmp_path / "w")
+    main = near_duplicates(store)
+    assert main == {("courier-harbour.html", "parish-harbour.html")}
+    assert recorded_reading(store) == {"html": "main"}
+    calls["extract"] = 0
+    run(store, tmp_path / "w")
+    assert calls["extract"] == 0
+
+    summary = run(store, tmp_path / "w", html="all")
+    assert calls["extract"] == 3  # the HTML files, not notes.txt
+    assert summary.changed == 3 and summary.new == 0
+    assert near_duplicates(store) == {("courier-harbour.html", "courier-library.html")}  # the site's boilerplate
+    doc = next(d for d in store.documents() if d.relpath == "courier-harbour.html")
+    assert "Most read this week" in store.document_text(doc.id)
+    assert recorded_reading(store) == {"html": "all"}
+
+    calls["extract"] = 0
+    run(store, tmp_path / "w", html="all")
+    assert calls["extract"] == 0
+    run(store, tmp_path / "w")
+    assert calls["extract"] == 3 and near_duplicates(store) == main
+
+
+def test_a_scan_stopped_while_reading_again_leaves_the_next_scan_to_read_again(tmp_path, store, calls,
+                                                                              monkeypatch):
+    import ndd_desktop.ingest.pool as pool
+
+    site_folder(tmp_path / "w")
+    run(store, tmp_path / "w")
+    main = near_duplicates(store)
+    token = CancelToken()
+    extract_many = pool.extract_many
+
+    def stop_after_the_first_file(entries, limits, **kw):  # Cancel pressed while a page is read
+        for docs in extract_many(entries, limits, **kw):
+            yield docs
+            token.cancel()
+
+    monkeypatch.setattr(pool, "extract_many", stop_after_the_first_file)
+    with pytest.raises(ScanCancelled):
+        run(store, tmp_path / "w", html="all", cancel=token)
+    monkeypatch.setattr(pool, "extract_many", extract_many)
+    assert recorded_reading(store) is None  # some pages may be read one way, some the other
+    calls["extract"] = 0
+    run(store, tmp_path / "w")  # the options of the first scan, yet every page is read again
+    assert calls["extract"] == 3
+    assert near_duplicates(store) == main and recorded_reading(store) == {"html": "main"}
+
+
+def test_a_collection_from_before_the_reading_options_read_pages_whole():
+    store = Store.open(":memory:")
+    try:
+        assert recorded_reading(store) == LEGACY_READING == {"html": "all"}
+        assert reading_choice(store).html == "main"  # what the window offers: the default
+    finally:
+        store.close()
+
+
+def test_a_new_collection_read_whole_records_it(tmp_path, store, calls):
+    site_folder(tmp_path / "w")
+    run(store, tmp_path / "w", html="all")
+    assert store.setting(READING_KEY) == {"html": "all"} and reading_choice(store).html == "all"
+    calls["extract"] = 0
+    run(store, tmp_path / "w", html="all")
+    assert calls["extract"] == 0
