@@ -101,7 +101,7 @@ def detect_format(data: bytes, name: str = "") -> str:
         return "bz2"
     if not binary_head(head):
         return _sniff_text(head.decode("latin-1"), ext)
-    if head[257:262] == b"ustar" or (ext == "tar" and _tar_checksum_ok(head)):
+    if head[257:262] == b"ustar" or (ext == "tar" and (_tar_checksum_ok(head) or head[:1024] == bytes(1024))):
         return "tar"
     kind = filetype.guess(head)
     if kind is not None and kind.extension not in ("zip", "xml"):
@@ -161,7 +161,7 @@ def _ole_kind(data: bytes, ext: str) -> str:
         return "ppt"
     if any(n.startswith("__substg1.0_") for n in names):
         return "msg"
-    return "ole"
+    return ext if ext in ("doc", "xls", "ppt") else "ole"  # a damaged one: say what it should be
 
 
 def _decode_head(head: bytes) -> str:

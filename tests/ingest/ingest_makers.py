@@ -6,6 +6,10 @@ import io
 import zipfile
 from email.message import EmailMessage
 
+#: An XML part declaring nested entities (billion laughs), to put inside office packages.
+LAUGHS_ENTITY_PART = (b'<?xml version="1.0"?><!DOCTYPE x [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;">]>'
+                      b"<x>&b;</x>")
+
 SAMPLE = [
     "The Quick Brown Fox",
     "Archival transfers often contain near-duplicate documents: drafts, copies and versions.",

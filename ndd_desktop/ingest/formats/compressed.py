@@ -15,7 +15,7 @@ import gzip
 import io
 import lzma
 import zlib
-from typing import BinaryIO
+from collections.abc import Iterator
 
 import zstandard
 
@@ -23,6 +23,7 @@ from ndd_desktop.ingest.formats.base import Context, Fail, Skip
 from ndd_desktop.ingest.limits import mb
 
 _CHUNK = 1 << 16
+_ZSTD_STEP = 128
 _SUFFIXES = {
     "gz": {".gz": "", ".tgz": ".tar", ".z": ""},
     "bz2": {".bz2": "", ".tbz2": ".tar", ".tbz": ".tar", ".bz": ""},
@@ -54,35 +55,50 @@ def decompress(data: bytes, fmt: str, ctx: Context) -> bytes:
     chunks: list[bytes] = []
     got = 0
     try:
-        with _reader(data, fmt) as stream:
-            while True:
-                chunk = stream.read(_CHUNK)
-                if not chunk:
-                    break
-                got += len(chunk)
-                if got > limits.ratio_floor_bytes and got > limits.max_ratio * max(len(data), 1):
-                    raise Skip(f"decompression bomb protection: {what} data expands beyond "
-                               f"{limits.max_ratio:.0f}:1")
-                if got > ctx.budget.remaining:
-                    raise Skip(f"decompression bomb protection: expands beyond "
-                               f"{mb(limits.max_expanded_bytes)}")
-                chunks.append(chunk)
+        for chunk in (_zstd_chunks(data) if fmt == "zst" else _stream_chunks(data, fmt)):
+            got += len(chunk)
+            if got > limits.ratio_floor_bytes and got > limits.max_ratio * max(len(data), 1):
+                raise Skip(f"decompression bomb protection: {what} data expands beyond "
+                           f"{limits.max_ratio:.0f}:1")
+            if got > ctx.budget.remaining:
+                raise Skip(f"decompression bomb protection: expands beyond "
+                           f"{mb(limits.max_expanded_bytes)}")
+            chunks.append(chunk)
     except _BROKEN as exc:
         raise Fail(f"corrupt or truncated {what} data: {_short(exc)}") from None
     ctx.budget.take(got)
     return b"".join(chunks)
 
 
-def _reader(data: bytes, fmt: str) -> BinaryIO:
+def _stream_chunks(data: bytes, fmt: str) -> Iterator[bytes]:
+    """Decompressed pieces of at most 64 KB; the file classes read concatenated streams
+    as one and raise EOFError on a truncated one."""
     raw = io.BytesIO(data)
-    if fmt == "gz":
-        return gzip.GzipFile(fileobj=raw, mode="rb")
-    if fmt == "bz2":
-        return bz2.BZ2File(raw, mode="rb")
-    if fmt == "xz":
-        return lzma.LZMAFile(raw, mode="rb")
-    # read_across_frames: a file of several frames (pzstd, appended streams) is one document
-    return zstandard.ZstdDecompressor().stream_reader(raw, read_across_frames=True)
+    opener = {"gz": gzip.GzipFile, "bz2": bz2.BZ2File, "xz": lzma.LZMAFile}[fmt]
+    with opener(fileobj=raw, mode="rb") if fmt == "gz" else opener(raw, mode="rb") as stream:
+        while chunk := stream.read(_CHUNK):
+            yield chunk
+
+
+def _zstd_chunks(data: bytes) -> Iterator[bytes]:
+    """Decompressed pieces of a Zstandard file, frame after frame.
+
+    zstandard's decompression object has no output cap, so input goes in 128-byte steps
+    (at most a few MB of output each, even for a bomb); its ``eof`` tells a complete
+    frame from a truncated one, which the stream reader does not.
+    """
+    pos = 0
+    while pos < len(data):
+        obj = zstandard.ZstdDecompressor().decompressobj()
+        while not obj.eof:
+            if pos >= len(data):
+                raise EOFError("truncated Zstandard frame")
+            piece = data[pos:pos + _ZSTD_STEP]
+            pos += len(piece)
+            out = obj.decompress(piece)
+            if out:
+                yield out
+        pos -= len(obj.unused_data)
 
 
 def _short(exc: BaseException) -> str:

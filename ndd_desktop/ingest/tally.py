@@ -1,0 +1,66 @@
+"""Files that yielded no text, grouped by reason: "3,867 skipped: unsupported format: gz (.gz)"
+rather than 3,867 lines. Shared by the scan summary, ``ndd errors`` and the window's
+Errors tab, so all three count alike.
+
+A reason's details that differ from file to file (the parser's message after
+"corrupt PDF:", the member named by a bomb refusal) are left out of its group; the
+reasons that name a kind ("unsupported format: jpg", "needs antiword: ...") keep it.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from ndd_desktop.ingest.detect import ext_of
+
+# Reasons whose text after the first ": " is a per-file detail.
+_DETAILED = (
+    "corrupt", "refused", "zip bomb protection", "decompression bomb protection", "not a valid",
+    "result ", "could not run", "tesseract failed", "antiword failed", "catppt failed",
+)
+_EXCEPTION = "extractor failed: "
+
+
+@dataclass(frozen=True)
+class ReasonGroup:
+    """Files of one status and one reason (details dropped), with their extensions."""
+
+    status: str
+    reason: str
+    count: int
+    extensions: tuple[tuple[str, int], ...]  # (".gz", 3867), most common first; "" for none
+
+    def label(self, most: int = 3) -> str:
+        """``3,867 skipped: unsupported format: gz (.gz)``; up to ``most`` extensions."""
+        shown = [f"{ext or '(no extension)'}" + (f" {n:,}" if len(self.extensions) > 1 else "")
+                 for ext, n in self.extensions[:most]]
+        if len(self.extensions) > most:
+            shown.append(f"+{len(self.extensions) - most} more")
+        return f"{self.count:,} {self.status}: {self.reason} ({', '.join(shown)})"
+
+
+def reason_group(reason: str) -> str:
+    """The group a reason belongs to: the reason without its per-file details."""
+    reason = " ".join((reason or "").split())
+    if reason.startswith(_EXCEPTION):  # keep the exception's type, drop its message
+        return _EXCEPTION + reason[len(_EXCEPTION):].split(":", 1)[0]
+    if reason.lower().startswith(_DETAILED) and ": " in reason:
+        return reason.split(": ", 1)[0]
+    return reason or "(no reason given)"
+
+
+def group_reasons(items: Iterable[tuple[str, str, str]]) -> list[ReasonGroup]:
+    """Groups of (status, reason, relpath) triples, the largest first (then by reason)."""
+    counts: Counter[tuple[str, str]] = Counter()
+    exts: dict[tuple[str, str], Counter[str]] = {}
+    for status, reason, relpath in items:
+        key = (status, reason_group(reason))
+        counts[key] += 1
+        ext = ext_of((relpath or "").rsplit("!", 1)[-1].rsplit("/", 1)[-1])
+        exts.setdefault(key, Counter())[f".{ext}" if ext else ""] += 1
+    groups = [ReasonGroup(status, reason, n, tuple(sorted(exts[(status, reason)].items(), key=lambda e: (-e[1], e[0]))))
+              for (status, reason), n in counts.items()]
+    groups.sort(key=lambda g: (-g.count, g.status, g.reason))
+    return groups
