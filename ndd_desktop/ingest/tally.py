@@ -51,16 +51,39 @@ def reason_group(reason: str) -> str:
     return reason or "(no reason given)"
 
 
+class ReasonTally:
+    """Counts by reason group, kept up to date as failures arrive (the window adds them in
+    batches during a scan); :meth:`groups` is cheap: one entry per group, not per file."""
+
+    def __init__(self) -> None:
+        self._counts: Counter[tuple[str, str]] = Counter()
+        self._exts: dict[tuple[str, str], Counter[str]] = {}
+
+    def add(self, status: str, reason: str, relpath: str) -> tuple[str, str]:
+        """Count one file; returns its group's (status, reason)."""
+        key = (status, reason_group(reason))
+        self._counts[key] += 1
+        ext = ext_of((relpath or "").rsplit("!", 1)[-1].rsplit("/", 1)[-1])
+        self._exts.setdefault(key, Counter())[f".{ext}" if ext else ""] += 1
+        return key
+
+    def clear(self) -> None:
+        """Forget every count."""
+        self._counts.clear()
+        self._exts.clear()
+
+    def groups(self) -> list[ReasonGroup]:
+        """The groups, the largest first (then by status and reason)."""
+        groups = [ReasonGroup(status, reason, n,
+                              tuple(sorted(self._exts[(status, reason)].items(), key=lambda e: (-e[1], e[0]))))
+                  for (status, reason), n in self._counts.items()]
+        groups.sort(key=lambda g: (-g.count, g.status, g.reason))
+        return groups
+
+
 def group_reasons(items: Iterable[tuple[str, str, str]]) -> list[ReasonGroup]:
     """Groups of (status, reason, relpath) triples, the largest first (then by reason)."""
-    counts: Counter[tuple[str, str]] = Counter()
-    exts: dict[tuple[str, str], Counter[str]] = {}
+    tally = ReasonTally()
     for status, reason, relpath in items:
-        key = (status, reason_group(reason))
-        counts[key] += 1
-        ext = ext_of((relpath or "").rsplit("!", 1)[-1].rsplit("/", 1)[-1])
-        exts.setdefault(key, Counter())[f".{ext}" if ext else ""] += 1
-    groups = [ReasonGroup(status, reason, n, tuple(sorted(exts[(status, reason)].items(), key=lambda e: (-e[1], e[0]))))
-              for (status, reason), n in counts.items()]
-    groups.sort(key=lambda g: (-g.count, g.status, g.reason))
-    return groups
+        tally.add(status, reason, relpath)
+    return tally.groups()
