@@ -28,7 +28,7 @@ def extract(data: bytes, ctx: Context) -> Extraction:
     """A 7z container: no text of its own, one member per file inside."""
     limits = ctx.limits
     try:
-        archive = py7zr.SevenZipFile(io.BytesIO(data), mode="r", max_extract_size=ctx.budget.remaining)
+        archive = py7zr.SevenZipFile(io.BytesIO(data), mode="r")
     except PasswordRequired:
         raise Skip("encrypted: no password") from None
     except _BROKEN as exc:

@@ -50,7 +50,7 @@ def extract(data: bytes, ctx: Context) -> Extraction:
     except Exception as exc:
         raise _failure(what, exc) from None
     finally:
-        book.close()
+        getattr(book, "close", lambda: None)()
     if total == 0:
         return Extraction(text="")  # sheet names alone are no document
     return Extraction(text="\n\n".join(blocks))
