@@ -144,3 +144,16 @@ def test_epub_without_container_or_with_escaping_hrefs(one):
     doc = one("escape.epub", replace_zip_member(data, "OEBPS/book.opf", opf))
     assert (doc.status, doc.reason) == ("skipped", "no text (empty document)")
 
+
+
+def test_sheet_spanning_billions_of_cells_is_refused_before_calamine(one):
+    main = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
+    sheet = (f'<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="{main}"><sheetData>'
+             '<row r="1"><c r="A1" t="inlineStr"><is><t>a</t></is></c></row>'
+             '<row r="1048576"><c r="XFD1048576" t="inlineStr"><is><t>z</t></is></c></row></sheetData></worksheet>')
+    data = replace_zip_member(make_xlsx({"S": [["a"]]}), "xl/worksheets/sheet1.xml", sheet.encode())
+    start = time.monotonic()
+    doc = one("sparse.xlsx", data)  # in this process: calamine would abort it, not raise
+    assert (doc.status, doc.reason) == (
+        "skipped", "spreadsheet too large: xl/worksheets/sheet1.xml spans 17,179,869,184 cells (limit 30,000,000)")
+    assert time.monotonic() - start < 2
