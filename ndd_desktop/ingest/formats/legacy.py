@@ -37,9 +37,10 @@ def _run(command: list[str], data: bytes, ctx: Context, what: str) -> str:
         try:
             out = tools.run([*command, path], timeout=tool_timeout(ctx))
         except Fail as exc:
-            if any(word in str(exc).lower() for word in _ENCRYPTED):
+            message = str(exc).replace(path, ctx.name or "the file")  # no private temporary path
+            if any(word in message.lower() for word in _ENCRYPTED):
                 raise Skip("encrypted: no password") from None
-            raise Fail(f"corrupt or unsupported {what}: {exc}") from None
+            raise Fail(f"corrupt or unsupported {what}: {message}") from None
     text = out.decode("utf-8", errors="replace").replace("\r\n", "\n")
     return "\n".join(line.rstrip() for line in text.split("\n")).strip("\n")
 

@@ -57,7 +57,9 @@ def run(args: list[str], *, timeout: float, input: bytes | None = None) -> bytes
         _kill(proc)
         raise
     if proc.returncode != 0:
-        first = next((line for line in err.decode("utf-8", "replace").splitlines() if line.strip()), "")
+        lines = [line.strip() for line in err.decode("utf-8", "replace").splitlines() if line.strip()]
+        # the first line that says "error" (warnings often come first), else the first line
+        first = next((line for line in lines if "error" in line.lower()), lines[0] if lines else "")
         raise Fail(f"{os.path.basename(args[0])} failed (exit {proc.returncode}): {first[:160]}")
     return out
 
