@@ -352,3 +352,65 @@ def add_zip_member(package: bytes, name: str, data: bytes) -> bytes:
     with zipfile.ZipFile(out, "a", zipfile.ZIP_DEFLATED) as zf:
         zf.writestr(name, data)
     return out.getvalue()
+
+
+def make_cfb(streams: dict[str, bytes]) -> bytes:
+    """An OLE2 compound file (version 3, 512-byte sectors) holding the given streams, each
+    padded by the caller to at least 4096 bytes so none goes to the mini stream."""
+    import struct
+
+    end, free, fat_mark, nostream = 0xFFFFFFFE, 0xFFFFFFFF, 0xFFFFFFFD, 0xFFFFFFFF
+    sectors: list[bytes] = []
+    fat: list[int] = []
+    starts = []
+    for data in streams.values():
+        assert len(data) >= 4096, "streams under 4096 bytes belong in the mini stream"
+        n = -(-len(data) // 512)
+        first = len(sectors)
+        starts.append(first)
+        for k in range(n):
+            sectors.append(data[k * 512:(k + 1) * 512].ljust(512, b"\0"))
+            fat.append(first + k + 1 if k < n - 1 else end)
+
+    def entry(name: str, kind: int, child: int, start: int, size: int, right: int = nostream) -> bytes:
+        raw = name.encode("utf-16-le") + b"\0\0"
+        return (raw.ljust(64, b"\0") + struct.pack("<HBB", len(raw), kind, 1)
+                + struct.pack("<III", nostream, right, child) + bytes(16) + bytes(4) + bytes(16)
+                + struct.pack("<IQ", start, size))
+
+    names = list(streams)
+    entries = [entry("Root Entry", 5, 1 if names else nostream, end, 0)]
+    for i, name in enumerate(names):  # a right-leaning chain: a valid (if unbalanced) tree
+        entries.append(entry(name, 2, nostream, starts[i], len(streams[name]),
+                             right=i + 2 if i + 1 < len(names) else nostream))
+    while len(entries) % 4:
+        entries.append(bytes(64) + struct.pack("<HBB", 0, 0, 0) + struct.pack("<III", nostream, nostream, nostream)
+                       + bytes(48))
+    directory_start = len(sectors)
+    for k in range(0, len(entries), 4):
+        sectors.append(b"".join(entries[k:k + 4]))
+        fat.append(len(sectors) if k + 4 < len(entries) else end)
+    fat_sector = len(sectors)
+    fat.append(fat_mark)
+    assert len(fat) <= 128, "one FAT sector is enough for test files"
+    sectors.append(struct.pack("<128I", *(fat + [free] * (128 - len(fat)))))
+    header = (bytes.fromhex("D0CF11E0A1B11AE1") + bytes(16) + struct.pack("<HHHHH", 0x3E, 3, 0xFFFE, 9, 6)
+              + bytes(6) + struct.pack("<IIIIIIIII", 0, 1, directory_start, 0, 4096, end, 0, end, 0)
+              + struct.pack("<109I", fat_sector, *([free] * 108)))
+    return header + b"".join(sectors)
+
+
+def make_ppt(slides: list[list[str]]) -> bytes:
+    """A PowerPoint 97-2003 file: a Document container whose SlideListWithText holds one
+    TextHeader and TextChars atom per line (the records catppt reads), in a compound file."""
+    import struct
+
+    def record(ver_inst: int, kind: int, body: bytes) -> bytes:
+        return struct.pack("<HHI", ver_inst, kind, len(body)) + body
+
+    atoms = b"".join(record(0, 3999, struct.pack("<I", 0 if i == 0 else 1)) + record(0, 4000, line.encode("utf-16-le"))
+                     for lines in slides for i, line in enumerate(lines))
+    document = record(0x000F, 1000, record(0x000F, 4080, atoms))
+    padding = max(0, 4096 - len(document) - 8)
+    stream = document + record(0, 0x0FFE, bytes(padding))  # an atom of no meaning, for the size
+    return make_cfb({"PowerPoint Document": stream})

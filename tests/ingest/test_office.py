@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 
 from ingest_makers import (
-    LAUGHS_ENTITY_PART, add_zip_member, make_epub, make_ods, make_pptx, make_xlsx, make_zip,
+    LAUGHS_ENTITY_PART, add_zip_member, make_cfb, make_epub, make_ods, make_ppt, make_pptx, make_xlsx, make_zip,
     replace_zip_member,
 )
 from ndd_desktop.ingest.limits import MB
@@ -73,6 +73,20 @@ def test_legacy_doc_through_antiword(one):
     assert "Paragraph 24 of the minutes" in doc.text
 
 
+def test_legacy_ppt_through_catppt(one):
+    data = make_ppt([["Quarterly review", "Old PowerPoint text"], ["Second slide, caf\u00e9 cr\u00e8me"]])
+    doc = one("review.ppt", data)
+    assert (doc.status, doc.format) == ("ok", "ppt"), doc.reason
+    assert doc.text.split("\n") == ["Quarterly review", "Old PowerPoint text", "Second slide, café crème"]
+
+
+def test_ole_files_are_told_apart_by_their_streams(one):
+    doc = one("renamed.bin", make_ppt([["Slide text in a file with another name"]]))
+    assert (doc.format, doc.status) == ("ppt", "ok")
+    doc = one("other.bin", make_cfb({"SomethingElse": bytes(4096)}))
+    assert (doc.format, doc.status) == ("ole", "skipped")
+
+
 def test_legacy_files_without_their_program_name_the_package(one, monkeypatch, tmp_path):
     monkeypatch.setenv("PATH", str(tmp_path / "nothing-here"))
     doc = one("minutes.doc", (DATA / "legacy.doc").read_bytes())
@@ -81,16 +95,10 @@ def test_legacy_files_without_their_program_name_the_package(one, monkeypatch, t
 
 
 def test_ppt_without_catppt_names_catdoc(one, monkeypatch, tmp_path):
-    from ndd_desktop.ingest.formats import base, legacy
-
     monkeypatch.setenv("PATH", str(tmp_path / "nothing-here"))
-    ctx = base.Context(base.Limits(), base.Budget(base.Limits()), "slides.ppt")
-    try:
-        legacy.extract_ppt(b"", ctx)
-    except base.Skip as exc:
-        assert str(exc) == "needs catppt: legacy PowerPoint presentation (.ppt) (install the 'catdoc' package)"
-    else:
-        raise AssertionError("no Skip without catppt")
+    doc = one("slides.ppt", make_ppt([["a slide"]]))
+    assert (doc.status, doc.format) == ("skipped", "ppt")
+    assert doc.reason == "needs catppt: legacy PowerPoint presentation (.ppt) (install the 'catdoc' package)"
 
 
 # -- hostile -------------------------------------------------------------------------------
