@@ -65,3 +65,17 @@ def test_ocr_off_lists_pictures_as_skipped(capsys, tmp_path):
     assert status == 0 and "skipped: page.png: picture: OCR is off (ndd scan --ocr auto)" in err
     status, _, err = run(capsys, "scan", folder, "--db", tmp_path / "d.ndd", "--workers", "0")
     assert status == 0 and "page.png" not in err and "2 documents and 0 skipped or failed" in err
+
+
+def test_a_file_that_needed_a_program_is_read_once_it_is_installed(capsys, tmp_path, monkeypatch):
+    folder = tmp_path / "old"
+    folder.mkdir()
+    (folder / "minutes.doc").write_bytes((Path(__file__).parents[1] / "ingest" / "data" / "legacy.doc").read_bytes())
+    db = tmp_path / "c.ndd"
+    real_path = os.environ["PATH"]
+    monkeypatch.setenv("PATH", str(tmp_path / "no-programs"))  # antiword not installed
+    status, _, err = run(capsys, "scan", folder, "--db", db, "--workers", "0")
+    assert status == 0 and "error: minutes.doc: needs antiword" in err
+    monkeypatch.setenv("PATH", real_path)  # ... and now it is: the unchanged file is read again
+    status, _, err = run(capsys, "scan", folder, "--db", db, "--workers", "0")
+    assert status == 0 and "1 documents and 0 skipped or failed" in err

@@ -54,10 +54,10 @@ def test_image_only_pdf_pairs_with_its_original_text(one):
 def test_without_tesseract_the_reason_names_the_package(one, monkeypatch, tmp_path):
     monkeypatch.setenv("PATH", str(tmp_path / "nothing-here"))
     doc = one("scan.png", image_bytes(text_image(LINES), "PNG"))
-    assert (doc.status, doc.format) == ("skipped", "png")
+    assert (doc.status, doc.format) == ("error", "png")
     assert doc.reason == "needs tesseract: text in pictures (OCR) (install the 'tesseract-ocr' package)"
     doc = one("scan.pdf", make_pdf(None))
-    assert doc.status == "skipped"
+    assert doc.status == "error"
     assert doc.reason == ("needs tesseract: no text layer — scanned image? OCR "
                           "(install the 'tesseract-ocr' package)")
 

@@ -90,14 +90,14 @@ def test_ole_files_are_told_apart_by_their_streams(one):
 def test_legacy_files_without_their_program_name_the_package(one, monkeypatch, tmp_path):
     monkeypatch.setenv("PATH", str(tmp_path / "nothing-here"))
     doc = one("minutes.doc", (DATA / "legacy.doc").read_bytes())
-    assert (doc.status, doc.format) == ("skipped", "doc")
+    assert (doc.status, doc.format) == ("error", "doc")
     assert doc.reason == "needs antiword: legacy Word document (.doc) (install the 'antiword' package)"
 
 
 def test_ppt_without_catppt_names_catdoc(one, monkeypatch, tmp_path):
     monkeypatch.setenv("PATH", str(tmp_path / "nothing-here"))
     doc = one("slides.ppt", make_ppt([["a slide"]]))
-    assert (doc.status, doc.format) == ("skipped", "ppt")
+    assert (doc.status, doc.format) == ("error", "ppt")
     assert doc.reason == "needs catppt: legacy PowerPoint presentation (.ppt) (install the 'catdoc' package)"
 
 

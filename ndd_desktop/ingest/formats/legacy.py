@@ -2,7 +2,8 @@
 
 Both programs read a file, so the bytes go to a private temporary file (never next to
 the original) and the program runs with a time limit below the pool's. Without the
-program the file is skipped with a reason naming the Debian package to install.
+program the file is an error whose reason names the Debian package to install (read
+again by the next scan).
 """
 
 from __future__ import annotations

@@ -33,7 +33,8 @@ def extract_image(data: bytes, ctx: Context) -> Extraction:
 
 
 def ocr_pdf(data: bytes, ctx: Context) -> tuple[str, list[str]]:
-    """(text, notes) of a PDF's pages read by OCR; Skip when OCR is off or missing."""
+    """(text, notes) of a PDF's pages read by OCR; Skip when OCR is off, Fail when
+    tesseract is missing."""
     if not ctx.limits.ocr:
         raise Skip("no text layer — scanned image? (OCR is off)")
     program = tools.require("tesseract", "no text layer — scanned image? OCR")

@@ -1,8 +1,9 @@
 """Outside programs some readers call (antiword, catppt, tesseract): found on PATH, run
 with a time limit, a memory limit and their own process group, never through a shell.
 
-A program that is not installed makes the reader skip the file with a reason that names
-the Debian package to install; one that overruns its time is killed with its children,
+A program that is not installed makes the file an error whose reason names the Debian
+package to install (``needs antiword: ...``; the next scan reads such files again, see
+``reasons.RETRIED_REASONS``); one that overruns its time is killed with its children,
 so a pool worker's own time limit is not reached with a stray process left behind.
 """
 
@@ -14,7 +15,8 @@ import signal
 import subprocess
 import sys
 
-from ndd_desktop.ingest.formats.base import Fail, Skip
+from ndd_desktop.ingest.formats.base import Fail
+from ndd_desktop.ingest.reasons import NEEDS_PROGRAM
 
 #: Debian/Ubuntu package of each program.
 PACKAGES = {"antiword": "antiword", "catppt": "catdoc", "tesseract": "tesseract-ocr"}
@@ -27,11 +29,11 @@ def find(program: str) -> str | None:
 
 
 def require(program: str, what: str) -> str:
-    """The program's path; Skip("needs <program> ...") when it is missing."""
+    """The program's path; Fail("needs <program>: ...") when it is missing."""
     path = find(program)
     if path is None:
         package = PACKAGES.get(program, program)
-        raise Skip(f"needs {program}: {what} (install the '{package}' package)")
+        raise Fail(f"{NEEDS_PROGRAM}{program}: {what} (install the '{package}' package)")
     return path
 
 
