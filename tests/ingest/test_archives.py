@@ -74,6 +74,14 @@ def test_7z_members_are_documents(extract_file):
     assert all(d.container == "box.7z" for d in docs)
 
 
+def test_empty_members_of_7z_and_tar(extract_file):
+    docs = extract_file("e.7z", make_7z({"empty.txt": b"", "a.txt": b"words"}))
+    assert [(d.relpath, d.status, d.reason) for d in docs] == [
+        ("e.7z!empty.txt", "skipped", "empty file"), ("e.7z!a.txt", "ok", "")]
+    docs = extract_file("e.tar", make_tar({"empty.txt": b"", "a.txt": b"words"}))
+    assert [(d.relpath, d.status) for d in docs] == [("e.tar!empty.txt", "skipped"), ("e.tar!a.txt", "ok")]
+
+
 def test_gz_inside_zip_inside_tar(extract_file):
     inner = make_zip({"notes.txt.gz": gzip.compress(b"three levels down")})
     [doc] = extract_file("outer.tar", make_tar({"inner.zip": inner}))

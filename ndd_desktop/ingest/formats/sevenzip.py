@@ -68,9 +68,10 @@ def _members(infos, factory: _Buffers) -> Iterator[Member]:
             yield Member(name, None, date, status="skipped", reason="link inside an archive (not followed)")
             continue
         buffer = factory.buffers.get(info.filename)
-        if buffer is None:
-            yield Member(name, b"" if not info.uncompressed else None, date, status="error",
-                         reason="corrupt archive member: not in the archive's data")
+        if buffer is None and not info.uncompressed:
+            yield Member(name, b"", date)  # an empty file: py7zr writes nothing for it
+        elif buffer is None:
+            yield Member(name, None, date, status="error", reason="corrupt archive member: not in the archive's data")
         elif buffer.overflow:
             yield Member(name, None, date, status="skipped",
                          reason="zip bomb protection: member larger than it declares")
