@@ -10,9 +10,12 @@ import hashlib
 import io
 import lzma
 import os
+import struct
 import tarfile
 import time
+import zlib
 
+import py7zr
 import pytest
 import zstandard
 
@@ -207,6 +210,24 @@ def test_7z_bomb(one):
     doc = one("bomb.7z", make_7z({"zeros.txt": bytes(60 * MB)}))
     assert doc.status == "skipped" and doc.reason.startswith("zip bomb protection:")
     assert time.monotonic() - start < 10
+
+
+def test_7z_path_traversal_member_is_listed_and_the_rest_read(extract_file):
+    out = io.BytesIO()
+    with py7zr.SevenZipFile(out, "w") as z:
+        z.set_encoded_header_mode(False)  # names in the clear, to be rewritten below
+        z.writestr(b"climbing", "aa/aa/x.txt")
+        z.writestr(b"staying", "ok.txt")
+    data = bytearray(out.getvalue())
+    at = data.index("aa/aa/x.txt".encode("utf-16-le"))
+    data[at:at + 22] = "../../x.txt".encode("utf-16-le")
+    offset, size = struct.unpack("<QQ", data[12:28])  # the start header: fix both CRCs
+    data[28:32] = struct.pack("<I", zlib.crc32(bytes(data[32 + offset:32 + offset + size])))
+    data[8:12] = struct.pack("<I", zlib.crc32(bytes(data[12:32])))
+    docs = extract_file("evil.7z", bytes(data))
+    assert [(d.relpath, d.status, d.reason, d.text) for d in docs] == [
+        ("evil.7z!x.txt", "skipped", "member name leads out of the archive (absolute or '..'): not read", None),
+        ("evil.7z!ok.txt", "ok", "", "staying")]
 
 
 def test_good_file_after_bad_archives(extract_file):

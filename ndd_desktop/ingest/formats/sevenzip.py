@@ -4,8 +4,9 @@ The declared sizes are checked before anything is decompressed (entry count, tot
 expanded size against the file's budget, expansion ratio), as for a ZIP; members are
 then decompressed into memory buffers that never keep more than a member declares, so
 a header that lies costs time (bounded by the pool's time limit), not memory. Encrypted
-archives are skipped with a reason; symbolic links are listed, not followed; member
-names are labels, cleaned of ``..`` and absolute parts. Nothing is written to disk.
+archives are skipped with a reason; symbolic links are listed, not followed; a member
+whose name is absolute or holds ``..`` is listed with a reason and not read (py7zr
+refuses it), the other members are. Nothing is written to disk.
 """
 
 from __future__ import annotations
@@ -51,8 +52,10 @@ def extract(data: bytes, ctx: Context) -> Extraction:
                        f"(limit {mb(limits.max_expanded_bytes)})")
         ctx.budget.take(total)
         factory = _Buffers({i.filename: max(0, i.uncompressed or 0) for i in infos})
+        # py7zr refuses a whole archive over one name that climbs out of it: read the others
+        safe = [i.filename for i in infos if not _climbs(i.filename)]
         try:
-            archive.extract(factory=factory)
+            archive.extract(targets=safe, factory=factory)
         except PasswordRequired:
             raise Skip("encrypted: no password") from None
         except (*_BROKEN, RuntimeError) as exc:
@@ -67,6 +70,10 @@ def _members(infos, factory: _Buffers) -> Iterator[Member]:
         if info.is_symlink:
             yield Member(name, None, date, status="skipped", reason="link inside an archive (not followed)")
             continue
+        if _climbs(info.filename):
+            yield Member(name, None, date, status="skipped",
+                         reason="member name leads out of the archive (absolute or '..'): not read")
+            continue
         buffer = factory.buffers.get(info.filename)
         if buffer is None and not info.uncompressed:
             yield Member(name, b"", date)  # an empty file: py7zr writes nothing for it
@@ -77,6 +84,12 @@ def _members(infos, factory: _Buffers) -> Iterator[Member]:
                          reason="zip bomb protection: member larger than it declares")
         else:
             yield Member(name, buffer.getvalue(), date)
+
+
+def _climbs(name: str) -> bool:
+    """True for an absolute member name or one with a ".." part (py7zr will not read it)."""
+    parts = name.replace("\\", "/").split("/")
+    return name.startswith(("/", "\\")) or ".." in parts or (len(name) > 1 and name[1] == ":")
 
 
 class _Capped(Py7zIO):
