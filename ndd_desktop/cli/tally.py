@@ -31,5 +31,5 @@ def write_groups(items: Iterable[tuple[str, str, str]], out: IO[str]) -> int:
     groups = group_reasons(items)
     width = len(f"{max((g.count for g in groups), default=0):,}")
     for g in groups:
-        out.write(f"  {g.count:>{width},} {one_line(g.label().split(' ', 1)[1])}\n")
+        out.write(f"  {g.count:>{width},} {one_line(g.describe())}\n")
     return sum(g.count for g in groups)

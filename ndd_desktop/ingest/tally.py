@@ -32,13 +32,18 @@ class ReasonGroup:
     count: int
     extensions: tuple[tuple[str, int], ...]  # (".gz", 3867), most common first; "" for none
 
-    def label(self, most: int = 3) -> str:
-        """``3,867 skipped: unsupported format: gz (.gz)``; up to ``most`` extensions."""
+    def describe(self, most: int = 3) -> str:
+        """``skipped: unsupported format: gz (.gz)``; up to ``most`` extensions, each with
+        its count when there are several."""
         shown = [f"{ext or '(no extension)'}" + (f" {n:,}" if len(self.extensions) > 1 else "")
                  for ext, n in self.extensions[:most]]
         if len(self.extensions) > most:
             shown.append(f"+{len(self.extensions) - most} more")
-        return f"{self.count:,} {self.status}: {self.reason} ({', '.join(shown)})"
+        return f"{self.status}: {self.reason} ({', '.join(shown)})"
+
+    def label(self, most: int = 3) -> str:
+        """``3,867 skipped: unsupported format: gz (.gz)``."""
+        return f"{self.count:,} {self.describe(most)}"
 
 
 def reason_group(reason: str) -> str:

@@ -234,3 +234,15 @@ def test_good_file_after_bad_archives(extract_file):
     assert extract_file("bad.gz", b"\x1f\x8b junk")[0].status == "error"
     assert extract_file("bad.7z", b"7z\xbc\xaf\x27\x1c junk")[0].status == "error"
     assert extract_file("good.txt", b"still fine")[0].text == "still fine"
+
+
+def test_7z_symbolic_link_is_listed_not_followed(extract_file, tmp_path):
+    (tmp_path / "target.txt").write_text("the link's target")
+    (tmp_path / "link.txt").symlink_to(tmp_path / "target.txt")
+    out = io.BytesIO()
+    with py7zr.SevenZipFile(out, "w") as z:
+        z.write(tmp_path / "link.txt", "link.txt")
+        z.writestr(b"plain", "plain.txt")
+    docs = extract_file("links.7z", out.getvalue())
+    assert [(d.relpath, d.status, d.reason) for d in docs] == [
+        ("links.7z!link.txt", "skipped", "link inside an archive (not followed)"), ("links.7z!plain.txt", "ok", "")]
