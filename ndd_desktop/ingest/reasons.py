@@ -43,4 +43,6 @@ UNREAD_REASONS = (UNREADABLE_FOLDER, UNREADABLE, FOLDER_VANISHED, VANISHED, ROOT
 #: even when its size and modification time are unchanged. A corrupt or encrypted file
 #: fails the same way every time and is not retried until it changes. A file that needs a
 #: program that was not installed (antiword, catppt, tesseract) is read again once it is.
-RETRIED_REASONS = (TIMED_OUT, CRASHED, CHANGED_WHILE_READ, UNREADABLE, NEEDS_PROGRAM)
+#: "corrupt XML:" is a reason only earlier versions gave (XML that is not well-formed is
+#: now read with its tags stripped): such files are read again once, by this version.
+RETRIED_REASONS = (TIMED_OUT, CRASHED, CHANGED_WHILE_READ, UNREADABLE, NEEDS_PROGRAM, "corrupt XML:")

@@ -79,3 +79,17 @@ def test_a_file_that_needed_a_program_is_read_once_it_is_installed(capsys, tmp_p
     monkeypatch.setenv("PATH", real_path)  # ... and now it is: the unchanged file is read again
     status, _, err = run(capsys, "scan", folder, "--db", db, "--workers", "0")
     assert status == 0 and "1 documents and 0 skipped or failed" in err
+
+
+def test_xml_an_earlier_version_called_corrupt_is_read_again(capsys, tmp_path):
+    import sqlite3
+
+    folder = tmp_path / "sgml"
+    folder.mkdir()
+    (folder / "report.sgml").write_bytes(b"<!DOCTYPE report>\n<report><para>Boxes moved to the new store\n")
+    db = tmp_path / "c.ndd"
+    assert run(capsys, "scan", folder, "--db", db, "--workers", "0")[0] == 0
+    with sqlite3.connect(db) as con:  # the record an earlier version left
+        con.execute("UPDATE documents SET status = 'error', reason = 'corrupt XML: mismatched tag'")
+    status, _, err = run(capsys, "scan", folder, "--db", db, "--workers", "0")
+    assert status == 0 and "1 documents and 0 skipped or failed" in err
