@@ -4,13 +4,17 @@ Usage: python benchmarks/bench_ingest.py [--files N] [--workers W] [--write]
 
 Generates N documents per format in a temporary folder (about 4 KB of text each, the
 same words in every format), runs ``extract_many`` over each format's files and reports
-files/s and MB/s (of input bytes). With --write, the table replaces the "## Ingest"
-section of docs/performance.md (other sections are left as they are).
+files/s and MB/s (of input bytes). Legacy DOC files are copies of the committed test file
+tests/ingest/data/legacy.doc; the OCR formats (png, scanned pdf) draw a third of the text
+(15 lines) as a picture and are limited to --ocr-files files, as OCR takes about a second
+a page. With --write, the table replaces the "## Ingest" section of docs/performance.md
+(other sections are left as they are).
 """
 
 from __future__ import annotations
 
 import argparse
+import gzip
 import os
 import platform
 import random
@@ -24,7 +28,10 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "tests" / "ingest"))  # the test file builders
 
-from ingest_makers import make_docx, make_eml, make_html, make_odt, make_pdf, make_rtf, make_zip  # noqa: E402
+from ingest_makers import (  # noqa: E402
+    image_bytes, make_7z, make_docx, make_eml, make_epub, make_html, make_odp, make_ods, make_odt, make_pdf,
+    make_pptx, make_rtf, make_tar, make_xlsx, make_zip, text_image,
+)
 
 from ndd_desktop.ingest import FileEntry, Limits, extract_many  # noqa: E402
 from ndd_desktop.ingest.pool import default_workers  # noqa: E402
@@ -50,18 +57,32 @@ BUILDERS = {
     "rtf": make_rtf,
     "eml": lambda lines: make_eml("\n".join(lines)),
     "zip": lambda lines: make_zip({f"m{i}.txt": "\n".join(lines[i::5]).encode() for i in range(5)}),
+    "txt.gz": lambda lines: gzip.compress("\n".join(lines).encode()),
+    "tar.gz": lambda lines: make_tar({f"m{i}.txt": "\n".join(lines[i::5]).encode() for i in range(5)}, "w:gz"),
+    "7z": lambda lines: make_7z({f"m{i}.txt": "\n".join(lines[i::5]).encode() for i in range(5)}),
+    "xlsx": lambda lines: make_xlsx({"Sheet": [line.split() for line in lines]}),
+    "ods": lambda lines: make_ods({"Sheet": [line.split() for line in lines]}),
+    "pptx": lambda lines: make_pptx([lines[i:i + 5] for i in range(0, len(lines), 5)]),
+    "odp": lambda lines: make_odp([lines[i:i + 5] for i in range(0, len(lines), 5)]),
+    "epub": lambda lines: make_epub([lines[i:i + 15] for i in range(0, len(lines), 15)]),
+    "doc": lambda lines: (REPO / "tests" / "ingest" / "data" / "legacy.doc").read_bytes(),
+    "png": lambda lines: image_bytes(text_image(lines[:15], size=32), "PNG"),
+    "scan.pdf": lambda lines: image_bytes(text_image(lines[:15], size=32), "PDF", resolution=120.0),
 }
+OCR_FORMATS = {"png", "scan.pdf"}
 
 
-def generate(folder: Path, files: int, seed: int = 1) -> dict[str, list[FileEntry]]:
-    """Write ``files`` documents per format; their FileEntries by format."""
+def generate(folder: Path, files: int, seed: int = 1, ocr_files: int | None = None) -> dict[str, list[FileEntry]]:
+    """Write ``files`` documents per format (``ocr_files`` for the OCR ones); their
+    FileEntries by format."""
     rng = random.Random(seed)
     out: dict[str, list[FileEntry]] = {}
     for fmt, build in BUILDERS.items():
         sub = folder / fmt
         sub.mkdir()
         entries = []
-        for i in range(files):
+        count = min(files, ocr_files) if fmt in OCR_FORMATS and ocr_files is not None else files
+        for i in range(count):
             path = sub / f"doc{i:05d}.{fmt}"
             path.write_bytes(build(lines_for(rng)))
             st = path.stat()
@@ -86,19 +107,24 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--files", type=int, default=300, help="documents per format")
     parser.add_argument("--workers", type=int, default=default_workers())
+    parser.add_argument("--ocr-files", type=int, default=20, help="documents per OCR format (png, scan.pdf)")
+    parser.add_argument("--only", default="", help="comma-separated formats to run (default: all)")
     parser.add_argument("--write", action="store_true",
                         help="replace the '## Ingest' section of docs/performance.md (default: print only)")
     args = parser.parse_args(argv)
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
-        by_format = generate(Path(tmp), args.files)
+        if args.only:
+            for fmt in set(BUILDERS) - set(args.only.split(",")):
+                del BUILDERS[fmt]
+        by_format = generate(Path(tmp), args.files, ocr_files=args.ocr_files)
         list(extract_many(by_format["txt"][:args.workers], Limits(), workers=args.workers))  # warm-up
         for fmt, entries in by_format.items():
             size = sum(e.size for e in entries)
             seconds, ok, bad = measure(entries, args.workers)
             rows.append((fmt, len(entries), size / len(entries) / 1024, len(entries) / seconds,
                          size / seconds / 1e6, ok, bad))
-            print(f"{fmt:5} {rows[-1][3]:8.1f} files/s {rows[-1][4]:7.2f} MB/s  ok={ok} bad={bad}")
+            print(f"{fmt:8} {rows[-1][3]:8.1f} files/s {rows[-1][4]:7.2f} MB/s  ok={ok} bad={bad}")
     table = render(rows, args.workers)
     if args.write:
         write_section(REPO / "docs" / "performance.md", table)
@@ -121,10 +147,14 @@ def render(rows, workers: int) -> str:
     ]
     for fmt, n, kb, fps, mbps, ok, bad in rows:
         lines.append(f"| {fmt} | {n} | {kb:.1f} | {fps:.0f} | {mbps:.2f} | {ok} | {bad} |")
-    lines += ["", "A ZIP file here holds 5 text members, so it yields 5 documents. DOCX is bound "
-              "by python-docx opening its package (about 30 ms per file in one process). The "
-              "machine may be shared with other work: repeated runs differed by up to a factor "
-              "of two.", ""]
+    lines += ["", "A ZIP, tar.gz or 7z file here holds 5 text members, so it yields 5 documents. "
+              "txt.gz is one text file compressed with gzip; xlsx/ods hold one sheet of 45 rows, "
+              "pptx/odp 9 slides, epub 3 chapters. doc is the committed tests/ingest/data/legacy.doc "
+              "(13 KB) read by antiword. png and scan.pdf are 15 lines of text drawn as a picture "
+              "(a PNG, and the same picture as an image-only PDF) read by tesseract OCR: about a "
+              "second per page per worker. DOCX is bound by python-docx opening its package (about "
+              "30 ms per file in one process). The machine may be shared with other work: repeated "
+              "runs differed by up to a factor of two.", ""]
     return "\n".join(lines)
 
 

@@ -162,6 +162,29 @@ if [[ "$(uname -s)" == Linux ]]; then
     fi
 fi
 
+# ---------------------------------------------------------------- outside readers
+
+# Programs some formats are read with (docs/ingest.md): OCR of scans, legacy .doc and .ppt.
+# The application lists such files with "needs tesseract (install the 'tesseract-ocr'
+# package)" when one is missing; the tests read them for real, so --test installs them
+# (and the font the OCR tests draw their text pictures with).
+READER_APT_PACKAGES=(tesseract-ocr tesseract-ocr-eng antiword catdoc)
+if [[ ",$EXTRAS," == *,test,* && "$(uname -s)" == Linux ]]; then
+    if have_apt; then
+        mapfile -t pkgs < <(apt_missing "${READER_APT_PACKAGES[@]}" fonts-dejavu-core)
+        if [[ ${#pkgs[@]} == 0 ]]; then
+            say "OCR and legacy Office readers are present (tesseract, antiword, catppt)"
+        else
+            say "Installing the readers the tests use: ${pkgs[*]}"
+            apt_install "${pkgs[@]}" || true
+        fi
+    else
+        for prog in tesseract antiword catppt; do
+            command -v "$prog" >/dev/null || echo "setup.sh: $prog is missing: the tests need it (docs/ingest.md)" >&2
+        done
+    fi
+fi
+
 # PyInstaller reads the libraries' dependencies with objdump (binutils) on Linux.
 if [[ ",$EXTRAS," == *,package,* && "$(uname -s)" == Linux ]] && ! command -v objdump >/dev/null; then
     say "PyInstaller needs objdump: installing binutils"

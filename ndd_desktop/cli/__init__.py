@@ -95,6 +95,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="drop the collection's folders not named here (their documents, pairs and review "
                         "decisions; the files are not touched); without it such a scan is refused")
     p.add_argument("-q", "--quiet", action="store_true", help="no summary and no list of failed files")
+    p.add_argument("--ocr", choices=("auto", "off"), default="auto",
+                   help="read pictures and PDFs without a text layer by OCR when tesseract is installed "
+                        "(auto, the default) or list them as skipped (off)")
 
     p = sub.add_parser("pairs", help="list similar pairs", description="One row per pair at or above the threshold. Threshold: --threshold, else the one "
                                    "saved with the collection for this pair set, else the method's default.")
@@ -117,9 +120,11 @@ def build_parser() -> argparse.ArgumentParser:
                         "saved with the collection (default: the saved one, else components)")
     p.add_argument("--format", choices=("csv", "json"), default="csv")
 
-    p = sub.add_parser("errors", help="list files that were skipped or failed")
+    p = sub.add_parser("errors", help="files that were skipped or failed, counted by reason",
+                       description="Files skipped or failed, counted by reason; --all or --format lists every file.")
     _add_db(p)
-    p.add_argument("--format", choices=("csv", "json"), default="csv")
+    p.add_argument("--all", action="store_true", help="every file with its reason (CSV unless --format json)")
+    p.add_argument("--format", choices=("csv", "json"), default=None, help="every file, as CSV or JSON")
 
     p = sub.add_parser("methods", help="list the methods and their parameters")
     p.add_argument("--format", choices=("text", "json"), default="text")

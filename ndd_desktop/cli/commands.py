@@ -14,6 +14,7 @@ from ..core.params import describe_params
 from ..store import Root, Store, StoreError
 from . import EXIT_INTERRUPTED, EXIT_OK, CommandError, UsageError
 from .output import ProgressBar, clean, iso_utc, one_line, write_rows
+from .tally import write_failures, write_groups
 
 PAIR_COLUMNS = ["a", "b", "score", "containment_ab", "containment_ba", "estimate", "hamming", "verdict",
                 "a_root", "b_root", "a_id", "b_id", "pair_id"]
@@ -64,7 +65,7 @@ def _method(name: str):
 # -- scan --------------------------------------------------------------------------------
 def cmd_scan(args: argparse.Namespace) -> int:
     """``ndd scan``: run the scan job with a progress bar on a terminal."""
-    from ..pipeline import CancelToken, ExtractOptions, ScanCancelled, ScanConfig, ScanError, ScanJob, ScanStopped
+    from ..pipeline import CancelToken, ExtractOptions, Limits, ScanCancelled, ScanConfig, ScanError, ScanJob, ScanStopped
 
     for path in [*args.paths, *args.reference]:
         if not os.path.isdir(path):
@@ -82,7 +83,7 @@ def cmd_scan(args: argparse.Namespace) -> int:
         raise UsageError(f"--floor must be between 0 and 1, got {floor}")
     roots = [Root(p, False) for p in args.paths] + [Root(p, True) for p in args.reference]
     config = ScanConfig(roots=roots, method=method.name, params=settings, floor=floor, workers=args.workers,
-                        extract_options=ExtractOptions(html=args.html))
+                        extract_options=ExtractOptions(html=args.html), limits=Limits(ocr=args.ocr == "auto"))
     bar = ProgressBar() if sys.stderr.isatty() else None
     failed: list = []
     token = CancelToken()
@@ -107,8 +108,7 @@ def cmd_scan(args: argparse.Namespace) -> int:
             if bar:
                 bar.close()
     if not args.quiet:
-        for doc in failed:
-            sys.stderr.write(f"{doc.status}: {one_line(doc.relpath)}: {one_line(doc.reason)}\n")
+        write_failures(failed, sys.stderr, str(args.db))
         # new/changed/moved/removed count every record, the skipped and failed ones too
         sys.stderr.write(
             f"{summary.documents} documents and {summary.errors} skipped or failed "
@@ -393,14 +393,20 @@ def _clean_tree(value):
 
 
 def cmd_errors(args: argparse.Namespace) -> int:
-    """``ndd errors``: every file skipped or failed, with the reason."""
+    """``ndd errors``: the files skipped or failed, counted by reason; with ``--all`` or
+    ``--format`` every file with its reason."""
+    if not args.all and args.format is None:
+        with open_store(args.db) as store:
+            total = write_groups(((d.status, d.reason, d.relpath) for d in store.errors()), sys.stdout)
+        sys.stdout.write(f"{total:,} files skipped or failed" + (" (every file: --all)\n" if total else "\n"))
+        return EXIT_OK
     with open_store(args.db) as store:
         rows = [
             {"path": d.relpath, "root": d.root, "status": d.status, "reason": d.reason, "format": d.format,
              "size": d.size, "id": d.id}
             for d in store.errors()
         ]
-    write_rows(rows, args.format, sys.stdout, ERROR_COLUMNS)
+    write_rows(rows, args.format or "csv", sys.stdout, ERROR_COLUMNS)
     return EXIT_OK
 
 

@@ -3,6 +3,11 @@
 Extensions lie in real transfers: a PDF called ``.txt`` is read as a PDF and a text file
 called ``.dat`` as text. The extension decides only between formats the bytes cannot tell
 apart (Markdown vs plain text) and names the format of a file too broken to recognise.
+
+Short magic numbers lie too: a text file that begins with "SQLite", "MZ", "BM" or "ID3"
+is still text. Only structured signatures (PDF, ZIP, RTF, OLE2, the compressors) are
+trusted outright; every other magic number decides only between binary formats, after
+the first bytes were found not to be text.
 """
 
 from __future__ import annotations
@@ -13,6 +18,7 @@ import re
 import zipfile
 
 import filetype
+import olefile
 
 HEAD_BYTES = 8192
 
@@ -25,12 +31,32 @@ EXT_FORMATS = {
     "txt": "txt", "text": "txt", "csv": "txt", "tsv": "txt", "log": "txt",
     "md": "md", "markdown": "md",
     "htm": "html", "html": "html", "xhtml": "html", "xht": "html",
-    "xml": "xml",
+    "xml": "xml", "sgml": "xml", "sgm": "xml",
     "pdf": "pdf", "docx": "docx", "odt": "odt", "rtf": "rtf",
     "eml": "eml", "mbox": "mbox", "mbx": "mbox", "msg": "msg", "zip": "zip",
+    "gz": "gz", "tgz": "gz", "bz2": "bz2", "tbz": "bz2", "tbz2": "bz2", "xz": "xz", "txz": "xz",
+    "zst": "zst", "tzst": "zst", "tar": "tar", "7z": "7z",
+    "xlsx": "xlsx", "xls": "xls", "ods": "ods", "pptx": "pptx", "ppt": "ppt", "odp": "odp",
+    "epub": "epub", "doc": "doc",
+    "png": "png", "jpg": "jpg", "jpeg": "jpg", "tif": "tif", "tiff": "tif",
 }
 # Formats whose files must carry a signature; text in such a file is still read as text.
-BINARY_FORMATS = {"pdf", "docx", "odt", "msg", "zip"}
+BINARY_FORMATS = {
+    "pdf", "docx", "odt", "msg", "zip", "gz", "bz2", "xz", "zst", "tar", "7z", "xlsx", "xls", "ods",
+    "pptx", "ppt", "odp", "epub", "doc", "png", "jpg", "tif",
+}
+# Single-stream compressors: the file holds one document, compressed.
+COMPRESSED = {"gz", "bz2", "xz", "zst"}
+_COMPRESSOR_MAGIC = (
+    (b"\x1f\x8b", "gz"), (b"\xfd7zXZ\x00", "xz"), (b"\x28\xb5\x2f\xfd", "zst"),
+    (b"7z\xbc\xaf\x27\x1c", "7z"),
+)
+_BZ2 = re.compile(rb"BZh[1-9]1AY&SY")
+# filetype's names for the pictures OCR reads.
+_IMAGES = {"png": "png", "jpg": "jpg", "tif": "tif"}
+# Bytes that plain text does not hold (tab, LF, VT, FF, CR, ESC and backspace, which
+# formatted manual pages use for bold, are text).
+_CONTROL = bytes(b for b in range(32) if b not in (8, 9, 10, 11, 12, 13, 27))
 
 _ODF_OTHER = {
     "application/vnd.oasis.opendocument.spreadsheet": "ods",
@@ -67,11 +93,75 @@ def detect_format(data: bytes, name: str = "") -> str:
     if head.startswith(b"{\\rtf"):
         return "rtf"
     if head.startswith(OLE_MAGIC):
-        return "msg" if ext == "msg" or _MSG_MARK in data[:65536] else "ole"
+        return _ole_kind(data, ext)
+    for magic, fmt in _COMPRESSOR_MAGIC:
+        if head.startswith(magic):
+            return fmt
+    if _BZ2.match(head):
+        return "bz2"
+    if not binary_head(head):
+        return _sniff_text(head.decode("latin-1"), ext)
+    if head[257:262] == b"ustar" or (ext == "tar" and (_tar_checksum_ok(head) or head[:1024] == bytes(1024))):
+        return "tar"
     kind = filetype.guess(head)
     if kind is not None and kind.extension not in ("zip", "xml"):
-        return kind.extension
+        return _IMAGES.get(kind.extension, kind.extension)
     return _sniff_text(head.decode("latin-1"), ext)
+
+
+def binary_head(head: bytes) -> bool:
+    """True when the first bytes are not text: a NUL (outside UTF-16 text) or more than
+    2 % control bytes. Text decides before any magic number that is not a structure."""
+    if not head:
+        return False
+    if b"\x00" in head:
+        return _utf16_pattern(head) is None
+    bad = len(head) - len(head.translate(None, _CONTROL))
+    return bad > 0.02 * len(head)
+
+
+def _utf16_pattern(head: bytes) -> str | None:
+    """"le"/"be" when zero bytes sit on one side of most byte pairs (UTF-16 without BOM)."""
+    if len(head) < 4:
+        return None
+    even, odd = head[0::2], head[1::2]
+    z_even, z_odd = even.count(0) / len(even), odd.count(0) / len(odd)
+    if z_odd > 0.3 and z_even < 0.05:
+        return "le"
+    if z_even > 0.3 and z_odd < 0.05:
+        return "be"
+    return None
+
+
+def _tar_checksum_ok(head: bytes) -> bool:
+    """A pre-POSIX tar header: the stored checksum matches the header block's bytes."""
+    if len(head) < 512:
+        return False
+    try:
+        stored = int(head[148:156].replace(b"\x00", b" ").strip() or b"-1", 8)
+    except ValueError:
+        return False
+    return stored == sum(head[:148]) + 8 * 32 + sum(head[156:512])
+
+
+def _ole_kind(data: bytes, ext: str) -> str:
+    """msg / doc / xls / ppt / ole, from the streams of an OLE2 compound file."""
+    if ext == "msg" or _MSG_MARK in data[:65536]:
+        return "msg"
+    try:
+        with olefile.OleFileIO(data) as ole:
+            names = {"/".join(parts).lower() for parts in ole.listdir(streams=True, storages=False)}
+    except Exception:  # broken compound file: the extension names what it should be
+        return ext if ext in ("doc", "xls", "ppt", "msg") else "ole"
+    if "worddocument" in names:
+        return "doc"
+    if "workbook" in names or "book" in names:
+        return "xls"
+    if "powerpoint document" in names:
+        return "ppt"
+    if any(n.startswith("__substg1.0_") for n in names):
+        return "msg"
+    return ext if ext in ("doc", "xls", "ppt") else "ole"  # a damaged one: say what it should be
 
 
 def _decode_head(head: bytes) -> str:
@@ -104,7 +194,7 @@ def _zip_kind(data: bytes, ext: str) -> str:
                     if mime in _ODF_OTHER:
                         return _ODF_OTHER[mime]
     except Exception:  # broken archive: trust the extension to name what it should be
-        return ext if ext in ("docx", "odt") else "zip"
+        return ext if ext in ("docx", "odt", "xlsx", "pptx", "ods", "odp", "epub") else "zip"
     return "zip"
 
 
@@ -120,7 +210,7 @@ def _sniff_text(head: str, ext: str) -> str:
         return "html" if re.search(r"<html[\s>]", low) else "xml"
     if low.startswith("<!doctype html") or re.match(r"(<!--.*?-->\s*)*<html[\s>]", low, re.S):
         return "html"
-    if low.startswith("<!doctype") or (low.startswith("<") and ext == "xml"):
+    if low.startswith("<!doctype") or (low.startswith("<") and ext in ("xml", "sgml", "sgm")):
         return "xml"
     if ext in ("html", "htm", "xhtml", "xht") and "<" in low:
         return "html"

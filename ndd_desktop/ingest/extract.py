@@ -2,8 +2,10 @@
 
 A file is read once, with a hard cap, from a descriptor opened without following a
 symbolic link and without blocking (a FIFO or device is refused, not waited on). Its
-format is detected from the bytes; containers (ZIP, MBOX, e-mail attachments, MSG
-attachments) recurse up to ``Limits.max_depth`` and share one decompression budget.
+format is detected from the bytes; containers (ZIP, TAR, 7Z, MBOX, e-mail attachments,
+MSG attachments) recurse up to ``Limits.max_depth`` and share one decompression budget.
+A compressed file (``.gz``, ``.bz2``, ``.xz``, ``.zst``) is read as the document inside
+it, under the compressed file's own path and hashes.
 ``ExtractOptions`` say how documents are read (a web page by its main text or whole); the
 process pool hands them over inside its picklable extractor
 (``functools.partial(extract_entry, options=...)``, or the pipeline's ``SketchingExtractor``).
@@ -13,29 +15,35 @@ from __future__ import annotations
 
 import os
 import stat
-from types import ModuleType
+from collections.abc import Callable
 
 from ndd_desktop.ingest import reasons as R
-from ndd_desktop.ingest.detect import EXT_FORMATS, detect_format, ext_of
+from ndd_desktop.ingest.detect import COMPRESSED, EXT_FORMATS, detect_format, ext_of
 from ndd_desktop.ingest.document import (
     STATUS_ERROR, STATUS_OK, STATUS_SKIPPED, ExtractedDocument, FileEntry, free_numbered_name, problem,
 )
-from ndd_desktop.ingest.formats import docx, email, html, mbox, msg, odt, pdf, rtf, txt, xml, zip
-from ndd_desktop.ingest.formats.base import Budget, Context, Fail, Skip
+from ndd_desktop.ingest.formats import (
+    compressed, docx, email, epub, html, legacy, mbox, msg, ocr, odf, pdf, pptx, rtf, sevenzip, sheet, tar,
+    txt, xml, zip,
+)
+from ndd_desktop.ingest.formats.base import Budget, Context, Extraction, Fail, Skip
 from ndd_desktop.ingest.hashes import hash_bytes
 from ndd_desktop.ingest.limits import Limits, mb
 from ndd_desktop.ingest.options import ExtractOptions
 
-EXTRACTORS: dict[str, ModuleType] = {
-    "txt": txt, "md": txt, "html": html, "xml": xml, "pdf": pdf, "docx": docx, "odt": odt,
-    "rtf": rtf, "eml": email, "mbox": mbox, "msg": msg, "zip": zip,
+EXTRACTORS: dict[str, Callable[[bytes, Context], Extraction]] = {
+    "txt": txt.extract, "md": txt.extract, "html": html.extract, "xml": xml.extract,
+    "pdf": pdf.extract, "docx": docx.extract, "odt": odf.extract, "odp": odf.extract,
+    "rtf": rtf.extract, "eml": email.extract, "mbox": mbox.extract, "msg": msg.extract,
+    "zip": zip.extract, "tar": tar.extract, "7z": sevenzip.extract,
+    "xlsx": sheet.extract, "xls": sheet.extract, "ods": sheet.extract, "pptx": pptx.extract,
+    "epub": epub.extract, "doc": legacy.extract_doc, "ppt": legacy.extract_ppt,
+    "png": ocr.extract_image, "jpg": ocr.extract_image, "tif": ocr.extract_image,
 }
-CONTAINERS = {"zip", "mbox", "eml", "msg"}
+CONTAINERS = {"zip", "tar", "7z", "mbox", "eml", "msg", *COMPRESSED}
 _UNSUPPORTED = {
-    "ole": "legacy Office/OLE file (.doc, .xls, .ppt)",
-    "xlsx": "Excel workbook", "pptx": "PowerPoint presentation",
-    "ods": "OpenDocument spreadsheet", "odp": "OpenDocument presentation",
-    "odg": "OpenDocument drawing", "epub": "EPUB book",
+    "ole": "OLE compound file that is no Word, Excel, PowerPoint or Outlook file",
+    "odg": "OpenDocument drawing",
 }
 _FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) \
     | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
@@ -125,24 +133,40 @@ def read_file(path: str, cap: int) -> tuple[bytes, int, int]:
 
 
 def _extract(data, relpath, container, fallback_date, hint, depth, budget, root, mtime_ns,
-             limits, out, options) -> None:
-    """Append the documents of ``data`` (and of its members, recursively) to ``out``."""
-    fmt = hint or detect_format(data, relpath.rsplit("!", 1)[-1])
+             limits, out, options, outer_bytes=None, name=None) -> None:
+    """Append the documents of ``data`` (and of its members, recursively) to ``out``.
+
+    ``outer_bytes`` and ``name`` are set for the document inside a compressed file: the
+    record then carries the compressed bytes' size and hashes, and ``name`` (the inner
+    name, "manual.1" of "manual.1.gz") guides detection.
+    """
+    name = name if name is not None else relpath.rsplit("!", 1)[-1]
+    fmt = hint or detect_format(data, name)
+    shown = data if outer_bytes is None else outer_bytes
 
     def record(status: str, reason: str, text=None, date=fallback_date, shown_fmt=None, email=None) -> None:
-        out.append(_record(root, relpath, container, data, mtime_ns, date, shown_fmt or fmt, status, reason, text,
+        out.append(_record(root, relpath, container, shown, mtime_ns, date, shown_fmt or fmt, status, reason, text,
                            email))
 
     if not data:
-        return record(STATUS_SKIPPED, "empty file")
-    module = EXTRACTORS.get(fmt)
-    if module is None:
-        return record(STATUS_SKIPPED, f"unsupported format: {_UNSUPPORTED.get(fmt, fmt)}")
+        return record(STATUS_SKIPPED, "empty file" if outer_bytes is None else "empty document inside")
     if fmt in CONTAINERS and depth >= limits.max_depth:
         return record(STATUS_SKIPPED, f"containers nested too deep (limit {limits.max_depth})")
-    ctx = Context(limits, budget, relpath.rsplit("!", 1)[-1], depth, options)
+    ctx = Context(limits, budget, name, depth, options)
+    if fmt in COMPRESSED:
+        try:
+            inner = compressed.decompress(data, fmt, ctx)
+        except Skip as exc:
+            return record(STATUS_SKIPPED, str(exc))
+        except Fail as exc:
+            return record(STATUS_ERROR, str(exc))
+        return _extract(inner, relpath, container, fallback_date, "", depth + 1, budget, root, mtime_ns,
+                        limits, out, options, shown, compressed.inner_name(name, fmt))
+    reader = EXTRACTORS.get(fmt)
+    if reader is None:
+        return record(STATUS_SKIPPED, f"unsupported format: {_UNSUPPORTED.get(fmt, fmt)}")
     try:
-        result = module.extract(data, ctx)
+        result = reader(data, ctx)
     except Skip as exc:
         return record(STATUS_SKIPPED, str(exc))
     except Fail as exc:

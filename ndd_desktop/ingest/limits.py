@@ -26,6 +26,10 @@ class Limits:
         timeout_s: wall-clock seconds one file may take in the process pool.
         max_worker_memory_bytes: address-space limit of each pool worker (POSIX);
             None for no limit.
+        ocr: read pictures and PDFs without a text layer by OCR when tesseract is
+            installed (``ndd scan --ocr auto``); False skips them (``--ocr off``).
+        ocr_languages: tesseract's ``-l`` value ("eng", "eng+fra", ...).
+        ocr_page_timeout_s: wall-clock seconds one page or picture may take in tesseract.
     """
 
     max_file_bytes: int = 200 * MB
@@ -37,6 +41,9 @@ class Limits:
     max_text_chars: int = 20_000_000
     timeout_s: float = 60.0
     max_worker_memory_bytes: int | None = 4096 * MB
+    ocr: bool = True
+    ocr_languages: str = "eng"
+    ocr_page_timeout_s: float = 30.0
 
 
 def mb(n: int) -> str:

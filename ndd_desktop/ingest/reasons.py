@@ -29,6 +29,7 @@ ROOT_UNREADABLE = "root unreadable:"  # + the system's reason
 TIMED_OUT = "timed out after"  # + " N s"
 CRASHED = "extractor crashed"  # + the worker's exit
 CHANGED_WHILE_READ = "changed while being read"  # + " (try again when it is stable)"
+NEEDS_PROGRAM = "needs "  # + "antiword: legacy Word document (.doc) (install the 'antiword' package)"
 
 # A note on a document that was read, but only in part.
 TEXT_TRUNCATED = "text truncated to"  # + " N characters"
@@ -40,5 +41,8 @@ UNREAD_REASONS = (UNREADABLE_FOLDER, UNREADABLE, FOLDER_VANISHED, VANISHED, ROOT
 #: Beginnings of the reasons of failures that may not happen again (a busy machine, a
 #: permission fixed since, a file being written): the next scan reads such a file again
 #: even when its size and modification time are unchanged. A corrupt or encrypted file
-#: fails the same way every time and is not retried until it changes.
-RETRIED_REASONS = (TIMED_OUT, CRASHED, CHANGED_WHILE_READ, UNREADABLE)
+#: fails the same way every time and is not retried until it changes. A file that needs a
+#: program that was not installed (antiword, catppt, tesseract) is read again once it is.
+#: "corrupt XML:" is a reason only earlier versions gave (XML that is not well-formed is
+#: now read with its tags stripped): such files are read again once, by this version.
+RETRIED_REASONS = (TIMED_OUT, CRASHED, CHANGED_WHILE_READ, UNREADABLE, NEEDS_PROGRAM, "corrupt XML:")

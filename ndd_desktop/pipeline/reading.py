@@ -17,6 +17,7 @@ missing setting means.
 from __future__ import annotations
 
 from ..ingest.options import ExtractOptions
+from ..ingest.reasons import NOT_A_FILE_REASONS, UNREAD_REASONS
 from ..store import Store
 
 #: The setting that records the options the documents were read with.
@@ -25,6 +26,11 @@ READING_KEY = "reading"
 LEGACY_READING = {"html": "all"}
 #: Formats whose text depends on the options.
 OPTION_FORMATS = ("html",)
+#: The generation of the readers: bumped when a release reads files that earlier ones
+#: skipped or failed (compressed files, spreadsheets, OCR, ODT files odfpy could not
+#: parse). A collection read by an older generation reads its skipped and failed files
+#: once more; those it can read now become documents.
+READERS = 2
 _MISSING = object()
 
 
@@ -38,22 +44,29 @@ def start_reading(store: Store, options: ExtractOptions) -> set[tuple[str, str]]
     relative path) holding a document whose text depends on them, which the scan must read
     again, and the collection's reading is marked unsettled until :func:`settle_reading`."""
     stored = store.setting(READING_KEY, _MISSING)
-    if (LEGACY_READING if stored is _MISSING else stored) == options.as_dict():
-        if stored is _MISSING:  # say so, for the window's choice (reading_choice)
-            settle_reading(store, options)
+    old = LEGACY_READING if stored is _MISSING else stored
+    if old == _recorded(options):
         return None
-    files = {
-        (d.root, d.container or d.relpath)
-        for d in store.documents(status=None)
-        if d.format in OPTION_FORMATS
-    }
+    same_options = isinstance(old, dict) and {k: v for k, v in old.items() if k != "readers"} == options.as_dict()
+    same_readers = isinstance(old, dict) and old.get("readers", 1) == READERS
+    files = set()
+    for d in store.documents(status=None):
+        if not same_options and d.format in OPTION_FORMATS:
+            files.add((d.root, d.container or d.relpath))
+        elif not same_readers and d.status != "ok" and not (d.reason or "").startswith(NOT_A_FILE_REASONS + UNREAD_REASONS):
+            files.add((d.root, d.container or d.relpath))
     store.set_setting(READING_KEY, None)
     return files
 
 
+def _recorded(options: ExtractOptions) -> dict:
+    """What a collection records after a reading with ``options`` by these readers."""
+    return {**options.as_dict(), "readers": READERS}
+
+
 def settle_reading(store: Store, options: ExtractOptions) -> None:
     """Record that every document has been read with ``options`` (after the extraction)."""
-    store.set_setting(READING_KEY, options.as_dict())
+    store.set_setting(READING_KEY, _recorded(options))
 
 
 def reading_choice(store: Store) -> ExtractOptions:
@@ -62,7 +75,9 @@ def reading_choice(store: Store) -> ExtractOptions:
     whose last change of options was stopped)."""
     recorded = store.setting(READING_KEY)
     try:
-        return ExtractOptions(**recorded) if isinstance(recorded, dict) else ExtractOptions()
+        if not isinstance(recorded, dict):
+            return ExtractOptions()
+        return ExtractOptions(**{k: v for k, v in recorded.items() if k != "readers"})
     except (TypeError, ValueError):  # written by another release
         return ExtractOptions()
 

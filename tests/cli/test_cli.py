@@ -194,7 +194,7 @@ def test_errors_lists_failed_files(capsys, corpus, monkeypatch):
     db = corpus / "c.ndd"
     status, _, err = run(capsys, "scan", corpus / "a", "--db", db)
     assert status == 0 and "skipped: other.txt: encrypted: no password" in err
-    status, out, _ = run(capsys, "errors", "--db", db)
+    status, out, _ = run(capsys, "errors", "--db", db, "--all")
     rows = list(csv.DictReader(io.StringIO(out)))
     assert [(r["path"], r["status"], r["reason"]) for r in rows] == [("other.txt", "skipped", "encrypted: no password")]
     status, out, _ = run(capsys, "errors", "--db", db, "--format", "json")

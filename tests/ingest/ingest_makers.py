@@ -6,6 +6,10 @@ import io
 import zipfile
 from email.message import EmailMessage
 
+#: An XML part declaring nested entities (billion laughs), to put inside office packages.
+LAUGHS_ENTITY_PART = (b'<?xml version="1.0"?><!DOCTYPE x [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;">]>'
+                      b"<x>&b;</x>")
+
 SAMPLE = [
     "The Quick Brown Fox",
     "Archival transfers often contain near-duplicate documents: drafts, copies and versions.",
@@ -73,16 +77,220 @@ def make_docx(lines: list[str]) -> bytes:
     return out.getvalue()
 
 
-def make_odt(lines: list[str]) -> bytes:
-    """An ODT with one paragraph per line (odfpy)."""
-    from odf.opendocument import OpenDocumentText
-    from odf.text import P
+ODF_NS = ('xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" '
+          'xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" '
+          'xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" '
+          'xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0" '
+          'xmlns:presentation="urn:oasis:names:tc:opendocument:xmlns:presentation:1.0" '
+          'xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0" '
+          'xmlns:meta="urn:oasis:names:tc:opendocument:xmlns:meta:1.0" '
+          'xmlns:svg="urn:oasis:names:tc:opendocument:xmlns:svg-compatible:1.0" '
+          'xmlns:fo="urn:oasis:names:tc:opendocument:xmlns:xsl-fo-compatible:1.0" office:version="1.3"')
 
-    doc = OpenDocumentText()
-    for line in lines:
-        doc.text.addElement(P(text=line))
+
+def _esc(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def make_odf(kind: str, body: str, *, styles: str | None = None, created: str = "2003-04-05T06:07:08") -> bytes:
+    """An OpenDocument package (kind "text", "presentation" or "spreadsheet") whose
+    office:body holds ``body``, written member by member as the ODF standard lays it out."""
+    mime = f"application/vnd.oasis.opendocument.{kind}"
+    content = (f'<?xml version="1.0" encoding="UTF-8"?>\n<office:document-content {ODF_NS}>'
+               f"<office:body><office:{kind}>{body}</office:{kind}></office:body></office:document-content>")
+    styles = styles or (f'<?xml version="1.0" encoding="UTF-8"?>\n<office:document-styles {ODF_NS}>'
+                        "<office:styles/></office:document-styles>")
+    meta = (f'<?xml version="1.0" encoding="UTF-8"?>\n<office:document-meta {ODF_NS}><office:meta>'
+            f"<meta:creation-date>{created}</meta:creation-date></office:meta></office:document-meta>")
+    manifest = ('<?xml version="1.0" encoding="UTF-8"?>\n<manifest:manifest '
+                'xmlns:manifest="urn:oasis:names:tc:opendocument:xmlns:manifest:1.0" manifest:version="1.3">'
+                f'<manifest:file-entry manifest:full-path="/" manifest:media-type="{mime}"/>'
+                + "".join(f'<manifest:file-entry manifest:full-path="{n}" manifest:media-type="text/xml"/>'
+                          for n in ("content.xml", "styles.xml", "meta.xml"))
+                + "</manifest:manifest>")
     out = io.BytesIO()
-    doc.write(out)
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as zf:
+        zf.writestr(zipfile.ZipInfo("mimetype"), mime, compress_type=zipfile.ZIP_STORED)
+        for name, data in (("content.xml", content), ("styles.xml", styles), ("meta.xml", meta),
+                           ("META-INF/manifest.xml", manifest)):
+            zf.writestr(name, data.encode("utf-8"))
+    return out.getvalue()
+
+
+def make_odt(lines: list[str], **kw) -> bytes:
+    """An ODT with one paragraph per line."""
+    return make_odf("text", "".join(f"<text:p>{_esc(line)}</text:p>" for line in lines), **kw)
+
+
+def make_odp(slides: list[list[str]]) -> bytes:
+    """An ODP with one slide per list, one text box paragraph per line."""
+    pages = "".join(
+        f'<draw:page draw:name="s{i}"><draw:frame><draw:text-box>'
+        + "".join(f"<text:p>{_esc(line)}</text:p>" for line in lines)
+        + "</draw:text-box></draw:frame></draw:page>"
+        for i, lines in enumerate(slides, 1))
+    return make_odf("presentation", pages)
+
+
+def make_ods(sheets: dict[str, list[list[str]]]) -> bytes:
+    """An ODS with the given sheets of string cells."""
+    body = "".join(
+        f'<table:table table:name="{_esc(name)}">'
+        + "".join("<table:table-row>" + "".join(
+            f'<table:table-cell office:value-type="string"><text:p>{_esc(c)}</text:p></table:table-cell>'
+            for c in row) + "</table:table-row>" for row in rows)
+        + "</table:table>" for name, rows in sheets.items())
+    return make_odf("spreadsheet", body)
+
+
+def _col(n: int) -> str:
+    letters = ""
+    n += 1
+    while n:
+        n, r = divmod(n - 1, 26)
+        letters = chr(65 + r) + letters
+    return letters
+
+
+def make_xlsx(sheets: dict[str, list[list[object]]]) -> bytes:
+    """An XLSX workbook (SpreadsheetML written by hand): strings inline, numbers as numbers."""
+    main = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
+    rel = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
+    names = list(sheets)
+    types = ('<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">'
+             '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>'
+             '<Default Extension="xml" ContentType="application/xml"/>'
+             '<Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/>'
+             + "".join(f'<Override PartName="/xl/worksheets/sheet{i}.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/>'
+                       for i in range(1, len(names) + 1)) + "</Types>")
+    root_rels = ('<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">'
+                 f'<Relationship Id="rId1" Type="{rel}/officeDocument" Target="xl/workbook.xml"/></Relationships>')
+    workbook = (f'<?xml version="1.0" encoding="UTF-8"?><workbook xmlns="{main}" xmlns:r="{rel}"><sheets>'
+                + "".join(f'<sheet name="{_esc(n)}" sheetId="{i}" r:id="rId{i}"/>' for i, n in enumerate(names, 1))
+                + "</sheets></workbook>")
+    wb_rels = ('<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">'
+               + "".join(f'<Relationship Id="rId{i}" Type="{rel}/worksheet" Target="worksheets/sheet{i}.xml"/>'
+                         for i in range(1, len(names) + 1)) + "</Relationships>")
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as zf:
+        zf.writestr("[Content_Types].xml", types)
+        zf.writestr("_rels/.rels", root_rels)
+        zf.writestr("xl/workbook.xml", workbook)
+        zf.writestr("xl/_rels/workbook.xml.rels", wb_rels)
+        for i, name in enumerate(names, 1):
+            rows = []
+            for r, row in enumerate(sheets[name], 1):
+                cells = []
+                for c, value in enumerate(row):
+                    ref = f"{_col(c)}{r}"
+                    if isinstance(value, (int, float)):
+                        cells.append(f'<c r="{ref}"><v>{value}</v></c>')
+                    elif value:
+                        cells.append(f'<c r="{ref}" t="inlineStr"><is><t>{_esc(str(value))}</t></is></c>')
+                rows.append(f'<row r="{r}">{"".join(cells)}</row>')
+            zf.writestr(f"xl/worksheets/sheet{i}.xml",
+                        f'<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="{main}"><sheetData>'
+                        + "".join(rows) + "</sheetData></worksheet>")
+    return out.getvalue()
+
+
+def make_pptx(slides: list[list[str]], *, order: list[int] | None = None) -> bytes:
+    """A PPTX (PresentationML written by hand): slide i holds one paragraph per line.
+    ``order`` lists the slide parts' numbers in presentation order (default 1..n)."""
+    a = "http://schemas.openxmlformats.org/drawingml/2006/main"
+    p = "http://schemas.openxmlformats.org/presentationml/2006/main"
+    rel = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
+    order = order or list(range(1, len(slides) + 1))
+    pres = (f'<?xml version="1.0" encoding="UTF-8"?><p:presentation xmlns:p="{p}" xmlns:r="{rel}"><p:sldIdLst>'
+            + "".join(f'<p:sldId id="{255 + k}" r:id="rId{n}"/>' for k, n in enumerate(order, 1))
+            + "</p:sldIdLst></p:presentation>")
+    rels = ('<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">'
+            + "".join(f'<Relationship Id="rId{n}" Type="{rel}/slide" Target="slides/slide{n}.xml"/>'
+                      for n in range(1, len(slides) + 1)) + "</Relationships>")
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as zf:
+        zf.writestr("[Content_Types].xml", '<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>')
+        zf.writestr("ppt/presentation.xml", pres)
+        zf.writestr("ppt/_rels/presentation.xml.rels", rels)
+        for n, lines in enumerate(slides, 1):
+            paras = "".join(f"<a:p><a:r><a:t>{_esc(line)}</a:t></a:r></a:p>" for line in lines)
+            zf.writestr(f"ppt/slides/slide{n}.xml",
+                        f'<?xml version="1.0" encoding="UTF-8"?><p:sld xmlns:p="{p}" xmlns:a="{a}"><p:cSld><p:spTree>'
+                        f"<p:sp><p:txBody><a:bodyPr/>{paras}</p:txBody></p:sp></p:spTree></p:cSld></p:sld>")
+    return out.getvalue()
+
+
+def make_epub(chapters: list[list[str]], *, spine: list[int] | None = None) -> bytes:
+    """An EPUB 3 book: chapter i is an XHTML file of paragraphs; ``spine`` gives the reading
+    order as chapter numbers (default 1..n)."""
+    spine = spine or list(range(1, len(chapters) + 1))
+    opf = ('<?xml version="1.0" encoding="UTF-8"?><package xmlns="http://www.idpf.org/2007/opf" version="3.0" '
+           'unique-identifier="id"><metadata xmlns:dc="http://purl.org/dc/elements/1.1/">'
+           "<dc:identifier id=\"id\">x</dc:identifier><dc:title>Book</dc:title><dc:date>2004-05-06T07:08:09Z</dc:date>"
+           "</metadata><manifest>"
+           + "".join(f'<item id="c{n}" href="text/ch%20{n}.xhtml" media-type="application/xhtml+xml"/>'
+                     for n in range(1, len(chapters) + 1))
+           + '<item id="css" href="style.css" media-type="text/css"/></manifest><spine>'
+           + "".join(f'<itemref idref="c{n}"/>' for n in spine) + "</spine></package>")
+    container = ('<?xml version="1.0"?><container version="1.0" xmlns="urn:oasis:names:tc:opendocument:xmlns:container">'
+                 '<rootfiles><rootfile full-path="OEBPS/book.opf" media-type="application/oebps-package+xml"/>'
+                 "</rootfiles></container>")
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as zf:
+        zf.writestr(zipfile.ZipInfo("mimetype"), "application/epub+zip", compress_type=zipfile.ZIP_STORED)
+        zf.writestr("META-INF/container.xml", container)
+        zf.writestr("OEBPS/book.opf", opf)
+        zf.writestr("OEBPS/style.css", "p { color: red }")
+        for n, lines in enumerate(chapters, 1):
+            zf.writestr(f"OEBPS/text/ch {n}.xhtml",
+                        '<?xml version="1.0" encoding="utf-8"?><!DOCTYPE html><html xmlns="http://www.w3.org/1999/xhtml">'
+                        "<head><title>Chapter</title></head><body>"
+                        + "".join(f"<p>{_esc(line)}</p>" for line in lines) + "</body></html>")
+    return out.getvalue()
+
+
+def make_tar(members: dict[str, bytes], mode: str = "w") -> bytes:
+    """A tar archive (mode "w", "w:gz", "w:bz2", "w:xz") of the given regular files."""
+    import tarfile
+
+    out = io.BytesIO()
+    with tarfile.open(fileobj=out, mode=mode) as tf:
+        for name, data in members.items():
+            info = tarfile.TarInfo(name)
+            info.size = len(data)
+            info.mtime = 1_100_000_000
+            tf.addfile(info, io.BytesIO(data))
+    return out.getvalue()
+
+
+def make_7z(members: dict[str, bytes], password: str | None = None, *, encrypt_names: bool = False) -> bytes:
+    """A 7z archive (py7zr) of the given files, optionally encrypted."""
+    import py7zr
+
+    out = io.BytesIO()
+    with py7zr.SevenZipFile(out, "w", password=password, header_encryption=encrypt_names) as z:
+        for name, data in members.items():
+            z.writestr(data, name)
+    return out.getvalue()
+
+
+def text_image(lines: list[str], *, size: int = 40) -> "object":
+    """A white picture (Pillow) with ``lines`` drawn in black DejaVu Sans (fonts-dejavu-core)."""
+    from PIL import Image, ImageDraw, ImageFont
+
+    font = ImageFont.truetype("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", size)
+    width = max(int(font.getlength(line)) for line in lines) + 2 * size
+    image = Image.new("L", (width, (len(lines) + 1) * int(size * 1.5)), 255)
+    draw = ImageDraw.Draw(image)
+    for i, line in enumerate(lines):
+        draw.text((size, size // 2 + i * int(size * 1.5)), line, font=font, fill=0)
+    return image
+
+
+def image_bytes(image, fmt: str, **kw) -> bytes:
+    """A Pillow picture saved as ``fmt`` ("PNG", "JPEG", "TIFF", "PDF")."""
+    out = io.BytesIO()
+    image.save(out, fmt, **kw)
     return out.getvalue()
 
 
@@ -144,3 +352,65 @@ def add_zip_member(package: bytes, name: str, data: bytes) -> bytes:
     with zipfile.ZipFile(out, "a", zipfile.ZIP_DEFLATED) as zf:
         zf.writestr(name, data)
     return out.getvalue()
+
+
+def make_cfb(streams: dict[str, bytes]) -> bytes:
+    """An OLE2 compound file (version 3, 512-byte sectors) holding the given streams, each
+    padded by the caller to at least 4096 bytes so none goes to the mini stream."""
+    import struct
+
+    end, free, fat_mark, nostream = 0xFFFFFFFE, 0xFFFFFFFF, 0xFFFFFFFD, 0xFFFFFFFF
+    sectors: list[bytes] = []
+    fat: list[int] = []
+    starts = []
+    for data in streams.values():
+        assert len(data) >= 4096, "streams under 4096 bytes belong in the mini stream"
+        n = -(-len(data) // 512)
+        first = len(sectors)
+        starts.append(first)
+        for k in range(n):
+            sectors.append(data[k * 512:(k + 1) * 512].ljust(512, b"\0"))
+            fat.append(first + k + 1 if k < n - 1 else end)
+
+    def entry(name: str, kind: int, child: int, start: int, size: int, right: int = nostream) -> bytes:
+        raw = name.encode("utf-16-le") + b"\0\0"
+        return (raw.ljust(64, b"\0") + struct.pack("<HBB", len(raw), kind, 1)
+                + struct.pack("<III", nostream, right, child) + bytes(16) + bytes(4) + bytes(16)
+                + struct.pack("<IQ", start, size))
+
+    names = list(streams)
+    entries = [entry("Root Entry", 5, 1 if names else nostream, end, 0)]
+    for i, name in enumerate(names):  # a right-leaning chain: a valid (if unbalanced) tree
+        entries.append(entry(name, 2, nostream, starts[i], len(streams[name]),
+                             right=i + 2 if i + 1 < len(names) else nostream))
+    while len(entries) % 4:
+        entries.append(bytes(64) + struct.pack("<HBB", 0, 0, 0) + struct.pack("<III", nostream, nostream, nostream)
+                       + bytes(48))
+    directory_start = len(sectors)
+    for k in range(0, len(entries), 4):
+        sectors.append(b"".join(entries[k:k + 4]))
+        fat.append(len(sectors) if k + 4 < len(entries) else end)
+    fat_sector = len(sectors)
+    fat.append(fat_mark)
+    assert len(fat) <= 128, "one FAT sector is enough for test files"
+    sectors.append(struct.pack("<128I", *(fat + [free] * (128 - len(fat)))))
+    header = (bytes.fromhex("D0CF11E0A1B11AE1") + bytes(16) + struct.pack("<HHHHH", 0x3E, 3, 0xFFFE, 9, 6)
+              + bytes(6) + struct.pack("<IIIIIIIII", 0, 1, directory_start, 0, 4096, end, 0, end, 0)
+              + struct.pack("<109I", fat_sector, *([free] * 108)))
+    return header + b"".join(sectors)
+
+
+def make_ppt(slides: list[list[str]]) -> bytes:
+    """A PowerPoint 97-2003 file: a Document container whose SlideListWithText holds one
+    TextHeader and TextChars atom per line (the records catppt reads), in a compound file."""
+    import struct
+
+    def record(ver_inst: int, kind: int, body: bytes) -> bytes:
+        return struct.pack("<HHI", ver_inst, kind, len(body)) + body
+
+    atoms = b"".join(record(0, 3999, struct.pack("<I", 0 if i == 0 else 1)) + record(0, 4000, line.encode("utf-16-le"))
+                     for lines in slides for i, line in enumerate(lines))
+    document = record(0x000F, 1000, record(0x000F, 4080, atoms))
+    padding = max(0, 4096 - len(document) - 8)
+    stream = document + record(0, 0x0FFE, bytes(padding))  # an atom of no meaning, for the size
+    return make_cfb({"PowerPoint Document": stream})

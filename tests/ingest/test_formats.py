@@ -153,23 +153,35 @@ def test_empty_zip_is_reported(one):
 
 
 def test_unsupported_formats_are_skipped(one):
-    doc = one("old.doc", b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + bytes(600))
+    doc = one("old.bin", b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + bytes(600))
     assert (doc.status, doc.format) == ("skipped", "ole")
-    assert doc.reason.startswith("unsupported format: legacy Office")
-    doc = one("picture.jpg", b"\xff\xd8\xff\xe0\x00\x10JFIF\x00" + bytes(100))
-    assert (doc.status, doc.format, doc.reason) == ("skipped", "jpg", "unsupported format: jpg")
+    assert doc.reason.startswith("unsupported format: OLE compound file")
+    doc = one("song.mp3", b"ID3\x03\x00\x00\x00\x00\x0f\x76" + bytes(100))
+    assert (doc.status, doc.format, doc.reason) == ("skipped", "mp3", "unsupported format: mp3")
 
 
 def test_cross_format_same_normalised_text(extract_file):
-    """The same text as txt, html, pdf, docx, odt and rtf normalises to the same string."""
+    """The same text as txt, html, pdf, docx, odt, rtf, odp, pptx, epub and compressed or
+    archived text normalises to the same string."""
+    import gzip
+
+    from ingest_makers import make_7z, make_epub, make_odp, make_pptx, make_tar
+
     lines = SAMPLE + ["Numbers 1, 2 and 3; punctuation: fine.", "Caf\u00e9 cr\u00e8me na\u00efve"]
+    plain = "\n".join(lines).encode("utf-8")
     files = {
-        "s.txt": "\n".join(lines).encode("utf-8"),
+        "s.txt": plain,
         "s.html": make_html(lines),
         "s.pdf": make_pdf(lines),
         "s.docx": make_docx(lines),
         "s.odt": make_odt(lines),
         "s.rtf": make_rtf(lines),
+        "s.odp": make_odp([lines[:2], lines[2:]]),
+        "s.pptx": make_pptx([lines[:2], lines[2:]]),
+        "s.epub": make_epub([lines[:3], lines[3:]]),
+        "s.txt.gz": gzip.compress(plain),
+        "s.tar.gz": make_tar({"s.txt": plain}, "w:gz"),
+        "s.7z": make_7z({"s.txt": plain}),
     }
     expected = normalize("\n".join(lines))
     for name, data in files.items():

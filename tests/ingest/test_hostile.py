@@ -99,7 +99,9 @@ def test_pdf_with_owner_password_only_is_read(one):
 
 def test_pdf_without_text_layer(one):
     doc = one("scan.pdf", make_pdf(None))
-    assert (doc.status, doc.reason) == ("skipped", "no text layer — scanned image?")
+    assert (doc.status, doc.reason) == ("skipped", "no text layer — scanned image? (OCR found no text)")
+    doc = one("scan.pdf", make_pdf(None), Limits(ocr=False))
+    assert (doc.status, doc.reason) == ("skipped", "no text layer — scanned image? (OCR is off)")
 
 
 def test_truncated_docx(one):
@@ -286,12 +288,12 @@ def test_good_files_after_bad_ones_still_extract(extract_file):
 
 
 def test_extractor_exception_becomes_a_reason(extract_file, monkeypatch):
-    from ndd_desktop.ingest.formats import txt
+    from ndd_desktop.ingest import extract
 
     def boom(data, ctx):
         raise RuntimeError("library bug")
 
-    monkeypatch.setattr(txt, "extract", boom)
+    monkeypatch.setitem(extract.EXTRACTORS, "txt", boom)
     [doc] = extract_file("x.txt", b"text")
     assert (doc.status, doc.reason) == ("error", "extractor failed: RuntimeError: library bug")
 

@@ -82,7 +82,7 @@ def test_web_pages_are_compared_by_their_main_text_and_a_changed_reading_reads_t
     run(store, tmp_path / "w")
     main = near_duplicates(store)
     assert main == {("courier-harbour.html", "parish-harbour.html")}
-    assert recorded_reading(store) == {"html": "main"}
+    assert recorded_reading(store) == {"html": "main", "readers": 2}
     calls["extract"] = 0
     run(store, tmp_path / "w")
     assert calls["extract"] == 0
@@ -93,7 +93,7 @@ def test_web_pages_are_compared_by_their_main_text_and_a_changed_reading_reads_t
     assert near_duplicates(store) == {("courier-harbour.html", "courier-library.html")}  # the site's boilerplate
     doc = next(d for d in store.documents() if d.relpath == "courier-harbour.html")
     assert "Most read this week" in store.document_text(doc.id)
-    assert recorded_reading(store) == {"html": "all"}
+    assert recorded_reading(store) == {"html": "all", "readers": 2}
 
     calls["extract"] = 0
     run(store, tmp_path / "w", html="all")
@@ -125,7 +125,7 @@ def test_a_scan_stopped_while_reading_again_leaves_the_next_scan_to_read_again(t
     calls["extract"] = 0
     run(store, tmp_path / "w")  # the options of the first scan, yet every page is read again
     assert calls["extract"] == 3
-    assert near_duplicates(store) == main and recorded_reading(store) == {"html": "main"}
+    assert near_duplicates(store) == main and recorded_reading(store) == {"html": "main", "readers": 2}
 
 
 def test_a_collection_from_before_the_reading_options_read_pages_whole():
@@ -140,7 +140,34 @@ def test_a_collection_from_before_the_reading_options_read_pages_whole():
 def test_a_new_collection_read_whole_records_it(tmp_path, store, calls):
     site_folder(tmp_path / "w")
     run(store, tmp_path / "w", html="all")
-    assert store.setting(READING_KEY) == {"html": "all"} and reading_choice(store).html == "all"
+    assert store.setting(READING_KEY) == {"html": "all", "readers": 2} and reading_choice(store).html == "all"
     calls["extract"] = 0
     run(store, tmp_path / "w", html="all")
+    assert calls["extract"] == 0
+
+
+def test_files_an_earlier_release_skipped_are_read_once_by_the_new_readers(tmp_path, store, calls):
+    """A collection whose reading was recorded by the previous readers (no "readers" key)
+    reads its skipped files again once: what it could not read may be readable now."""
+    import gzip
+
+    folder = tmp_path / "w"
+    folder.mkdir()
+    (folder / "manual.1.gz").write_bytes(gzip.compress(b"NAME\n  tool - does one thing well\n" * 20))
+    (folder / "plain.txt").write_text("a plain text that every release reads\n", encoding="utf-8")
+    run(store, folder)
+    [gz] = [d for d in store.documents(status=None) if d.relpath == "manual.1.gz"]
+    assert gz.status == "ok"
+    # as an earlier release left it: the .gz skipped, the reading recorded without readers
+    with store._write() as conn:
+        conn.exec_driver_sql("UPDATE documents SET status = 'skipped', reason = 'unsupported format: gz' "
+                             "WHERE id = ?", (gz.id,))
+    store.set_setting(READING_KEY, {"html": "main"})
+    calls["extract"] = 0
+    run(store, folder)
+    assert calls["extract"] == 1  # the skipped file only, not the unchanged text
+    assert store.document(gz.id).status == "ok"
+    assert recorded_reading(store) == {"html": "main", "readers": 2}
+    calls["extract"] = 0
+    run(store, folder)
     assert calls["extract"] == 0

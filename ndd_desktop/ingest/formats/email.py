@@ -21,7 +21,10 @@ from ndd_desktop.ingest.formats.base import Context, Extraction, Member
 from ndd_desktop.ingest.formats.docx import to_epoch
 from ndd_desktop.ingest.formats.html import html_to_text
 
-DOCUMENT_FORMATS = {"txt", "md", "html", "xml", "pdf", "docx", "odt", "rtf", "eml", "mbox", "msg", "zip"}
+DOCUMENT_FORMATS = {
+    "txt", "md", "html", "xml", "pdf", "docx", "odt", "rtf", "eml", "mbox", "msg", "zip",
+    "gz", "bz2", "xz", "zst", "tar", "7z", "xlsx", "xls", "ods", "pptx", "ppt", "odp", "epub", "doc",
+}
 
 
 def extract(data: bytes, ctx: Context) -> Extraction:

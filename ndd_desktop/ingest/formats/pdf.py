@@ -1,8 +1,10 @@
 """PDF text layer through pypdf.
 
 An encrypted PDF is tried with the empty password (many are only "owner"-protected) and
-skipped when that fails. A PDF whose pages hold no text is skipped as "no text layer —
-scanned image?". The document date is the ``/CreationDate`` of the info dictionary.
+skipped when that fails. A PDF whose pages hold no text is read by OCR
+(:mod:`.ocr`, tesseract) when ``Limits.ocr`` is on and tesseract is installed; otherwise
+it is skipped as "no text layer — scanned image?" with what to install. The document
+date is the ``/CreationDate`` of the info dictionary.
 """
 
 from __future__ import annotations
@@ -61,7 +63,12 @@ def extract(data: bytes, ctx: Context) -> Extraction:
     if count == 0:
         raise Fail("corrupt PDF: no pages")
     if not text.strip():
-        raise Skip("no text layer — scanned image?")
+        from ndd_desktop.ingest.formats.ocr import ocr_pdf
+
+        text, ocr_notes = ocr_pdf(data, ctx)
+        if not text.strip():
+            raise Skip("no text layer — scanned image? (OCR found no text)")
+        notes.extend(ocr_notes)
     return Extraction(text=text, date=_created(reader), notes=notes)
 
 

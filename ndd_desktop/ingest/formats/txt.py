@@ -8,6 +8,8 @@ is skipped. A few stray NUL bytes in otherwise good text are removed with a note
 
 from __future__ import annotations
 
+import re
+
 import charset_normalizer
 from charset_normalizer.md import mess_ratio
 
@@ -21,14 +23,18 @@ _BOMS = (
     (b"\xff\xfe", "utf-16-le"),
     (b"\xfe\xff", "utf-16-be"),
 )
-# Control bytes that do not occur in text (tab, LF, VT, FF, CR and ESC do).
-_CONTROL = bytes(b for b in range(32) if b not in (9, 10, 11, 12, 13, 27))
+# Control bytes that do not occur in text (tab, LF, VT, FF, CR and ESC do, and backspace
+# in formatted manual pages, where "X\bX" prints a bold X and "_\bX" an underlined one).
+_CONTROL = bytes(b for b in range(32) if b not in (8, 9, 10, 11, 12, 13, 27))
+_OVERSTRIKE = re.compile(r"[^\n]\x08")
 _SAMPLE = 65536
 
 
 def extract(data: bytes, ctx: Context) -> Extraction:
     """Decode ``data`` as text; Skip when it is not text."""
     text, notes = decode_text(data, ctx)
+    if "\x08" in text:  # overstruck (bold, underlined) characters of a formatted manual page
+        text = _OVERSTRIKE.sub("", text)
     return Extraction(text=text, notes=notes)
 
 

@@ -103,12 +103,19 @@ def zip_date(info: zipfile.ZipInfo) -> float | None:
         return None
 
 
+def member_label(raw: str, number: int) -> str:
+    """An archive member's name as a label under ``archive!``: backslashes become "/",
+    and empty, "." and ".." parts (absolute paths, traversal such as ``../../etc/x``) are
+    dropped, so the label never climbs out of its archive; "member-N" when nothing is left.
+    Nothing is ever written under this name: it only names the record."""
+    parts = [p for p in raw.replace("\\", "/").split("/") if p not in ("", ".", "..")]
+    return "/".join(parts) or f"member-{number}"
+
+
 def _members(zf: zipfile.ZipFile, infos: list[zipfile.ZipInfo], ctx: Context) -> Iterator[Member]:
     try:
-        for info in infos:
-            name = info.filename.lstrip("/")
-            while name.startswith("./"):
-                name = name[2:]
+        for number, info in enumerate(infos, 1):
+            name = member_label(info.filename, number)
             try:
                 data = read_member(zf, info)
             except (Fail, Skip) as exc:

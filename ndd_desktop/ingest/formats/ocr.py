@@ -1,0 +1,107 @@
+"""Text of scans by OCR: pictures (PNG, JPEG, TIFF) and PDFs without a text layer.
+
+The ``tesseract`` program (Debian: ``tesseract-ocr`` and a language such as
+``tesseract-ocr-eng``) reads one picture at a time with ``Limits.ocr_page_timeout_s``;
+PDF pages are rendered by pypdfium2 in grey at 300 dpi (fewer for huge pages, so a page
+never exceeds ``_MAX_PIXELS``) and handed over as PGM bytes. All of it runs inside the
+pool worker that reads the file; pages stop being read when most of the file's time
+limit is spent, and the text read so far is kept with a note. ``Limits.ocr`` False
+(``ndd scan --ocr off``) turns all of this off.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+
+from ndd_desktop.ingest.formats import tools
+from ndd_desktop.ingest.formats.base import Context, Extraction, Fail, Skip
+
+OCR_NOTE = "read by OCR (tesseract)"
+_DPI = 300
+_MAX_PIXELS = 40_000_000  # a Letter page at 300 dpi is 8.4 M; A3 is 17 M
+_WHAT = {"png": "PNG", "jpg": "JPEG", "tif": "TIFF"}
+
+
+def extract_image(data: bytes, ctx: Context) -> Extraction:
+    """Text of one picture by OCR (every frame of a multi-page TIFF)."""
+    if not ctx.limits.ocr:
+        raise Skip("picture: OCR is off (ndd scan --ocr auto)")
+    program = tools.require("tesseract", "text in pictures (OCR)")
+    text = _tesseract(program, data, ctx, _page_timeout(ctx, time.monotonic()))
+    return Extraction(text=text, notes=[OCR_NOTE])
+
+
+def ocr_pdf(data: bytes, ctx: Context) -> tuple[str, list[str]]:
+    """(text, notes) of a PDF's pages read by OCR; Skip when OCR is off, Fail when
+    tesseract is missing."""
+    if not ctx.limits.ocr:
+        raise Skip("no text layer — scanned image? (OCR is off)")
+    program = tools.require("tesseract", "no text layer — scanned image? OCR")
+    import pypdfium2 as pdfium
+
+    start = time.monotonic()
+    try:
+        document = pdfium.PdfDocument(data)
+    except (pdfium.PdfiumError, ValueError, OSError) as exc:
+        raise Fail(f"corrupt PDF (for OCR): {exc}") from None
+    pages: list[str] = []
+    notes = [OCR_NOTE]
+    total = 0
+    try:
+        count = len(document)
+        for index in range(count):
+            if time.monotonic() - start > 0.7 * ctx.limits.timeout_s:
+                notes.append(f"OCR stopped after page {index} of {count} (time limit)")
+                break
+            try:
+                image = _render(document, index)
+            except (pdfium.PdfiumError, ValueError, OSError, MemoryError) as exc:
+                notes.append(f"page {index + 1} not rendered ({type(exc).__name__})")
+                continue
+            text = _tesseract(program, image, ctx, _page_timeout(ctx, start))
+            pages.append(text)
+            total += len(text)
+            if total > ctx.limits.max_text_chars:
+                break
+    finally:
+        document.close()
+    return "\n".join(pages), notes
+
+
+def _render(document, index: int) -> bytes:
+    """One page as a binary PGM picture (grey, 8 bits)."""
+    page = document[index]
+    try:
+        width, height = page.get_size()  # in points (1/72 inch)
+        scale = _DPI / 72
+        pixels = width * height * scale * scale
+        if pixels > _MAX_PIXELS:
+            scale *= math.sqrt(_MAX_PIXELS / pixels)
+        bitmap = page.render(scale=scale, grayscale=True)
+        try:
+            rows = bytes(bitmap.buffer)
+            w, h, stride = bitmap.width, bitmap.height, bitmap.stride
+            channels = bitmap.n_channels
+        finally:
+            bitmap.close()
+    finally:
+        page.close()
+    if channels != 1:
+        raise ValueError(f"unexpected {channels}-channel rendering")
+    if stride != w:
+        rows = b"".join(rows[y * stride: y * stride + w] for y in range(h))
+    return b"P5\n%d %d\n255\n" % (w, h) + rows
+
+
+def _tesseract(program: str, image: bytes, ctx: Context, timeout: float) -> str:
+    out = tools.run([program, "stdin", "stdout", "-l", ctx.limits.ocr_languages, "--psm", "3"],
+                    input=image, timeout=timeout)
+    text = out.decode("utf-8", errors="replace").replace("\f", "\n")
+    return "\n".join(line.rstrip() for line in text.split("\n")).strip("\n")
+
+
+def _page_timeout(ctx: Context, start: float) -> float:
+    """Per-page limit, shortened so the file as a whole stays inside the pool's limit."""
+    left = 0.8 * ctx.limits.timeout_s - (time.monotonic() - start)
+    return max(1.0, min(ctx.limits.ocr_page_timeout_s, left))

@@ -1,0 +1,88 @@
+"""ZIP-based office packages (ODF, PPTX, EPUB): the checks and the safe XML streaming they share.
+
+A package is opened once, checked like a ZIP (entry count, declared expanded size,
+expansion ratio, one budget per file on disk) and every ``.xml``/``.rels``/``.opf`` part
+is refused when it declares a DTD or entities, as DOCX parts are. The parts a reader
+needs are then streamed through lxml's ``iterparse`` with entity resolution, DTD loading
+and network access off, so a part is never held as a whole tree.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterator
+
+from lxml import etree
+
+from ndd_desktop.ingest.formats.base import Context, Fail
+from ndd_desktop.ingest.formats.xml import refuse_dtd
+from ndd_desktop.ingest.formats.zip import check_archive, open_zip, read_member
+
+_XML_PARTS = (".xml", ".rels", ".opf")
+
+
+class Package:
+    """An open, checked package: its parts by name, read on demand with the ZIP limits."""
+
+    def __init__(self, data: bytes, ctx: Context, what: str) -> None:
+        self.what = what
+        self.zf = open_zip(data, what)
+        try:
+            infos = check_archive(self.zf, ctx)
+            self.infos = {i.filename: i for i in infos}
+            for info in infos:
+                if info.filename.lower().endswith(_XML_PARTS):
+                    refuse_dtd(read_member(self.zf, info), info.filename)
+        except BaseException:
+            self.zf.close()
+            raise
+
+    def __enter__(self) -> Package:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.zf.close()
+
+    def has(self, name: str) -> bool:
+        """True when the package holds a part of that name."""
+        return name in self.infos
+
+    def read(self, name: str) -> bytes:
+        """The bytes of one part; Fail("corrupt ...: no <name>") when it is missing."""
+        info = self.infos.get(name)
+        if info is None:
+            raise Fail(f"corrupt {self.what}: no {name}")
+        return read_member(self.zf, info)
+
+    def names(self) -> list[str]:
+        """Names of the file parts, in the archive's order."""
+        return list(self.infos)
+
+
+def iterparse(data: bytes, *, events=("end",), tag=None) -> Iterator[tuple[str, etree._Element]]:
+    """lxml ``iterparse`` of XML bytes with every external or expanding feature off."""
+    return etree.iterparse(
+        io.BytesIO(data), events=events, tag=tag, resolve_entities=False, no_network=True,
+        load_dtd=False, huge_tree=False, remove_comments=True, remove_pis=True,
+    )
+
+
+def parse(data: bytes, what: str, part: str) -> etree._Element:
+    """A small part (manifest, relationships, OPF) as a tree, through the same safe parser."""
+    parser = etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, huge_tree=False)
+    try:
+        return etree.fromstring(data, parser)
+    except etree.XMLSyntaxError as exc:
+        raise Fail(f"corrupt {what}: {part}: {exc}") from None
+
+
+def drop_done(elem: etree._Element) -> None:
+    """Free a finished element and its earlier siblings (they were read already), so a
+    long part streams in bounded memory."""
+    elem.clear(keep_tail=True)
+    parent = elem.getparent()
+    if parent is None:
+        return
+    while elem.getprevious() is not None:
+        del parent[0]
+

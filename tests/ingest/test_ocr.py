@@ -1,0 +1,88 @@
+"""Scans: pictures and PDFs without a text layer are read by OCR (tesseract, which setup
+installs); without tesseract, or with OCR off, they are listed with a reason."""
+
+from __future__ import annotations
+
+import struct
+import time
+import zlib
+
+from ingest_makers import image_bytes, make_pdf, text_image
+from ndd_desktop.core.methods import default_threshold, get_method
+from ndd_desktop.core.normalize import normalize
+from ndd_desktop.ingest import Limits
+
+LINES = [
+    "The records committee met on Tuesday morning.",
+    "Boxes of correspondence were moved to the new store.",
+    "Each transfer was listed and checked against the register.",
+    "Duplicate copies of the minutes will be weeded next year.",
+]
+ORIGINAL = "\n".join(LINES)
+
+
+def qgram_score(a: str, b: str) -> float:
+    """The default method's score of two texts, as a scan computes it."""
+    method = get_method("qgram")
+    params = method.params({})
+    sa, sb = method.sketch_many([normalize(a), normalize(b)], params)
+    return method.score(sa, sb, params)
+
+
+def test_png_jpeg_and_tiff_are_read_by_ocr(one):
+    image = text_image(LINES)
+    for name, fmt in (("scan.png", "PNG"), ("scan.jpg", "JPEG"), ("scan.tif", "TIFF")):
+        doc = one(name, image_bytes(image, fmt))
+        assert (doc.status, doc.reason) == ("ok", "read by OCR (tesseract)"), (name, doc.reason)
+        assert "records committee" in doc.text and "register" in doc.text, (name, doc.text)
+
+
+def test_image_only_pdf_pairs_with_its_original_text(one):
+    """A scanned page (a picture saved as PDF, no text layer) and the typed text it shows
+    are near-duplicates at qgram's default threshold."""
+    pdf = image_bytes(text_image(LINES, size=48), "PDF", resolution=150.0)
+    assert b"/Font" not in pdf  # no text layer: only a picture
+    doc = one("scanned-letter.pdf", pdf)
+    assert (doc.status, doc.format) == ("ok", "pdf"), doc.reason
+    assert doc.reason == "read by OCR (tesseract)"
+    threshold = default_threshold("qgram")
+    assert threshold == 0.7
+    assert qgram_score(doc.text, ORIGINAL) >= threshold
+    assert qgram_score(doc.text, "An unrelated letter about the budget of the museum café.") < threshold
+
+
+def test_without_tesseract_the_reason_names_the_package(one, monkeypatch, tmp_path):
+    monkeypatch.setenv("PATH", str(tmp_path / "nothing-here"))
+    doc = one("scan.png", image_bytes(text_image(LINES), "PNG"))
+    assert (doc.status, doc.format) == ("error", "png")
+    assert doc.reason == "needs tesseract: text in pictures (OCR) (install the 'tesseract-ocr' package)"
+    doc = one("scan.pdf", make_pdf(None))
+    assert doc.status == "error"
+    assert doc.reason == ("needs tesseract: no text layer — scanned image? OCR "
+                          "(install the 'tesseract-ocr' package)")
+
+
+def test_ocr_off(one):
+    doc = one("scan.png", image_bytes(text_image(LINES), "PNG"), Limits(ocr=False))
+    assert (doc.status, doc.reason) == ("skipped", "picture: OCR is off (ndd scan --ocr auto)")
+
+
+def test_corrupt_picture_is_an_error(extract_file):
+    png = image_bytes(text_image(LINES), "PNG")
+    [doc] = extract_file("cut.png", png[:200])
+    assert doc.status == "error" and doc.reason.startswith("tesseract failed"), doc.reason
+    assert extract_file("next.txt", b"fine")[0].text == "fine"
+
+
+def _chunk(kind: bytes, body: bytes) -> bytes:
+    return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+
+
+def test_picture_declaring_billions_of_pixels_is_bounded(one):
+    # 100,000 x 100,000 grey pixels declared, a few bytes of data
+    png = (b"\x89PNG\r\n\x1a\n" + _chunk(b"IHDR", struct.pack(">IIBBBBB", 100_000, 100_000, 8, 0, 0, 0, 0))
+           + _chunk(b"IDAT", zlib.compress(b"\x00" * 1000)) + _chunk(b"IEND", b""))
+    start = time.monotonic()
+    doc = one("huge.png", png, Limits(timeout_s=20))
+    assert doc.status in ("error", "skipped")
+    assert time.monotonic() - start < 20
