@@ -1,10 +1,12 @@
-"""The compiled inner loop of :mod:`core.text_share`: the words of one text covered by runs
-found in another, for a whole batch of pairs in one call.
+"""The compiled inner loop of :mod:`core.text_share`: the words of each text of a pair that
+lie in runs found in the other, for a whole batch of pairs in one call.
 
-Numba compiles it once per machine (cached beside the module where that folder is
-writable); per pair it costs a binary search per run and no Python, which is what makes
-verifying hundreds of thousands of candidates affordable (numpy needed ~15 array calls a
-pair, 20x slower: see docs/performance.md).
+Each document's runs come sorted by hash with their positions (once per document); a pair
+is one linear merge of the two sorted lists that marks the matching runs of both texts,
+then one pass over each text's marks in text order. Numba compiles it once per machine
+(cached beside the module where that folder is writable); it is what makes verifying
+hundreds of thousands of candidates affordable (numpy needed ~15 array calls a pair, 20x
+slower; see docs/performance.md).
 """
 
 from __future__ import annotations
@@ -14,40 +16,49 @@ from numba import njit
 
 
 @njit(cache=True, nogil=True)
-def _covered(at: np.ndarray, lo_a: int, hi_a: int, pool: np.ndarray, lo_b: int, hi_b: int, w: int) -> int:
-    """Words of the run slice at[lo_a:hi_a] covered by runs found in pool[lo_b:hi_b] (sorted)."""
+def _covered(hit: np.ndarray, w: int) -> int:
+    """Words covered by the runs marked in ``hit`` (run k covers words k .. k + w - 1)."""
     total = 0
     last_end = 0
-    for i in range(hi_a - lo_a):
-        h = at[lo_a + i]
-        lo, hi = lo_b, hi_b
-        while lo < hi:
-            mid = (lo + hi) >> 1
-            if pool[mid] < h:
-                lo = mid + 1
-            else:
-                hi = mid
-        if lo < hi_b and pool[lo] == h:
-            end = i + w
-            total += end - (i if i > last_end else last_end)
+    for k in range(hit.shape[0]):
+        if hit[k]:
+            end = k + w
+            total += end - (k if k > last_end else last_end)
             last_end = end
     return total
 
 
 @njit(cache=True, nogil=True)
-def covered_batch(at: np.ndarray, at_off: np.ndarray, pool: np.ndarray, pool_off: np.ndarray,
+def covered_batch(srt: np.ndarray, pos: np.ndarray, off: np.ndarray,
                   pi: np.ndarray, pj: np.ndarray, w: int) -> tuple[np.ndarray, np.ndarray]:
-    """For each pair (pi[k], pj[k]) of documents in the flat layout, the words of each covered
-    by runs of ``w`` words found in the other: ``(covered of i, covered of j)``.
+    """For each pair (pi[k], pj[k]), the words of each document covered by runs of ``w``
+    words found in the other: ``(covered of i, covered of j)``.
 
-    Document d's runs are ``at[at_off[d]:at_off[d + 1]]`` (in text order) and its distinct
-    runs, sorted, ``pool[pool_off[d]:pool_off[d + 1]]``.
+    Document d's run hashes, sorted, are ``srt[off[d]:off[d + 1]]`` and ``pos`` holds the
+    position in the text of each of them.
     """
     n = pi.shape[0]
     ci = np.zeros(n, dtype=np.int64)
     cj = np.zeros(n, dtype=np.int64)
     for k in range(n):
-        a, b = pi[k], pj[k]
-        ci[k] = _covered(at, at_off[a], at_off[a + 1], pool, pool_off[b], pool_off[b + 1], w)
-        cj[k] = _covered(at, at_off[b], at_off[b + 1], pool, pool_off[a], pool_off[a + 1], w)
+        a0, a1 = off[pi[k]], off[pi[k] + 1]
+        b0, b1 = off[pj[k]], off[pj[k] + 1]
+        hit_a = np.zeros(a1 - a0, dtype=np.bool_)
+        hit_b = np.zeros(b1 - b0, dtype=np.bool_)
+        x, y = a0, b0
+        while x < a1 and y < b1:
+            hx, hy = srt[x], srt[y]
+            if hx < hy:
+                x += 1
+            elif hy < hx:
+                y += 1
+            else:
+                while x < a1 and srt[x] == hx:
+                    hit_a[pos[x]] = True
+                    x += 1
+                while y < b1 and srt[y] == hx:
+                    hit_b[pos[y]] = True
+                    y += 1
+        ci[k] = _covered(hit_a, w)
+        cj[k] = _covered(hit_b, w)
     return ci, cj

@@ -53,6 +53,16 @@ class Runs:
             object.__setattr__(self, key, cached)
         return cached
 
+    def by_hash(self) -> tuple[np.ndarray, np.ndarray]:
+        """The runs of :data:`RUN` words sorted by hash, and the position of each in the text."""
+        cached = self.__dict__.get("_by_hash")
+        if cached is None:
+            at = self.at(RUN)
+            order = np.argsort(at, kind="stable")
+            cached = (at[order], order.astype(np.int64))
+            object.__setattr__(self, "_by_hash", cached)
+        return cached
+
     def distinct(self, w: int = RUN) -> np.ndarray:
         """The distinct run hashes of ``w`` words, sorted."""
         key = f"_distinct{w}"
@@ -113,18 +123,15 @@ def shares(i: np.ndarray, j: np.ndarray, docs: Sequence[Runs]) -> tuple[np.ndarr
     """
     from .share_kernel import covered_batch
 
-    n = int(i.shape[0])
     words = np.fromiter((d.words for d in docs), dtype=np.int64, count=len(docs))
-    at_off = np.zeros(len(docs) + 1, dtype=np.int64)
-    pool_off = np.zeros(len(docs) + 1, dtype=np.int64)
-    np.cumsum([d.at().shape[0] for d in docs], out=at_off[1:])
-    np.cumsum([d.distinct().shape[0] for d in docs], out=pool_off[1:])
+    off = np.zeros(len(docs) + 1, dtype=np.int64)
+    np.cumsum([d.by_hash()[0].shape[0] for d in docs], out=off[1:])
     empty = np.empty(0, dtype=np.uint64)
-    at = np.concatenate([d.at() for d in docs]) if docs else empty
-    pool = np.concatenate([d.distinct() for d in docs]) if docs else empty
+    srt = np.concatenate([d.by_hash()[0] for d in docs]) if docs else empty
+    pos = np.concatenate([d.by_hash()[1] for d in docs]) if docs else np.empty(0, dtype=np.int64)
     i = np.asarray(i, dtype=np.int64)
     j = np.asarray(j, dtype=np.int64)
-    ci, cj = covered_batch(at, at_off, pool, pool_off, i, j, RUN)
+    ci, cj = covered_batch(srt, pos, off, i, j, RUN)
     with np.errstate(divide="ignore", invalid="ignore"):
         s_ij = np.where(words[i] > 0, ci / np.maximum(words[i], 1), 0.0)
         s_ji = np.where(words[j] > 0, cj / np.maximum(words[j], 1), 0.0)
