@@ -127,14 +127,15 @@ class VersionChain:
     chain: float
     values: dict[str, list]
     taus: dict[str, tuple[float, float]]  # clue -> (tau along the path, share of versions with it)
-    sets: list[np.ndarray] | None = None
+    edits: tuple[np.ndarray, np.ndarray] | None = None  # (shingle hashes, net count) along the path
 
 
 def version_chain(texts: Sequence[str], *, dates: Sequence[float | None] | None = None,
                   names: Sequence[str] | None = None, clues: Sequence[VersionClues] | None = None,
-                  keep_sets: bool = False) -> VersionChain:
+                  keep_edits: bool = False) -> VersionChain:
     """Step 1 of :func:`order_versions`: the chain and the clues measured along it.
-    ``keep_sets``: keep the shingle sets (for :func:`shared_edit_votes`)."""
+    ``keep_edits``: keep the shingles added and removed along the path (for
+    :func:`core.shared_edits.shared_edit_votes`)."""
     n = len(texts)
     sets = shingle_sets(texts)
     d = version_distances(texts, sets) if n > 1 else np.zeros((n, n))
@@ -147,7 +148,12 @@ def version_chain(texts: Sequence[str], *, dates: Sequence[float | None] | None 
         tau, share = _tau_along(vals, position)
         if share > 0.0 and tau != 0.0:
             taus[name] = (tau, share)
-    return VersionChain(path, d, chain_fit(d, path), values, taus, sets if keep_sets else None)
+    edits = None
+    if keep_edits:
+        from .shared_edits import path_edits
+
+        edits = path_edits(sets, path)
+    return VersionChain(path, d, chain_fit(d, path), values, taus, edits)
 
 
 def _positions(path: Sequence[int]) -> np.ndarray:

@@ -52,7 +52,13 @@ def version_distances(texts: Sequence[str], sets: Sequence[np.ndarray] | None = 
     return shingle_distances(sets) + LINE_WEIGHT * shingle_distances(line_sets(texts))
 
 
-def shingle_distances(sets: Sequence[np.ndarray], max_features: int = MAX_FEATURES) -> np.ndarray:
+def feature_budget(n: int) -> int:
+    """Shingles a group of ``n`` versions is measured on: ``MAX_FEATURES``, fewer for big
+    groups so that the n x n x features product stays near 4e9."""
+    return int(min(MAX_FEATURES, max(512, 4e9 / max(n, 1) ** 2)))
+
+
+def shingle_distances(sets: Sequence[np.ndarray], max_features: int | None = None) -> np.ndarray:
     """The matrix of 1 - Jaccard similarity between shingle sets (0 on the diagonal).
 
     Shingles shared by every set add the same amount to every intersection and are not
@@ -63,6 +69,7 @@ def shingle_distances(sets: Sequence[np.ndarray], max_features: int = MAX_FEATUR
     n = len(sets)
     if n == 0:
         return np.zeros((0, 0))
+    max_features = feature_budget(n) if max_features is None else max_features
     allh = np.concatenate(sets) if n else np.empty(0, np.uint64)
     values, counts = np.unique(allh, return_counts=True)
     common = values[counts == n]
@@ -73,12 +80,11 @@ def shingle_distances(sets: Sequence[np.ndarray], max_features: int = MAX_FEATUR
         cut = np.uint64(int(keep_fraction * 2**64) - 1)
         rest = rest[mix64(rest, 7) <= cut]
         scale = keep_fraction
-    index = {int(h): k for k, h in enumerate(rest)}
     x = np.zeros((n, max(rest.shape[0], 1)), dtype=np.float32)
     for row, s in enumerate(sets):
         s = s[np.isin(s, rest, assume_unique=True)]
         if s.shape[0]:
-            x[row, [index[int(h)] for h in s]] = 1.0
+            x[row, np.searchsorted(rest, s)] = 1.0
     own = x.sum(axis=1).astype(np.float64)
     inter = (x @ x.T).astype(np.float64) + common.shape[0] * scale
     sizes = own + common.shape[0] * scale

@@ -52,13 +52,9 @@ def _forward(chain: VersionChain, order: VersionOrder) -> float:
 def shared_edit_votes(chains: Sequence[VersionChain], orders: Sequence[VersionOrder]) -> list[tuple[float, float] | None]:
     """One vote per group on the direction of its path (see the module docstring), None
     where the group shares no edit with a group of known direction. ``chains`` must have
-    been made with ``keep_sets=True``; ``orders`` are the first decisions on them."""
-    edits = []
-    for chain in chains:
-        if chain.sets is None or len(chain.path) < 2:
-            edits.append((np.empty(0, np.uint64), np.empty(0)))
-        else:
-            edits.append(path_edits(chain.sets, chain.path))
+    been made with ``keep_edits=True``; ``orders`` are the first decisions on them."""
+    none = (np.empty(0, np.uint64), np.empty(0))
+    edits = [c.edits if c.edits is not None and len(c.path) > 1 else none for c in chains]
     lessons = [e[1] * (_forward(c, o) * o.direction) if len(c.path) > 1 else e[1] * 0.0
                for c, o, e in zip(chains, orders, edits)]
     if not edits:

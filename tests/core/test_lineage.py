@@ -176,7 +176,7 @@ def test_shared_edits_give_direction_to_a_group_without_clues():
             versions.append(stamp + head + "\n".join(body))
             body.append(sentence(rng)) if g < 3 else body.pop(0)  # the undated group shrinks
         texts, truth = shuffled(versions, seed=g)
-        chains.append(version_chain(texts, keep_sets=True))
+        chains.append(version_chain(texts, keep_edits=True))
         truths.append(truth)
     orders = order_groups(chains)
     undated = orders[3]
