@@ -162,10 +162,12 @@ def _positions(path: Sequence[int]) -> np.ndarray:
     return position
 
 
-def decide_order(chain: VersionChain, extra: dict[str, tuple[float, float]] | None = None) -> VersionOrder:
+def decide_order(chain: VersionChain, extra: dict[str, tuple[float, float]] | None = None,
+                 ignore: Sequence[str] = ()) -> VersionOrder:
     """Steps 2 and 3 of :func:`order_versions`: choose the direction by the weighted votes
     of the clues (and of ``extra`` votes, clue -> (tau along the chain's path, share),
-    weighted by ``CLUE_WEIGHTS``), then refine. Returns the order with its confidence."""
+    weighted by ``CLUE_WEIGHTS``), then refine. ``ignore``: clues that do not vote.
+    Returns the order with its confidence."""
     n = len(chain.path)
     if n == 0:
         return VersionOrder([], 0.0, "low", 0.0)
@@ -175,7 +177,7 @@ def decide_order(chain: VersionChain, extra: dict[str, tuple[float, float]] | No
     vote = total = 0.0
     taus: dict[str, float] = {}
     for name, (tau, share) in {**chain.taus, **(extra or {})}.items():
-        if name in METADATA_CLUES and abs(tau) < AGREE_TAU:
+        if name in ignore or (name in METADATA_CLUES and abs(tau) < AGREE_TAU):
             continue  # metadata that disagrees with the content says nothing
         taus[name] = tau
         vote += CLUE_WEIGHTS[name] * share * tau

@@ -82,11 +82,22 @@ def shared_edit_votes(chains: Sequence[VersionChain], orders: Sequence[VersionOr
     return out
 
 
-def order_groups(chains: Sequence[VersionChain]) -> list[VersionOrder]:
-    """Decide the order of every group: first on its own clues, then again with the
-    shared-edit vote of the others (:func:`shared_edit_votes`)."""
+def order_groups(chains: Sequence[VersionChain], rounds: int = 2) -> list[VersionOrder]:
+    """Decide the order of every group with the shared-edit vote of the others
+    (:func:`shared_edit_votes`).
+
+    The first teachers are the groups whose direction rests on clues that say when a text
+    was written (dates, version numbers, file dates and names), not on length alone: length
+    is the weakest clue and a collection-wide deletion fools it in every group at once.
+    Then every group, decided with the shared vote, teaches the others for ``rounds - 1``
+    more rounds.
+    """
     from .lineage import decide_order
 
-    first = [decide_order(c) for c in chains]
-    votes = shared_edit_votes(chains, first)
-    return [decide_order(c, {"shared_edits": v} if v is not None else None) for c, v in zip(chains, votes)]
+    teachers = [decide_order(c, ignore=("length",)) for c in chains]
+    orders = teachers
+    for _ in range(max(1, rounds)):
+        votes = shared_edit_votes(chains, teachers)
+        orders = [decide_order(c, {"shared_edits": v} if v is not None else None) for c, v in zip(chains, votes)]
+        teachers = orders
+    return orders
