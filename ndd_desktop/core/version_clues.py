@@ -64,13 +64,13 @@ _LABEL = re.compile(
     r"stand|gültig\s+ab|fecha|mise\s+à\s+jour|en\s+vigueur)",
     re.IGNORECASE,
 )
-_VERSION = re.compile(
+_VERSION = re.compile(  # matched on lowered text
     r"\b(?:version|ver\.?|revision|rev\.?|release|edition|draft|versión|fassung)\s*(?:no\.?|number|nr\.?)?"
     r"\s*[:#]?\s*v?(\d{1,4}(?:\.\d{1,4}){0,3})\b"
     r"|(?<![\w.])v(\d{1,4}(?:\.\d{1,4}){0,3})\b"
-    r"|\bdraft-[a-z0-9-]+?-(\d\d)\b",
-    re.IGNORECASE,
+    r"|\bdraft-[a-z0-9-]+?-(\d\d)\b"
 )
+_VERSION_HINT = re.compile(r"(?<![\w.])(?=versi|ver\.|ver\s*\d|revision|rev|release|edition|draft|fassung|v\d)")
 _NAME_VERSION = re.compile(
     r"(?:^|[\W_])(?:v|ver|version|rev|revision|draft|r)[\s_.-]?(\d{1,4}(?:[._]\d{1,4}){0,2})(?=$|[\W_])"
     r"|[\s_-](\d{1,3})$"
@@ -111,10 +111,10 @@ def _year_windows(text: str) -> list[tuple[int, int]]:
     return spans
 
 
-def _dates(text: str) -> list[tuple[int, int, int]]:
+def _dates(text: str, windows: list[tuple[int, int]] | None = None) -> list[tuple[int, int, int]]:
     """(start offset, end offset, ordinal) of each full or month-and-year date in ``text``."""
     found: list[tuple[int, int, int]] = []
-    for lo, hi in _year_windows(text):
+    for lo, hi in _year_windows(text) if windows is None else windows:
         window = text[lo:hi]
         covered: list[tuple[int, int]] = []
 
@@ -143,19 +143,25 @@ def text_clues(text: str) -> VersionClues:
     """The stamp, latest date, latest year and version number found in ``text``."""
     if len(text) > _MAX_SCAN:  # long texts: their beginning and end, where stamps sit
         text = text[: _MAX_SCAN // 2] + "\n" + text[-_MAX_SCAN // 2:]
-    dates = _dates(text)
+    windows = _year_windows(text)
+    dates = _dates(text, windows)
     stamps = []
     for start, _, value in dates:
         label = _LABEL.search(text, max(0, start - 48), start)
         if label is not None and "\n\n" not in text[label.end():start]:
             stamps.append(value)
-    years = [int(m.group(1)) for m in _BARE_YEAR.finditer(text)]
-    years += [int(m.group(3)) for m in _NUMERIC.finditer(text)]
-    years += [datetime.date.fromordinal(v).year for _, _, v in dates]
+    years = [datetime.date.fromordinal(v).year for _, _, v in dates]
+    for lo, hi in windows:
+        years += [int(m.group(1)) for m in _BARE_YEAR.finditer(text, lo, hi)]
+        years += [int(m.group(3)) for m in _NUMERIC.finditer(text, lo, hi)]
     versions = []
-    for m in _VERSION.finditer(text):
-        raw = m.group(1) or m.group(2) or m.group(3)
-        versions.append(_version_tuple(raw))
+    # the version pattern starts with one of a few letters: search only where they stand
+    # before a digit, in a lowered copy (a case-blind pattern is several times slower)
+    low = text.lower()
+    for hit in _VERSION_HINT.finditer(low):
+        m = _VERSION.match(low, hit.start())
+        if m is not None:
+            versions.append(_version_tuple(m.group(1) or m.group(2) or m.group(3)))
     return VersionClues(
         stamp=max(stamps) if stamps else None,
         latest_date=max(v for _, _, v in dates) if dates else None,
