@@ -11,6 +11,7 @@ much the distances look like one chain along that path.
 
 from __future__ import annotations
 
+import functools
 import itertools
 from typing import Sequence
 
@@ -190,20 +191,22 @@ def _move_single(d: np.ndarray, path: list[int], max_rounds: int = 50) -> list[i
     return p
 
 
+@functools.lru_cache(maxsize=None)
+def _paths(n: int) -> np.ndarray:
+    """Every order of n items, each path once (not also its reverse), as rows."""
+    perms = np.array(list(itertools.permutations(range(n))), dtype=np.int64)
+    return perms[perms[:, 0] < perms[:, -1]]
+
+
 def shortest_path(d: np.ndarray) -> list[int]:
     """A short path through every index of the distance matrix ``d`` (exact for <= 8)."""
     n = d.shape[0]
     if n <= 2:
         return list(range(n))
     if n <= _EXACT_UP_TO:
-        best, best_cost = None, np.inf
-        for perm in itertools.permutations(range(n)):
-            if perm[0] > perm[-1]:
-                continue  # each path and its reverse once
-            c = path_cost(d, perm)
-            if c < best_cost - 1e-12:
-                best, best_cost = list(perm), c
-        return best
+        perms = _paths(n)
+        cost = d[perms[:, :-1], perms[:, 1:]].sum(axis=1)
+        return perms[int(np.argmin(cost))].tolist()  # the first of equal costs: stable
     path = _greedy_edges(d)
     for _ in range(5):
         before = path_cost(d, path)

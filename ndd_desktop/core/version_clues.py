@@ -56,7 +56,8 @@ _DMY = re.compile(rf"\b(\d{{1,2}})(?:st|nd|rd|th|\.)?\s+(?:de\s+)?({_MONTH_ALT})
                   re.IGNORECASE)
 _MY = re.compile(rf"\b({_MONTH_ALT})\.?,?\s+(?:de\s+)?{_YEAR}\b", re.IGNORECASE)
 _NUMERIC = re.compile(rf"\b(\d{{1,2}})[/.](\d{{1,2}})[/.]{_YEAR}\b")  # day and month order unknown
-_ANY_YEAR = re.compile(r"(?:19|20)\d\d")
+_ANY_YEAR = re.compile(r"(?<![0-9A-Za-z])(?:19|20)\d\d(?![0-9])")
+_MAX_WINDOWS = 400  # year-like numbers looked at: the first and last 200 (tables of figures)
 _BARE_YEAR = re.compile(rf"(?<![\d.,/-]){_YEAR}(?![\d])")
 _LABEL = re.compile(
     r"(effective|last\s+(?:updated|modified|revised|changed)|updated|revised|revision\s+date|"
@@ -65,12 +66,12 @@ _LABEL = re.compile(
     re.IGNORECASE,
 )
 _VERSION = re.compile(  # matched on lowered text
-    r"\b(?:version|ver\.?|revision|rev\.?|release|edition|draft|versión|fassung)\s*(?:no\.?|number|nr\.?)?"
-    r"\s*[:#]?\s*v?(\d{1,4}(?:\.\d{1,4}){0,3})\b"
+    r"(?<![a-z0-9])(?:version|ver\.?|revision|rev\.?|release|edition|draft|versión|fassung)_*\s*(?:no\.?|number|nr\.?)?"
+    r"\s*[:#=]?\s*['\"]?v?(\d{1,4}(?:\.\d{1,4}){0,3})\b"
     r"|(?<![\w.])v(\d{1,4}(?:\.\d{1,4}){0,3})\b"
     r"|\bdraft-[a-z0-9-]+?-(\d\d)\b"
 )
-_VERSION_HINT = re.compile(r"(?<![\w.])(?=versi|ver\.|ver\s*\d|revision|rev|release|edition|draft|fassung|v\d)")
+_VERSION_HINT = re.compile(r"(?<![a-z0-9.])(?=versi|ver\.|ver\s*\d|revision|rev|release|edition|draft|fassung|v\d)")
 _NAME_VERSION = re.compile(
     r"(?:^|[\W_])(?:v|ver|version|rev|revision|draft|r)[\s_.-]?(\d{1,4}(?:[._]\d{1,4}){0,2})(?=$|[\W_])"
     r"|[\s_-](\d{1,3})$"
@@ -108,6 +109,8 @@ def _year_windows(text: str) -> list[tuple[int, int]]:
             spans[-1] = (spans[-1][0], end)
         else:
             spans.append((start, end))
+    if len(spans) > _MAX_WINDOWS:
+        spans = spans[: _MAX_WINDOWS // 2] + spans[-_MAX_WINDOWS // 2:]
     return spans
 
 

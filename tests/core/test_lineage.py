@@ -129,6 +129,7 @@ def test_text_clues_read_dates_versions_and_labels():
     c = text_clues("draft-ietf-foo-bar-07\nExpires: June 3, 2016")
     assert c.version == (7,) and c.latest_date == datetime.date(2016, 6, 3).toordinal()
     assert c.stamp is None  # "Expires" does not date the text
+    assert text_clues('__version__ = "3.12.1"').version == (3, 12, 1)
     empty = text_clues("no dates here, room 1234, 12 apples")
     assert (empty.stamp, empty.latest_date, empty.latest_year, empty.version) == (None, None, None, None)
 
