@@ -27,9 +27,11 @@ def history(seed: int, n: int) -> list[str]:
     return out
 
 
-@pytest.fixture
-def histories(tmp_path):
-    """Two histories of 5 and 4 versions under random names: {name: (history, place)}."""
+@pytest.fixture(scope="module")
+def histories(tmp_path_factory):
+    """Two histories of 5 and 4 versions under random names, scanned once for the module
+    (the tests only read it): (collection file, {name: (history, place)})."""
+    tmp_path = tmp_path_factory.mktemp("lineage")
     folder = tmp_path / "docs"
     folder.mkdir()
     truth = {}
