@@ -36,12 +36,15 @@ from typing import Sequence
 import numpy as np
 
 from .seriation import chain_fit, kendall_tau, path_cost, shingle_sets, shortest_path, version_distances
+from .normalize import normalize
+from .typo_fixes import typo_vote
 from .version_clues import VersionClues, name_clue, text_clues
 
 #: Weight of each clue's vote on the direction. Stamps and version numbers are written to
 #: say when a text is from; the latest date or year mentioned is looser; length only leans.
 CLUE_WEIGHTS = {"stamp": 3.0, "version": 3.0, "latest_date": 2.0, "latest_year": 1.0,
-                "length": 1.0, "file_date": 2.0, "name": 2.0, "shared_edits": 2.0}
+                "length": 1.0, "file_date": 2.0, "name": 2.0, "shared_edits": 2.0,
+                "typo_fixes": 2.0}
 METADATA_CLUES = ("file_date", "name")
 AGREE_TAU = 0.6  # |tau| at which metadata counts as agreeing with the chain
 REFINE_TAU = AGREE_TAU
@@ -137,7 +140,8 @@ def version_chain(texts: Sequence[str], *, dates: Sequence[float | None] | None 
     ``keep_edits``: keep the shingles added and removed along the path (for
     :func:`core.shared_edits.shared_edit_votes`)."""
     n = len(texts)
-    sets = shingle_sets(texts)
+    norm = [normalize(t or "") for t in texts]
+    sets = shingle_sets(norm, normalized=True)
     d = version_distances(texts, sets) if n > 1 else np.zeros((n, n))
     clues = list(clues) if clues is not None else [text_clues(t or "") for t in texts]
     path = shortest_path(d)
@@ -148,6 +152,9 @@ def version_chain(texts: Sequence[str], *, dates: Sequence[float | None] | None 
         tau, share = _tau_along(vals, position)
         if share > 0.0 and tau != 0.0:
             taus[name] = (tau, share)
+    typos = typo_vote(norm, path) if n > 1 else None
+    if typos is not None and typos[0] != 0.0:
+        taus["typo_fixes"] = typos
     edits = None
     if keep_edits:
         from .shared_edits import path_edits

@@ -28,9 +28,10 @@ _EXACT_UP_TO = 8
 LINE_WEIGHT = 0.1
 
 
-def shingle_sets(texts: Sequence[str]) -> list[np.ndarray]:
-    """Sorted unique word-3-shingle hashes of each text (normalised first)."""
-    return [np.unique(hash_word_shingles(normalize(t or ""), SHINGLE_WORDS)) for t in texts]
+def shingle_sets(texts: Sequence[str], *, normalized: bool = False) -> list[np.ndarray]:
+    """Sorted unique word-3-shingle hashes of each text (normalised first unless
+    ``normalized`` says it already is)."""
+    return [np.unique(hash_word_shingles(t if normalized else normalize(t or ""), SHINGLE_WORDS)) for t in texts]
 
 
 def line_sets(texts: Sequence[str]) -> list[np.ndarray]:

@@ -194,3 +194,26 @@ def test_small_and_degenerate_groups():
     blank = order_versions(["", "", "some words here"])
     assert sorted(blank.order) == [0, 1, 2]
     assert level_of(0.7) == "high" and level_of(0.4) == "medium" and level_of(0.1) == "low"
+
+
+def test_corrected_typos_point_forward():
+    from ndd_desktop.core.typo_fixes import step_votes, typo_vote
+
+    assert step_votes({"we", "recieve", "letters"}, {"we", "receive", "letters"}) == 1
+    assert step_votes({"we", "receive"}, {"we", "recieve"}) == -1  # a typo introduced
+    assert step_votes({"user"}, {"users"}) == 0  # both are words: no judgement
+    # each version fixes one typo and loses a line: length says backwards, the fixes forwards
+    rng = random.Random(21)
+    lines = [sentence(rng) for _ in range(20)]
+    typos = [("recieve", "receive"), ("goverment", "government"), ("occured", "occurred")]
+    text = "\n".join(lines) + "\nwe " + " and ".join(t for t, _ in typos) + " it."
+    versions = [text]
+    for k, (typo, fix) in enumerate(typos):
+        text = text.replace(typo, fix)
+        text = text.replace(lines[k] + "\n", "", 1)
+        versions.append(text)
+    texts, truth = shuffled(versions, seed=2)
+    result = order_versions(texts)
+    assert [truth[k] for k in result.order] == [0, 1, 2, 3]
+    assert result.votes["typo_fixes"] == pytest.approx(1.0) and result.votes["length"] < 0
+    assert typo_vote(["same words", "same words"], [0, 1]) is None
