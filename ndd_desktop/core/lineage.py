@@ -50,6 +50,8 @@ AGREE_TAU = 0.6  # |tau| at which metadata counts as agreeing with the chain
 REFINE_TAU = AGREE_TAU
 REFINE_SLACK = 0.05
 HIGH, MEDIUM = 0.6, 0.3
+FORK_MARGIN = 1.0  # weighted vote by which an inner root must beat the better end of the path
+MIN_BRANCH = 3  # versions on each side of an inner root
 
 
 @dataclass(frozen=True)
@@ -193,6 +195,14 @@ def decide_order(chain: VersionChain, extra: dict[str, tuple[float, float]] | No
         path = path[::-1]
         taus = {k: -v for k, v in taus.items()}
     direction = abs(vote) / (total + 1.0)
+    fork = _fork(chain, path, ignore)
+    if fork is not None:  # a history that branched: oldest inside the path, two branches out
+        fvote, ftotal, taus, away = fork
+        index = _positions(path)
+        order = sorted(range(n), key=lambda k: (away[k], index[k]))
+        direction = fvote / (ftotal + 1.0)
+        confidence = float(np.clip(chain.chain * direction, 0.0, 1.0))
+        return VersionOrder(order, confidence, level_of(confidence), chain.chain, taus, "fork", direction)
     refined_by = None
     base = path_cost(d, path)
     position = _positions(path)
@@ -208,6 +218,47 @@ def decide_order(chain: VersionChain, extra: dict[str, tuple[float, float]] | No
     confidence = float(np.clip(chain.chain * direction, 0.0, 1.0))
     return VersionOrder([int(k) for k in path], confidence, level_of(confidence), chain.chain, taus, refined_by,
                         direction)
+
+
+def _values_vote(values: dict[str, list], position: np.ndarray, ignore: Sequence[str]) -> tuple[float, float, dict]:
+    """(weighted vote, total weight, tau per clue) of the per-version clues for ``position``
+    as the order of writing."""
+    vote = total = 0.0
+    taus: dict[str, float] = {}
+    for name, vals in values.items():
+        if name in ignore:
+            continue
+        tau, share = _tau_along(vals, position)
+        if share == 0.0 or tau == 0.0 or (name in METADATA_CLUES and abs(tau) < AGREE_TAU):
+            continue
+        taus[name] = tau
+        vote += CLUE_WEIGHTS[name] * share * tau
+        total += CLUE_WEIGHTS[name] * share
+    return vote, total, taus
+
+
+def _fork(chain: VersionChain, path: list[int], ignore: Sequence[str]):
+    """A branched history: a document copied and the copies edited apart (a policy and its
+    corporate edition) makes a path whose oldest version lies inside, with time running out
+    along both arms. An inner root is taken when the clues, read as "the farther along the
+    path from the root, the later", vote at least ``FORK_MARGIN`` more for it than for the
+    better end, with ``MIN_BRANCH`` versions on each side. Returns (vote, total weight,
+    taus, distance from the root along the path per version) or None."""
+    n = len(path)
+    if n < 2 * MIN_BRANCH + 1:
+        return None
+    ends = abs(_values_vote(chain.values, _positions(path), ignore)[0])
+    p = np.asarray(path, dtype=np.int64)
+    along = np.concatenate(([0.0], np.cumsum(chain.distances[p[:-1], p[1:]])))
+    roots = np.unique(np.linspace(MIN_BRANCH, n - 1 - MIN_BRANCH, min(24, n - 2 * MIN_BRANCH)).astype(np.int64))
+    best = None
+    for r in roots:
+        away = np.empty(n, dtype=np.float64)
+        away[p] = np.abs(along - along[r])
+        vote, total, taus = _values_vote(chain.values, away, ignore)
+        if vote > ends + FORK_MARGIN and (best is None or vote > best[0]):
+            best = (vote, total, taus, away)
+    return best
 
 
 def order_versions(texts: Sequence[str], *, dates: Sequence[float | None] | None = None,

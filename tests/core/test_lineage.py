@@ -217,3 +217,24 @@ def test_corrected_typos_point_forward():
     assert [truth[k] for k in result.order] == [0, 1, 2, 3]
     assert result.votes["typo_fixes"] == pytest.approx(1.0) and result.votes["length"] < 0
     assert typo_vote(["same words", "same words"], [0, 1]) is None
+
+
+def test_a_branched_history_starts_at_its_root():
+    # one document copied into two editions, each then edited on its own: time runs from
+    # the root (inside the shortest path) out along both arms
+    rng = random.Random(31)
+    root = [sentence(rng) for _ in range(30)]
+    versions, labels = ["Effective date: 2014-01-01\n" + "\n".join(root)], [("root", 0)]
+    for arm in ("a", "b"):
+        body = list(root)
+        for k in range(1, 5):
+            body.insert(rng.randrange(len(body)), sentence(rng))
+            versions.append(f"Effective date: {2014 + k}-0{k}-1{'ab'.index(arm)}\n" + "\n".join(body))
+            labels.append((arm, k))
+    texts, truth = shuffled(versions, seed=5)
+    result = order_versions(texts)
+    found = [labels[truth[k]] for k in result.order]
+    assert found[0] == ("root", 0) and result.refined_by == "fork"
+    for arm in ("a", "b"):
+        assert [k for a, k in found if a == arm] == [1, 2, 3, 4]
+    assert result.votes["stamp"] > 0.7  # the arms interleave by amount of change, not exactly by date
