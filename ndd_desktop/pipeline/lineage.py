@@ -24,8 +24,11 @@ from ..store import Store
 from .cancel import CancelToken
 from .progress import Progress
 
-CACHE_SIZE = 20_000  # chains kept (one per group); a chain of n members holds an n x n matrix
+#: Distance-matrix cells the cache may hold (8 bytes each): a chain of n members holds n x n,
+#: so the cache keeps every group of a big collection of small groups, and few huge ones.
+CACHE_CELLS = 16_000_000
 _cache: OrderedDict[tuple, VersionChain] = OrderedDict()
+_cache_cells = 0
 _cache_lock = threading.Lock()
 
 
@@ -64,10 +67,14 @@ def _chain(store: Store, members: Sequence[int], docs: dict) -> VersionChain:
         names=[docs[m].relpath for m in members],
         keep_edits=True,
     )
+    global _cache_cells
     with _cache_lock:
-        _cache[key] = chain
-        while len(_cache) > CACHE_SIZE:
-            _cache.popitem(last=False)
+        if key not in _cache:
+            _cache[key] = chain
+            _cache_cells += chain.distances.size
+        while _cache_cells > CACHE_CELLS and len(_cache) > 1:
+            _, old = _cache.popitem(last=False)
+            _cache_cells -= old.distances.size
     return chain
 
 

@@ -84,6 +84,7 @@ def test_keeper_rule_latest_keeps_the_highest_version(vstore):
 def test_chains_are_cached_per_members_and_contents(vstore, monkeypatch):
     s, _ = vstore
     lineage._cache.clear()
+    lineage._cache_cells = 0
     members = [[g for g in groups_at(s, "m", "pk", 0.5).groups[0].members]]
     calls = []
     real = s.texts
