@@ -44,13 +44,6 @@ def shuffled(items: list, seed: int = 1) -> tuple[list, list[int]]:
     return [items[i] for i in idx], idx
 
 
-def found_places(order: list[int]) -> list[int]:
-    places = [0] * len(order)
-    for p, k in enumerate(order):
-        places[k] = p
-    return places
-
-
 @pytest.mark.parametrize("n", [3, 7, 12, 40])
 def test_a_growing_history_comes_back_in_order(n):
     texts, truth = shuffled(growing_history(n, seed=n))
