@@ -1,4 +1,4 @@
-"""``ndd``: the command line of ndd-desktop (scan, pairs, clusters, errors, methods, export).
+"""``ndd``: the command line of ndd-desktop (scan, pairs, clusters, lineage, errors, methods, export).
 
 Exit status: 0 on success (a scan with file errors included: they are listed), 1 for a
 failure at run time (an unreadable or newer store, a scan that failed), 2 for bad
@@ -110,7 +110,8 @@ def build_parser() -> argparse.ArgumentParser:
     _add_db(p)
     _add_selection(p)
     p.add_argument("--keeper-rule", default=None, metavar="RULE",
-                   help="reference-oldest, oldest, newest, longest or folder-priority; wins over the rule saved with "
+                   help="reference-oldest, oldest, newest, longest, folder-priority or latest (the last version "
+                        "written, see 'ndd lineage'); wins over the rule saved with "
                         "the collection (default: the saved one, else reference-oldest)")
     p.add_argument("--priority", action="append", default=[], metavar="FOLDER",
                    help="folder order for folder-priority (repeatable; default: the collection's folder order)")
@@ -138,8 +139,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--bagit", action="store_true", help="write a BagIt bag")
     p.add_argument("--report", default="csv,json,html", metavar="LIST", help="reports to write (default: %(default)s)")
     p.add_argument("--keeper-rule", default=None, metavar="RULE",
-                   help="how the keeper is chosen: reference-oldest, oldest, newest, longest or folder-priority "
-                        "(the collection's folder order); wins over the rule saved with the collection "
+                   help="how the keeper is chosen: reference-oldest, oldest, newest, longest, folder-priority "
+                        "(the collection's folder order) or latest (the last version written); wins over the rule saved with the collection "
                         "(default: the saved one, else reference-oldest)")
     p.add_argument("--grouping", choices=("components", "principal"), default=None,
                    help="components: every linked document in one group around its most linked document; "
@@ -148,6 +149,10 @@ def build_parser() -> argparse.ArgumentParser:
     from .folders_threads import add_parsers
 
     add_parsers(sub, _add_db, _add_selection)
+
+    from .lineage_cmd import add_parser as add_lineage_parser
+
+    add_lineage_parser(sub, _add_db, _add_selection)
     return parser
 
 
@@ -163,6 +168,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             return EXIT_USAGE
         if getattr(args, "run", None) is not None:  # subcommands of their own modules
             return args.run(args)
+        if args.command == "lineage":
+            from .lineage_cmd import cmd_lineage
+
+            return cmd_lineage(args)
         return commands.run(args)
     except SystemExit as exc:  # --help and --version
         return int(exc.code or 0) if not isinstance(exc.code, str) else EXIT_USAGE

@@ -4,6 +4,10 @@ The model holds the pipeline's ``Grouping`` as is and computes a row's texts onl
 view asks for them (and keeps them until the next grouping), so showing a new grouping is a
 model reset that costs the same for ten groups or ten thousand; the view then asks for the
 rows it paints. Group rows have ``internalId`` 0; member rows carry their group's row + 1.
+
+The Version column shows each member's place in its group's version order (1: the oldest,
+``pipeline.lineage``), which arrives after the grouping (:meth:`ClusterModel.set_lineage`).
+Sorting by a column reorders the members inside each group; the groups keep their order.
 The view lays out every group row once per grouping, calling ``index`` and ``hasChildren``
 for each, so those two stay minimal and ``flags`` is left to Qt (enabled and selectable).
 """
@@ -19,7 +23,8 @@ from .formatting import doc_date, doc_label, fmt_date, human_size
 
 DOC_ROLE = Qt.ItemDataRole.UserRole + 1
 GROUP_ROLE = Qt.ItemDataRole.UserRole + 2
-HEADERS = ("Document", "Score", "Role", "Size", "Date")
+HEADERS = ("Document", "Score", "Role", "Size", "Date", "Version")
+VERSION_COLUMN = 5
 
 _DISPLAY = Qt.ItemDataRole.DisplayRole
 _FONT = Qt.ItemDataRole.FontRole
@@ -42,6 +47,10 @@ class ClusterModel(QAbstractItemModel):
         self._texts: dict[tuple[int, int], tuple[str, ...]] = {}
         self._row_of_group: dict[int, int] | None = None
         self._bold = _bold()
+        self.orders: dict[int, Any] = {}  # group id -> pipeline.lineage.GroupOrder
+        self._places: dict[int, dict[int, int]] = {}  # group id -> {doc id: place from 1}
+        self._sort: tuple[int, Qt.SortOrder] = (-1, Qt.SortOrder.AscendingOrder)
+        self._perm: dict[int, list[int]] = {}  # group row -> member positions in display order
 
     # -- contents ---------------------------------------------------------------------------
     def set_groups(self, groups: list[Any], docs: dict[int, Any]) -> None:
@@ -50,7 +59,88 @@ class ClusterModel(QAbstractItemModel):
         self.groups, self.docs = groups, docs
         self._texts = {}
         self._row_of_group = None
+        self._perm = {}
+        self.orders, self._places = {}, {}
         self.endResetModel()
+
+    def set_lineage(self, orders: dict[int, Any]) -> None:
+        """Show the version order of the groups (``GroupOrder`` by group id); ids of groups
+        not shown are ignored, so a late answer for an older grouping does no harm."""
+        self.orders = {gid: o for gid, o in orders.items() if self.row_of_group(gid) is not None
+                       and set(o.order) == set(self.groups[self.row_of_group(gid)].members)}
+        self._places = {gid: {m: k for k, m in enumerate(o.order, start=1)} for gid, o in self.orders.items()}
+        self._texts = {}
+        if self._sort[0] == VERSION_COLUMN:
+            self.sort(*self._sort)
+        elif self.groups:
+            self.dataChanged.emit(self.group_index(0, VERSION_COLUMN),
+                                  self.group_index(len(self.groups) - 1, VERSION_COLUMN))
+
+    def version_place(self, group_id: int, doc_id: int) -> int | None:
+        """A member's place in its group's version order (1: the oldest), None before known."""
+        return self._places.get(group_id, {}).get(doc_id)
+
+    def member_at(self, group_row: int, member_row: int) -> int:
+        """The document shown at ``member_row`` of a group (after sorting)."""
+        members = self.groups[group_row].members
+        perm = self._perm.get(group_row)
+        if perm is None and self._sort[0] >= 0:
+            perm = self._perm[group_row] = self._sorted_positions(group_row)
+        return members[perm[member_row]] if perm is not None else members[member_row]
+
+    def _sorted_positions(self, group_row: int) -> list[int]:
+        g = self.groups[group_row]
+        column, order = self._sort
+        inf = float("inf")
+
+        def key(k: int) -> Any:
+            m = g.members[k]
+            doc = self.docs.get(m)
+            if column == 0:
+                return doc_label(doc).casefold() if doc else ""
+            if column == 1:
+                sc = g.scores.get(m, 1.0)
+                return -inf if sc is None else sc
+            if column == 2:
+                return self._member_texts(g, m)[2]
+            if column == 3:
+                return getattr(doc, "size", 0) or 0
+            if column == 4:
+                d = doc_date(doc) if doc else None
+                return inf if d is None else d
+            place = self.version_place(g.group_id, m)
+            return inf if place is None else place
+
+        return sorted(range(len(g.members)), key=key, reverse=order == Qt.SortOrder.DescendingOrder)
+
+    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:  # noqa: D102 - Qt API
+        """Order the members of every group by ``column`` (-1: as grouped); the groups stay."""
+        self.layoutAboutToBeChanged.emit()
+        old = self.persistentIndexList()
+        held = [(ix.internalId(), self.member_at(ix.internalId() - 1, ix.row()) if ix.internalId() else None, ix)
+                for ix in old]
+        self._sort = (column, order)
+        self._perm = {}
+        self._texts = {}
+        new = []
+        for gid, member, ix in held:
+            if member is None:
+                new.append(ix)
+                continue
+            row = self._display_row(gid - 1, member)
+            new.append(self.createIndex(row, ix.column(), gid) if row is not None else QModelIndex())
+        self.changePersistentIndexList(old, new)
+        self.layoutChanged.emit()
+
+    def _display_row(self, group_row: int, member: int) -> int | None:
+        members = self.groups[group_row].members
+        if member not in members:
+            return None
+        pos = members.index(member)
+        if self._sort[0] < 0:
+            return pos
+        self.member_at(group_row, 0)  # builds the permutation
+        return self._perm[group_row].index(pos)
 
     def group_at(self, row: int) -> Any:
         return self.groups[row]
@@ -69,7 +159,7 @@ class ClusterModel(QAbstractItemModel):
         """(group row, member row) of ``doc_id`` (its first group), or None."""
         for r, g in enumerate(self.groups):  # a scan (each test is C code) beats building a map once per grouping
             if doc_id in g.members:
-                return r, g.members.index(doc_id)
+                return r, self._display_row(r, doc_id)
         return None
 
     def group_index(self, row: int, column: int = 0) -> QModelIndex:
@@ -136,13 +226,15 @@ class ClusterModel(QAbstractItemModel):
                 return self._bold
             if role == _TIP and col == 2:
                 return self._row_texts(row, -1)[2] or None
+            if role == _TIP and col == VERSION_COLUMN:
+                return self._order_tip(g.group_id)
             return None
         if gid > len(self.groups):
             return None
         g = self.groups[gid - 1]
         if row >= len(g.members):
             return None
-        member = g.members[row]
+        member = self.member_at(gid - 1, row)
         if role == _DISPLAY:
             return self._row_texts(gid - 1, row)[col]
         if role == DOC_ROLE:
@@ -155,6 +247,8 @@ class ClusterModel(QAbstractItemModel):
             return str(getattr(self.docs.get(member), "abspath", "")) or None
         if role == _TIP and col == 2:
             return self._row_texts(gid - 1, row)[2] or None
+        if role == _TIP and col == VERSION_COLUMN:
+            return self._order_tip(g.group_id)
         return None
 
     # -- texts ------------------------------------------------------------------------------
@@ -163,7 +257,7 @@ class ClusterModel(QAbstractItemModel):
         texts = self._texts.get(key)
         if texts is None:
             g = self.groups[group_row]
-            texts = self._group_texts(g) if member_row < 0 else self._member_texts(g, g.members[member_row])
+            texts = self._group_texts(g) if member_row < 0 else self._member_texts(g, self.member_at(group_row, member_row))
             self._texts[key] = texts
         return texts
 
@@ -171,8 +265,9 @@ class ClusterModel(QAbstractItemModel):
         keeper = self.docs.get(g.keeper)
         extra = len(getattr(g, "keepers", ())) - 1
         more = f" and {extra} more (nothing kept duplicates them)" if extra > 0 else ""
+        order = self.orders.get(g.group_id)
         return (f"Group {g.group_id} · {len(g.members)} documents", "",
-                f"keep {doc_label(keeper)}{more}" if keeper else "", "", "")
+                f"keep {doc_label(keeper)}{more}" if keeper else "", "", "", f"order {order.level}" if order else "")
 
     def _member_texts(self, g: Any, member: int) -> tuple[str, ...]:
         doc = self.docs.get(member)
@@ -188,8 +283,18 @@ class ClusterModel(QAbstractItemModel):
         cover = getattr(g, "covered_by", {}).get(member)
         if cover is not None:
             roles.append(f"duplicate of {doc_label(self.docs.get(cover[0]))} ({_score(cover[1])})")
+        place = self.version_place(g.group_id, member)
+        version = "" if place is None else f"{place} latest" if place == len(g.members) else str(place)
         return (doc_label(doc) if doc else f"#{member}", score_text(g, member), ", ".join(roles),
-                human_size(getattr(doc, "size", None)), fmt_date(doc_date(doc)) if doc else "–")
+                human_size(getattr(doc, "size", None)), fmt_date(doc_date(doc)) if doc else "–", version)
+
+    def _order_tip(self, group_id: int) -> str | None:
+        order = self.orders.get(group_id)
+        if order is None:
+            return "The version order is being worked out" if self.groups else None
+        votes = ", ".join(f"{k.replace('_', ' ')} {v:+.2f}" for k, v in sorted(order.votes.items()))
+        return (f"Place in the order the versions were written (1: the oldest), from their texts.\n"
+                f"How sure: {order.level} ({order.confidence:.2f})" + (f"; evidence: {votes}" if votes else ""))
 
 
 def _score(value: float | None) -> str:

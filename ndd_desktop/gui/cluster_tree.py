@@ -2,7 +2,10 @@
 
 The keeper of a group is the reviewer's choice when there is one, else the rule picked
 here (prefer reference copies, then oldest; oldest; newest; longest; folder priority, which
-follows the order of the folders list). The tree is a view over a lazy model
+follows the order of the folders list; latest version, from the version order). The Version
+column numbers each group's members in the order they were written (worked out off the GUI
+thread after each grouping, ``Collection.lineageChanged``); a click on a column's header
+sorts the members of every group by it. The tree is a view over a lazy model
 (``cluster_model.ClusterModel``): a new grouping is a model reset and the view reads only the
 rows it shows, so moving the threshold never blocks the window however many groups there are.
 """
@@ -11,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from PySide6.QtCore import QModelIndex, Signal
+from PySide6.QtCore import QModelIndex, Qt, Signal
 from PySide6.QtWidgets import (
     QComboBox,
     QHBoxLayout,
@@ -33,11 +36,13 @@ RULE_LABELS = {
     "newest": "Newest",
     "longest": "Longest text",
     "folder-priority": "Folder priority (order of the folders list)",
+    "latest": "Latest version (from the texts)",
 }
 __all__ = ["DOC_ROLE", "GROUP_ROLE", "HEADERS", "RULE_LABELS", "ClusterModel", "ClusterTree"]
 # The starting width of each narrow column: its usual widest text (the user can widen it; a
 # longer text is elided and shown whole in its tooltip).
-COLUMN_SAMPLES = {1: "0.000 via others", 2: "principal, ★ keeper", 3: "1023.9 MB", 4: "2000-12-31"}
+COLUMN_SAMPLES = {1: "0.000 via others", 2: "principal, ★ keeper", 3: "1023.9 MB", 4: "2000-12-31",
+                  5: "order medium"}
 
 
 class ClusterTree(QWidget):
@@ -72,6 +77,10 @@ class ClusterTree(QWidget):
         for col, sample in COLUMN_SAMPLES.items():
             header.setSectionResizeMode(col, QHeaderView.ResizeMode.Interactive)
             header.resizeSection(col, metrics.horizontalAdvance(sample) + 12)
+        # Sorting reorders the members inside each group (the model's sort); no column is
+        # sorted at first, so the members keep the grouping's order (principal first).
+        header.setSortIndicator(-1, Qt.SortOrder.AscendingOrder)
+        self.view.setSortingEnabled(True)
         self.view.expanded.connect(self._on_expanded)
         self.view.collapsed.connect(self._on_collapsed)
         self.view.selectionModel().currentChanged.connect(self._on_current)
@@ -161,6 +170,20 @@ class ClusterTree(QWidget):
         self.keep_button.setEnabled(False)
         if current is not None:
             self.select_document(current)
+
+    def set_lineage(self, orders: dict[int, Any]) -> None:
+        """Show the version order of the groups (``pipeline.lineage.GroupOrder`` by group id)."""
+        current = self.current_document()
+        self.model.set_lineage(orders)
+        self.view.viewport().update()
+        if current is not None and self.current_document() != current:
+            self.select_document(current)
+
+    def sort_by_version(self, descending: bool = False) -> None:
+        """Sort the members of every group by their place in the version order."""
+        from .cluster_model import VERSION_COLUMN
+
+        self.view.sortByColumn(VERSION_COLUMN, Qt.SortOrder.DescendingOrder if descending else Qt.SortOrder.AscendingOrder)
 
     def clear(self) -> None:
         """Show no groups (no pair set of the open collection is loaded)."""

@@ -63,6 +63,7 @@ class Collection(QObject):
 
     pairSetLoaded = Signal(object)  # PairSetData
     groupingChanged = Signal(object)  # pipeline Grouping
+    lineageChanged = Signal(object)  # {group id: pipeline.lineage.GroupOrder} of the latest grouping
     verdictChanged = Signal(int, int, object)  # a, b, verdict or None
     keepersChanged = Signal()
     undoChanged = Signal(bool)  # whether there is something to undo
@@ -83,6 +84,8 @@ class Collection(QObject):
         self._workers: set[Worker] = set()
         self._group_worker: Worker | None = None
         self._regroup_again = False
+        self._lineage_worker: Worker | None = None
+        self._lineage_again = False
         self._closed = False
 
     @property
@@ -117,6 +120,7 @@ class Collection(QObject):
         self._closed = True
         self.blockSignals(True)
         self._regroup_again = False
+        self._lineage_again = False
         for w in list(self._workers):
             w.wait()
         self._workers.clear()
@@ -232,11 +236,42 @@ class Collection(QObject):
             self.grouping = grouping
             if not self._regroup_again:
                 self.groupingChanged.emit(grouping)
+                self.order_versions()
 
         worker = self._run(job, done, "regroup")
         if worker is not None:
             worker.done.connect(self._regroup_done)
         self._group_worker = worker
+
+    def order_versions(self) -> None:
+        """Work out the version order of the current groups in the background
+        (``lineageChanged`` follows; an answer for an older grouping is dropped)."""
+        grouping, store = self.grouping, self.store
+        if grouping is None or self._closed:
+            return
+        if self._lineage_worker is not None:
+            self._lineage_again = True
+            return
+        from ..pipeline.lineage import group_orders
+
+        def job() -> Any:
+            return grouping, group_orders(store, grouping.groups)
+
+        def done(result: Any) -> None:
+            for_grouping, orders = result
+            if for_grouping is self.grouping and not self._lineage_again:
+                self.lineageChanged.emit(orders)
+
+        def finished() -> None:
+            self._lineage_worker = None
+            if self._lineage_again:
+                self._lineage_again = False
+                self.order_versions()
+
+        worker = self._run(job, done, "lineage")
+        if worker is not None:
+            worker.done.connect(finished)
+        self._lineage_worker = worker
 
     def _regroup_done(self) -> None:
         self._group_worker = None

@@ -110,6 +110,7 @@ class OpeningMixin:
         self._show_grouping_options()  # before anything below can hand the tab's choices to it
         self.collection.pairSetLoaded.connect(self._pair_set_loaded)
         self.collection.groupingChanged.connect(self._grouping_changed)
+        self.collection.lineageChanged.connect(self.clusters.set_lineage)
         self.collection.failed.connect(lambda m: self.statusBar().showMessage(f"Error: {m}"))
         self.review.set_collection(self.collection)
         self.settings.add_recent(str(store.path))

@@ -31,7 +31,7 @@ from ..ingest.reasons import TEXT_TRUNCATED
 from ..store import DocumentInfo, PairArrays, Store
 from .pair_lookup import PairLookup
 
-KEEPER_RULES = ("reference-oldest", "oldest", "newest", "longest", "folder-priority")
+KEEPER_RULES = ("reference-oldest", "oldest", "newest", "longest", "folder-priority", "latest")
 MEASURES = ("score", "containment")
 GROUPINGS = ("components", "principal")
 
@@ -95,8 +95,13 @@ def _under(path: str, folder: str) -> bool:
     return path == folder or path.startswith(folder + os.sep) or path.startswith(folder + "/")
 
 
-def keeper_key(rule: str, folder_priority: Sequence[str] = ()) -> Callable[[DocumentInfo], tuple]:
+def keeper_key(rule: str, folder_priority: Sequence[str] = (),
+               version_rank: dict[int, int] | None = None) -> Callable[[DocumentInfo], tuple]:
     """The sort key that puts the document to keep first under ``rule``.
+
+    ``latest`` keeps the last version written: the highest place in ``version_rank``
+    (document id -> place in its group's version order, ``pipeline.lineage``), then the
+    newest date.
 
     Raises:
         ValueError: an unknown rule.
@@ -118,6 +123,9 @@ def keeper_key(rule: str, folder_priority: Sequence[str] = ()) -> Callable[[Docu
             return (pos, not d.reference, _date(d), d.id)
 
         return rank
+    if rule == "latest":
+        ranks = version_rank or {}
+        return lambda d: (-ranks.get(d.id, 0), -_date(d) if _date(d) != math.inf else math.inf, d.id)
     raise ValueError(f"unknown keeper rule {rule!r} (known: {', '.join(KEEPER_RULES)})")
 
 
@@ -193,6 +201,10 @@ def groups_at(
     links = _links_within(formed, items, verdicts, pair_value)
     out: list[DocGroup] = []
     grouped: set[int] = set()
+    if keeper_rule == "latest":  # the version order of every group, from their texts
+        from .lineage import version_ranks
+
+        sort_key = keeper_key(keeper_rule, folder_priority, version_ranks(store, formed))
     for n, (g, members) in enumerate(zip(groups, formed), start=1):
         grouped.update(members)
         principal = members[0]

@@ -63,18 +63,18 @@ def test_rows_texts_roles_and_fonts_of_a_known_grouping(tree):
     docs = _docs(5)
     tree.set_grouping(_known(), docs)
     m = tree.model
-    assert tree.fully_filled() and m.rowCount() == 2 and m.columnCount() == 5
+    assert tree.fully_filled() and m.rowCount() == 2 and m.columnCount() == 6
     assert tree.summary.text() == "2 groups · 5 documents"
-    assert [m.headerData(c, Qt.Orientation.Horizontal) for c in range(5)] == ["Document", "Score", "Role", "Size",
-                                                                                "Date"]
+    assert [m.headerData(c, Qt.Orientation.Horizontal) for c in range(6)] == ["Document", "Score", "Role", "Size",
+                                                                                "Date", "Version"]
     g1, g2 = m.index(0, 0), m.index(1, 0)
-    assert _texts(m, 0) == ["Group 1 · 3 documents", "", "keep coll/sub/doc3.txt", "", ""]
+    assert _texts(m, 0) == ["Group 1 · 3 documents", "", "keep coll/sub/doc3.txt", "", "", ""]
     assert _texts(m, 1)[2] == f"keep coll/{LONG}keeper.txt"
     assert m.index(1, 2).data(Qt.ItemDataRole.ToolTipRole) == f"keep coll/{LONG}keeper.txt"
     assert g1.data(GROUP_ROLE) == 1 and g1.data(DOC_ROLE) is None and g1.data(Qt.ItemDataRole.FontRole).bold()
     assert m.rowCount(g1) == 3 and m.rowCount(g2) == 2
     assert _texts(m, 0, g1) == ["coll/sub/doc1.txt", "1.000", "principal", human_size(1000),
-                                fmt_date(doc_date(docs[1]))]
+                                fmt_date(doc_date(docs[1])), ""]  # no version order yet
     assert _texts(m, 1, g1)[1:3] == ["0.900", ""]
     assert _texts(m, 2, g1)[1:3] == ["0.450 via others", "★ keeper, reference"]
     assert _texts(m, 1, g2)[1:3] == ["–", "★ keeper"]
@@ -87,7 +87,7 @@ def test_rows_texts_roles_and_fonts_of_a_known_grouping(tree):
     assert member.data(Qt.ItemDataRole.ToolTipRole) == "/data/coll/sub/doc3.txt"
     # a member whose document is unknown still shows
     tree.set_grouping(Grouping([DocGroup(7, 8, [8, 9], {8: 1.0, 9: 0.7}, 8)]), {})
-    assert _texts(m, 0, m.index(0, 0)) == ["#8", "1.000", "principal, ★ keeper", "–", "–"]
+    assert _texts(m, 0, m.index(0, 0)) == ["#8", "1.000", "principal, ★ keeper", "–", "–", ""]
     assert _texts(m, 0)[2] == ""
 
 
@@ -96,7 +96,7 @@ def test_few_groups_open_expanded_and_the_columns_leave_room_for_the_documents(t
     assert tree.view.isExpanded(tree.model.index(0, 0)) and tree.view.isExpanded(tree.model.index(1, 0))
     header = tree.view.header()
     assert header.sectionResizeMode(0) == QHeaderView.ResizeMode.Stretch
-    assert all(header.sectionResizeMode(c) == QHeaderView.ResizeMode.Interactive for c in range(1, 5))
+    assert all(header.sectionResizeMode(c) == QHeaderView.ResizeMode.Interactive for c in range(1, 6))
     # the long 'keep ...' of group 2 does not widen the Role column: the Document column gets the room
     assert header.sectionSize(0) > header.sectionSize(2)
     # more than 30 groups open collapsed, except those expanded before (by group id)

@@ -1,0 +1,98 @@
+"""``ndd lineage`` and the keeper rule ``latest`` on scanned hand-made histories."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import random
+
+import pytest
+
+from ndd_desktop.cli import main
+
+WORDS = ("archive record letter council minute budget harbour school river bridge market tax road "
+         "church mill farm court clerk deed lease survey map plan rent wage fund loan grant").split()
+
+
+def history(seed: int, n: int) -> list[str]:
+    """n versions of one document: each adds a sentence; the later ones carry a later date."""
+    rng = random.Random(seed)
+    sentences = [" ".join(rng.choice(WORDS) for _ in range(12)) + "." for _ in range(40)]
+    out = []
+    for k in range(n):
+        out.append(f"Rules of the {seed} board\nLast updated: {2010 + k}-05-0{seed % 9 + 1}\n\n" + "\n".join(sentences))
+        sentences.insert(rng.randrange(len(sentences)), " ".join(rng.choice(WORDS) for _ in range(12)) + ".")
+    return out
+
+
+@pytest.fixture(scope="module")
+def histories(tmp_path_factory):
+    """Two histories of 5 and 4 versions under random names, scanned once for the module
+    (the tests only read it): (collection file, {name: (history, place)})."""
+    tmp_path = tmp_path_factory.mktemp("lineage")
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    truth = {}
+    rng = random.Random(3)
+    for h, n in ((1, 5), (2, 4)):
+        for place, text in enumerate(history(h, n), start=1):
+            name = "".join(rng.choice("abcdefghjkmnpqrstuwxyz") for _ in range(10)) + ".txt"
+            (folder / name).write_text(text)
+            os.utime(folder / name, (1_600_000_000, 1_600_000_000))  # equal file dates: the content decides
+            truth[name] = (h, place)
+    db = tmp_path / "c.ndd"
+    assert main(["scan", str(folder), "--db", str(db), "-q", "--workers", "0"]) == 0
+    return db, truth
+
+
+def run(capsys, *argv):
+    status = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_lineage_json_lists_each_group_oldest_first(capsys, histories):
+    db, truth = histories
+    status, out, err = run(capsys, "lineage", "--db", db, "--format", "json")
+    assert status == 0, err
+    groups = json.loads(out)
+    assert len(groups) == 2
+    for g in groups:
+        places = [truth[p][1] for p in g["order"]]
+        assert places == sorted(places) and len({truth[p][0] for p in g["order"]}) == 1
+        assert truth[g["latest"]][1] == max(places) == len(places)
+        assert g["level"] in ("high", "medium", "low") and 0.0 <= g["confidence"] <= 1.0
+        assert [m["place"] for m in g["members"]] == list(range(1, len(places) + 1))
+        assert g["evidence"]["stamp"] == pytest.approx(1.0)
+
+
+def test_lineage_csv_one_row_per_document(capsys, histories):
+    db, truth = histories
+    status, out, err = run(capsys, "lineage", "--db", db, "--format", "csv")
+    assert status == 0, err
+    rows = list(csv.DictReader(io.StringIO(out)))
+    assert len(rows) == len(truth)
+    for r in rows:
+        assert int(r["place"]) == truth[r["path"]][1]
+        assert (r["latest"] == "yes") == (truth[r["path"]][1] == (5 if truth[r["path"]][0] == 1 else 4))
+
+
+def test_lineage_of_one_group_and_an_unknown_group(capsys, histories):
+    db, _ = histories
+    status, out, _ = run(capsys, "lineage", "--db", db, "--group", "2")
+    assert status == 0 and [g["group"] for g in json.loads(out)] == [2]
+    status, out, err = run(capsys, "lineage", "--db", db, "--group", "7")
+    assert status == 2 and out == ""
+    assert "no group 7" in err and "numbered 1 to 2" in err
+
+
+def test_keeper_rule_latest_keeps_the_last_version(capsys, histories):
+    db, truth = histories
+    status, out, err = run(capsys, "clusters", "--db", db, "--keeper-rule", "latest", "--format", "json")
+    assert status == 0, err
+    for g in json.loads(out):
+        assert truth[g["keeper"]][1] == len(g["members"])
+    status, out, err = run(capsys, "clusters", "--db", db, "--keeper-rule", "newest", "--format", "json")
+    assert status == 0, err  # the other rules still run
