@@ -24,6 +24,10 @@ ERROR_COLUMNS = ["path", "root", "status", "reason", "format", "size", "id"]
 
 def run(args: argparse.Namespace) -> int:
     """Dispatch to the subcommand."""
+    if args.command in ("check", "repair", "decisions"):
+        from . import maintenance
+
+        return getattr(maintenance, f"cmd_{args.command}")(args)
     return COMMANDS[args.command](args)
 
 
@@ -40,7 +44,9 @@ def parse_settings(items: list[str]) -> dict[str, str]:
 
 @contextmanager
 def open_store(path: str, *, create: bool = False) -> Iterator[Store]:
-    """Open the collection file, turning store failures into one-line errors."""
+    """Open the collection file, turning store failures into one-line errors: at opening
+    and while the command reads or writes it (a damaged page met half-way through a
+    listing ends the command with exit status 1, after what was already written)."""
     if not create and not os.path.exists(path):
         raise UsageError(f"no collection file at {path}")
     try:
@@ -49,6 +55,9 @@ def open_store(path: str, *, create: bool = False) -> Iterator[Store]:
         raise CommandError(str(exc)) from None
     try:
         yield store
+    except StoreError as exc:
+        sys.stdout.flush()  # the partial output first, then the error that cut it short
+        raise CommandError(str(exc)) from None
     finally:
         store.close()
 
@@ -84,6 +93,9 @@ def cmd_scan(args: argparse.Namespace) -> int:
     failed: list = []
     token = CancelToken()
     with open_store(args.db, create=True) as store, _cancel_on_sigint(token):
+        if store.read_only:
+            raise CommandError(f"{store.path} is read-only (read-only media or permissions): a scan writes to "
+                               "its collection file; copy it to a writable folder, or scan into a new one")
         if not args.replace:
             _refuse_dropping_folders(store, roots)
         job = ScanJob(store, config, progress=bar, cancel=token, on_error=failed.append)
