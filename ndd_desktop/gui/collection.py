@@ -207,7 +207,7 @@ class Collection(QObject):
     def _save(self, key: str, value: Any) -> None:
         """Keep a setting in the collection file; a failure is reported, never raised
         into the views (the setting still applies until the collection is closed)."""
-        if self._closed:
+        if self._closed or self.store.read_only:  # read-only: the setting applies until closed
             return
         try:
             self.store.set_setting(key, value)
@@ -307,6 +307,9 @@ class Collection(QObject):
         """Make ``doc_id`` the keeper of its group (clearing other chosen keepers in it);
         undo puts back the group's chosen keepers as they were."""
         doc_id = int(doc_id)
+        if self.store.read_only:
+            self.failed.emit("the collection file is read-only: a keeper cannot be chosen")
+            return
         chosen = self.store.keepers()
         members = {int(m) for m in group_members} | {doc_id}
         before = {m: m in chosen for m in members}
