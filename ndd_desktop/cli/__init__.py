@@ -94,7 +94,8 @@ def build_parser() -> argparse.ArgumentParser:
                                    "saved with the collection for this pair set, else the method's default.")
     _add_db(p)
     _add_selection(p)
-    p.add_argument("--format", choices=("csv", "json"), default="csv")
+    p.add_argument("--format", choices=("csv", "json", "table"), default="csv",
+                   help="csv or json (streamed, for programs), or table (for reading on a terminal)")
 
     p = sub.add_parser("clusters", help="list groups of near-duplicates",
                        description="One row per document of each group, with the document to keep. " + SAVED_VALUES)
@@ -109,7 +110,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="components: every linked document in one group around its most linked document; "
                         "principal: the longest document and those directly similar to it; wins over the grouping "
                         "saved with the collection (default: the saved one, else components)")
-    p.add_argument("--format", choices=("csv", "json"), default="csv")
+    p.add_argument("--format", choices=("csv", "json", "table"), default="csv",
+                   help="csv or json (for programs), or table (for reading on a terminal)")
 
     p = sub.add_parser("errors", help="list files that were skipped or failed")
     _add_db(p)

@@ -13,11 +13,14 @@ from ..core.methods import DEFAULT_METHOD, get_method, method_names
 from ..core.params import describe_params
 from ..store import Root, Store, StoreError
 from . import EXIT_INTERRUPTED, EXIT_OK, CommandError, UsageError
-from .output import ProgressBar, clean, iso_utc, one_line, write_rows
+from .output import ProgressBar, clean, iso_utc, one_line, write_rows, write_table
 
 PAIR_COLUMNS = ["a", "b", "score", "containment_ab", "containment_ba", "hamming", "verdict",
                 "a_root", "b_root", "a_id", "b_id", "pair_id"]
 CLUSTER_COLUMNS = ["group", "path", "root", "role", "keeper", "score", "id", "size", "date"]
+#: The columns of ``--format table``: what a reader needs, so they fit a terminal.
+TABLE_PAIR_COLUMNS = ["a", "b", "score", "containment_ab", "containment_ba", "verdict"]
+TABLE_CLUSTER_COLUMNS = ["group", "path", "role", "keeper", "score", "size", "date"]
 PAGE = 20_000  # pairs fetched at a time by `ndd pairs` (one query, streamed)
 ERROR_COLUMNS = ["path", "root", "status", "reason", "format", "size", "id"]
 
@@ -76,6 +79,10 @@ def cmd_scan(args: argparse.Namespace) -> int:
     from ..pipeline.config import DEFAULT_FLOOR
 
     for path in [*args.paths, *args.reference]:
+        if os.path.isfile(path):
+            folder = os.path.dirname(os.path.abspath(path))
+            raise UsageError(f"{path} is a file; ndd scan takes folders (a collection is one or more folders): "
+                             f"scan its folder {folder}")
         if not os.path.isdir(path):
             raise UsageError(f"no such folder: {path}")
     method = _method(args.method or DEFAULT_METHOD)
@@ -124,6 +131,7 @@ def cmd_scan(args: argparse.Namespace) -> int:
             f"({summary.new} new, {summary.changed} changed, {summary.moved} moved, {summary.removed} removed), "
             f"{summary.pairs} pairs [{method.name}] in {summary.seconds:.1f} s\n"
         )
+        _pairs_at_threshold_note(args.db, method, settings, floor, summary.pairs)
         if summary.reattached:
             sys.stderr.write(f"ndd: note: {summary.reattached} review decision(s) re-attached to documents of the "
                              "same content\n")
@@ -132,6 +140,21 @@ def cmd_scan(args: argparse.Namespace) -> int:
 
             sys.stderr.write(f"ndd: note: {incompleteness(summary.complete_from, method.name)}\n")
     return EXIT_OK
+
+
+def _pairs_at_threshold_note(db: str, method, settings: dict, floor: float, stored: int) -> None:
+    """Say how many of the stored pairs ``ndd pairs`` lists: the scan keeps every pair down
+    to the floor, the listing starts at the threshold."""
+    params = method.params(settings)
+    pairs_key = method.pairs_key(params)
+    with open_store(db) as store:
+        threshold = store.saved_threshold(method.name, pairs_key)
+        threshold = method.threshold_for(params) if threshold is None else threshold
+        shown = store.count_pairs(method.name, pairs_key, threshold)
+    if shown != stored:
+        sys.stderr.write(f"ndd: note: {shown} of the {stored} pairs score {threshold:g} or more (the threshold "
+                         f"'ndd pairs' and 'ndd clusters' use); the others are kept down to the floor {floor:g} "
+                         "so the threshold can be lowered without rescanning\n")
 
 
 def _refuse_dropping_folders(store: Store, roots: list[Root]) -> None:
@@ -252,7 +275,12 @@ def cmd_pairs(args: argparse.Namespace) -> int:
     """``ndd pairs``: one row per pair at or above the threshold, best first."""
     with open_store(args.db) as store:
         method, _, pairs_key, threshold = select_pair_set(store, args)
-        write_rows(_pair_rows(store, method.name, pairs_key, threshold), args.format, sys.stdout, PAIR_COLUMNS)
+        rows = _pair_rows(store, method.name, pairs_key, threshold)
+        if args.format == "table":
+            write_table(rows, sys.stdout, TABLE_PAIR_COLUMNS, numeric=("score", "containment_ab", "containment_ba"),
+                        title=f"pairs at {threshold:g} or more [{method.name}]")
+        else:
+            write_rows(rows, args.format, sys.stdout, PAIR_COLUMNS)
     return EXIT_OK
 
 
@@ -345,7 +373,11 @@ def cmd_clusters(args: argparse.Namespace) -> int:
                 "role": _role(g, m), "keeper": "yes" if m == g.keeper else "",
                 "score": _rounded(g.scores[m]), "id": m, "size": d.size, "date": iso_utc(d.date),
             })
-    write_rows(rows, "csv", sys.stdout, CLUSTER_COLUMNS)
+    if args.format == "table":
+        write_table(rows, sys.stdout, TABLE_CLUSTER_COLUMNS, numeric=("group", "score", "size"),
+                    title=f"{len(grouping.groups)} groups at {threshold:g} or more [{method.name}]")
+    else:
+        write_rows(rows, "csv", sys.stdout, CLUSTER_COLUMNS)
     return EXIT_OK
 
 
