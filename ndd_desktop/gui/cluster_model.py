@@ -52,9 +52,6 @@ class ClusterModel(QAbstractItemModel):
         self._row_of_group = None
         self.endResetModel()
 
-    def group_at(self, row: int) -> Any:
-        return self.groups[row]
-
     def row_of_group(self, group_id: Any) -> int | None:
         """The row of the group with ``group_id`` (None when it is not shown)."""
         if self._row_of_group is None:

@@ -178,14 +178,6 @@ class Collection(QObject):
             d.saved_threshold = self.threshold
         self.regroup()
 
-    def set_grouping_mode(self, mode: str) -> None:
-        """Form groups as connected components or around principals (see pipeline.grouping)."""
-        self.set_grouping_options(self.keeper_rule, mode, self.folder_priority)
-
-    def set_keeper_rule(self, rule: str, folder_priority: tuple[str, ...] = ()) -> None:
-        """Change how each group's keeper is chosen and regroup."""
-        self.set_grouping_options(rule, self.grouping_mode, folder_priority)
-
     def set_grouping_options(self, rule: str, mode: str, folder_priority: tuple[str, ...] = (), *,
                              regroup: bool = True) -> None:
         """Set the keeper rule, the grouping and the folder order (for the folder-priority
@@ -277,10 +269,6 @@ class Collection(QObject):
     def can_undo(self) -> bool:
         """True when there is a verdict or a keeper choice to undo."""
         return bool(self._undo)
-
-    def undo_kind(self) -> str | None:
-        """What the next undo puts back: "verdict", "keeper", or None."""
-        return self._undo[-1][0] if self._undo else None
 
     def undo(self) -> tuple[str, Any] | None:
         """Put back the state before the last verdict or keeper choice.
