@@ -298,6 +298,8 @@ def test_wheel_carries_the_resources(tmp_path):
         assert f"{prefix}demo/{rel}" in names
     assert f"{prefix}icons/{resources.ICON_NAME}.svg" in names
     assert "ndd_desktop/store/migrations/script.py.mako" in names
+    for template in os.listdir(REPO / "ndd_desktop" / "export" / "templates"):
+        assert f"ndd_desktop/export/templates/{template}" in names
 
 
 @pytest.mark.optin
