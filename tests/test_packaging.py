@@ -270,7 +270,10 @@ def test_ci_runs_the_readme_test_command():
     ci = (REPO / ".ci" / "run").read_text(encoding="utf-8")
     command = "bash packaging/test.sh"
     assert command in readme.split("\n## ", 1)[0], "the test command belongs at the top"
-    assert [line for line in ci.splitlines() if line.startswith("bash ")] == [command]
+    # then the lowest-versions run, which the Development section describes
+    lowest = "bash packaging/test-lowest.sh"
+    assert [line for line in ci.splitlines() if line.startswith("bash ")] == [command, lowest + " -q"]
+    assert lowest in readme.split("\n## Development", 1)[1]
 
 
 def test_apt_line_is_the_same_everywhere():
