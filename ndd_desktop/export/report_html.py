@@ -27,6 +27,7 @@ TEMPLATES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "templates"
 #: Words of each document compared in the side-by-side view (keeps difflib fast).
 MAX_WORDS = 3000
 
+
 def e(value) -> str:
     """Escape anything for HTML text or a quoted attribute."""
     return html.escape("" if value is None else str(value), quote=True)
