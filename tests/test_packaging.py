@@ -270,7 +270,10 @@ def test_ci_runs_the_readme_test_command():
     ci = (REPO / ".ci" / "run").read_text(encoding="utf-8")
     command = "bash packaging/test.sh"
     assert command in readme.split("\n## ", 1)[0], "the test command belongs at the top"
-    assert [line for line in ci.splitlines() if line.startswith("bash ")] == [command]
+    # then the lowest-versions run, which the Development section describes
+    lowest = "bash packaging/test-lowest.sh"
+    assert [line for line in ci.splitlines() if line.startswith("bash ")] == [command, lowest + " -q"]
+    assert lowest in readme.split("\n## Development", 1)[1]
 
 
 def test_apt_line_is_the_same_everywhere():
@@ -298,6 +301,8 @@ def test_wheel_carries_the_resources(tmp_path):
         assert f"{prefix}demo/{rel}" in names
     assert f"{prefix}icons/{resources.ICON_NAME}.svg" in names
     assert "ndd_desktop/store/migrations/script.py.mako" in names
+    for template in os.listdir(REPO / "ndd_desktop" / "export" / "templates"):
+        assert f"ndd_desktop/export/templates/{template}" in names
 
 
 @pytest.mark.optin

@@ -1,4 +1,5 @@
-"""``ndd``: the command line of ndd-desktop (scan, pairs, clusters, lineage, errors, methods, export).
+"""``ndd``: the command line of ndd-desktop (scan, pairs, clusters, lineage, errors, methods, export,
+folders, threads, check, repair, decisions).
 
 Exit status: 0 on success (a scan with file errors included: they are listed), 1 for a
 failure at run time (an unreadable or newer store, a scan that failed), 2 for bad
@@ -103,7 +104,8 @@ def build_parser() -> argparse.ArgumentParser:
                                    "saved with the collection for this pair set, else the method's default.")
     _add_db(p)
     _add_selection(p)
-    p.add_argument("--format", choices=("csv", "json"), default="csv")
+    p.add_argument("--format", choices=("csv", "json", "table"), default="csv",
+                   help="csv or json (streamed, for programs), or table (for reading on a terminal)")
 
     p = sub.add_parser("clusters", help="list groups of near-duplicates",
                        description="One row per document of each group, with the document to keep. " + SAVED_VALUES)
@@ -119,7 +121,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="components: every linked document in one group around its most linked document; "
                         "principal: the longest document and those directly similar to it; wins over the grouping "
                         "saved with the collection (default: the saved one, else components)")
-    p.add_argument("--format", choices=("csv", "json"), default="csv")
+    p.add_argument("--format", choices=("csv", "json", "table"), default="csv",
+                   help="csv or json (for programs), or table (for reading on a terminal)")
 
     p = sub.add_parser("errors", help="files that were skipped or failed, counted by reason",
                        description="Files skipped or failed, counted by reason; --all or --format lists every file.")
@@ -153,6 +156,28 @@ def build_parser() -> argparse.ArgumentParser:
     from .lineage_cmd import add_parser as add_lineage_parser
 
     add_lineage_parser(sub, _add_db, _add_selection)
+
+    p = sub.add_parser("check", help="check that a collection file is whole",
+                       description="SQLite's integrity check, the schema version and the rows of each table. "
+                                   "The file is only read. Exit status 1 when anything is wrong.")
+    _add_db(p)
+
+    p = sub.add_parser("repair", help="save what can be read from a damaged collection file into a new one",
+                       description="Copy what can be read into a new collection file, table by table, the review "
+                                   "decisions and settings first, skipping damaged rows. The damaged file is only "
+                                   "read. Then run 'ndd scan' on the new file with the same folders.")
+    _add_db(p)
+    p.add_argument("--to", required=True, metavar="FILE", help="the new collection file (must not exist)")
+
+    p = sub.add_parser("decisions", help="export or import the review (verdicts, keepers, settings)",
+                       description="The review as a file of its own, so it outlives its collection file. Documents "
+                                   "are named by folder, path and content hash; an import finds them by content "
+                                   "and applies a decision only where the collection has no newer one.")
+    p.add_argument("action", choices=("export", "import"))
+    p.add_argument("file", metavar="FILE", help="the review file ('-' for standard output when exporting)")
+    _add_db(p)
+    p.add_argument("--format", choices=("json", "csv"), default=None,
+                   help="default: from the file name when exporting (.csv, else json), from the content when importing")
     return parser
 
 

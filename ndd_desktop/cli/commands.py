@@ -13,19 +13,26 @@ from ..core.methods import DEFAULT_METHOD, get_method, method_names
 from ..core.params import describe_params
 from ..store import Root, Store, StoreError
 from . import EXIT_INTERRUPTED, EXIT_OK, CommandError, UsageError
-from .output import ProgressBar, clean, iso_utc, one_line, write_rows
+from .output import ProgressBar, clean, iso_utc, one_line, write_rows, write_table
 from .tally import write_failures, write_groups
 
 PAIR_COLUMNS = ["a", "b", "score", "containment_ab", "containment_ba", "estimate", "hamming", "verdict",
                 "a_root", "b_root", "a_id", "b_id", "pair_id"]
 CLUSTER_COLUMNS = ["group", "path", "root", "role", "keeper", "score", "score_to_keeper", "duplicate_of",
                    "duplicate_score", "id", "size", "date"]
+#: The columns of ``--format table``: what a reader needs, so they fit a terminal.
+TABLE_PAIR_COLUMNS = ["a", "b", "score", "containment_ab", "containment_ba", "verdict"]
+TABLE_CLUSTER_COLUMNS = ["group", "path", "role", "keeper", "score", "duplicate_of", "size", "date"]
 PAGE = 20_000  # pairs fetched at a time by `ndd pairs` (one query, streamed)
 ERROR_COLUMNS = ["path", "root", "status", "reason", "format", "size", "id"]
 
 
 def run(args: argparse.Namespace) -> int:
     """Dispatch to the subcommand."""
+    if args.command in ("check", "repair", "decisions"):
+        from . import maintenance
+
+        return getattr(maintenance, f"cmd_{args.command}")(args)
     return COMMANDS[args.command](args)
 
 
@@ -42,7 +49,9 @@ def parse_settings(items: list[str]) -> dict[str, str]:
 
 @contextmanager
 def open_store(path: str, *, create: bool = False) -> Iterator[Store]:
-    """Open the collection file, turning store failures into one-line errors."""
+    """Open the collection file, turning store failures into one-line errors: at opening
+    and while the command reads or writes it (a damaged page met half-way through a
+    listing ends the command with exit status 1, after what was already written)."""
     if not create and not os.path.exists(path):
         raise UsageError(f"no collection file at {path}")
     try:
@@ -51,6 +60,9 @@ def open_store(path: str, *, create: bool = False) -> Iterator[Store]:
         raise CommandError(str(exc)) from None
     try:
         yield store
+    except StoreError as exc:
+        sys.stdout.flush()  # the partial output first, then the error that cut it short
+        raise CommandError(str(exc)) from None
     finally:
         store.close()
 
@@ -68,6 +80,10 @@ def cmd_scan(args: argparse.Namespace) -> int:
     from ..pipeline import CancelToken, ExtractOptions, Limits, ScanCancelled, ScanConfig, ScanError, ScanJob, ScanStopped
 
     for path in [*args.paths, *args.reference]:
+        if os.path.isfile(path):
+            folder = os.path.dirname(os.path.abspath(path))
+            raise UsageError(f"{path} is a file; ndd scan takes folders (a collection is one or more folders): "
+                             f"scan its folder {folder}")
         if not os.path.isdir(path):
             raise UsageError(f"no such folder: {path}")
     method = _method(args.method or DEFAULT_METHOD)
@@ -88,6 +104,9 @@ def cmd_scan(args: argparse.Namespace) -> int:
     failed: list = []
     token = CancelToken()
     with open_store(args.db, create=True) as store, _cancel_on_sigint(token):
+        if store.read_only:
+            raise CommandError(f"{store.path} is read-only (read-only media or permissions): a scan writes to "
+                               "its collection file; copy it to a writable folder, or scan into a new one")
         if not args.replace:
             _refuse_dropping_folders(store, roots)
         job = ScanJob(store, config, progress=bar, cancel=token, on_error=failed.append)
@@ -115,6 +134,7 @@ def cmd_scan(args: argparse.Namespace) -> int:
             f"({summary.new} new, {summary.changed} changed, {summary.moved} moved, {summary.removed} removed), "
             f"{summary.pairs} pairs [{method.name}] in {summary.seconds:.1f} s\n"
         )
+        _pairs_at_threshold_note(args.db, method, settings, floor, summary.pairs)
         if summary.reattached:
             sys.stderr.write(f"ndd: note: {summary.reattached} review decision(s) re-attached to documents of the "
                              "same content\n")
@@ -142,6 +162,21 @@ def _with_ignore(settings: dict[str, str], value: str) -> dict[str, str]:
         if not same:
             raise UsageError(f"--ignore {value} and --set ignore={given} disagree: give one of them")
     return {**settings, "ignore": items}
+
+
+def _pairs_at_threshold_note(db: str, method, settings: dict, floor: float, stored: int) -> None:
+    """Say how many of the stored pairs ``ndd pairs`` lists: the scan keeps every pair down
+    to the floor, the listing starts at the threshold."""
+    params = method.params(settings)
+    pairs_key = method.pairs_key(params)
+    with open_store(db) as store:
+        threshold = store.saved_threshold(method.name, pairs_key)
+        threshold = method.threshold_for(params) if threshold is None else threshold
+        shown = store.count_pairs(method.name, pairs_key, threshold)
+    if shown != stored:
+        sys.stderr.write(f"ndd: note: {shown} of the {stored} pairs score {threshold:g} or more (the threshold "
+                         f"'ndd pairs' and 'ndd clusters' use); the others are kept down to the floor {floor:g} "
+                         "so the threshold can be lowered without rescanning\n")
 
 
 def _refuse_dropping_folders(store: Store, roots: list[Root]) -> None:
@@ -262,7 +297,12 @@ def cmd_pairs(args: argparse.Namespace) -> int:
     """``ndd pairs``: one row per pair at or above the threshold, best first."""
     with open_store(args.db) as store:
         method, _, pairs_key, threshold = select_pair_set(store, args)
-        write_rows(_pair_rows(store, method.name, pairs_key, threshold), args.format, sys.stdout, PAIR_COLUMNS)
+        rows = _pair_rows(store, method.name, pairs_key, threshold)
+        if args.format == "table":
+            write_table(rows, sys.stdout, TABLE_PAIR_COLUMNS, numeric=("score", "containment_ab", "containment_ba"),
+                        title=f"pairs at {threshold:g} or more [{method.name}]")
+        else:
+            write_rows(rows, args.format, sys.stdout, PAIR_COLUMNS)
     return EXIT_OK
 
 
@@ -362,7 +402,11 @@ def cmd_clusters(args: argparse.Namespace) -> int:
                 "duplicate_of": docs[g.covered_by[m][0]].relpath if m in g.covered_by else "",
                 "duplicate_score": _rounded(g.covered_by[m][1]) if m in g.covered_by else None, "id": m, "size": d.size, "date": iso_utc(d.date),
             })
-    write_rows(rows, "csv", sys.stdout, CLUSTER_COLUMNS)
+    if args.format == "table":
+        write_table(rows, sys.stdout, TABLE_CLUSTER_COLUMNS, numeric=("group", "score", "size"),
+                    title=f"{len(grouping.groups)} groups at {threshold:g} or more [{method.name}]")
+    else:
+        write_rows(rows, "csv", sys.stdout, CLUSTER_COLUMNS)
     return EXIT_OK
 
 

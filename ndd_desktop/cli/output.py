@@ -61,6 +61,34 @@ def write_rows(rows: Iterable[dict], fmt: str, out: IO[str], columns: Sequence[s
         writer.writerow(["" if v is None else v for v in values])
 
 
+#: Shorter headers for the table view (the CSV and JSON keep the full names).
+TABLE_HEADERS = {"containment_ab": "cont a→b", "containment_ba": "cont b→a"}
+
+
+def write_table(rows: Iterable[dict], out: IO[str], columns: Sequence[str], *, numeric: Sequence[str] = (),
+                title: str | None = None) -> None:
+    """Rows as a table for reading on a terminal (rich): columns fitted to the terminal's
+    width, long paths folded, numbers right-aligned. All rows are gathered first."""
+    from rich.console import Console
+    from rich.table import Table
+    from rich.text import Text  # plain text: a "[draft].txt" is a name, not rich markup
+
+    table = Table(title=Text(title) if title else None, show_lines=False, header_style="bold", expand=False)
+    for name in columns:
+        right = name in numeric
+        table.add_column(TABLE_HEADERS.get(name, name), justify="right" if right else "left", overflow="fold",
+                         no_wrap=right, ratio=None if right else 1, min_width=None if right else 6)
+    count = 0
+    for r in rows:
+        values = [clean(r.get(k)) for k in columns]
+        table.add_row(*(Text("" if v is None else one_line(v)) for v in values))
+        count += 1
+    console = Console(file=out, soft_wrap=False, highlight=False,
+                      width=None if out.isatty() else shutil.get_terminal_size((120, 20)).columns)
+    console.print(table)
+    console.print(f"{count} row{'s' if count != 1 else ''}", style="dim")
+
+
 def _fmt_seconds(s: float | None) -> str:
     if s is None or math.isinf(s):
         return "--:--"

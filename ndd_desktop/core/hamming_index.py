@@ -98,13 +98,6 @@ def bit_agreement(fps: np.ndarray, sample: int = 4096) -> np.ndarray:
     return p * p + (1 - p) * (1 - p)
 
 
-def pigeonhole_rate(fps: np.ndarray, radius: int) -> float:
-    """Expected share of random pairs that agree on some block (from the bit balance)."""
-    bits = fps.shape[1] * 64
-    agree = bit_agreement(fps)
-    return float(sum(np.prod(agree[lo:hi]) for lo, hi in block_bounds(bits, radius + 1)))
-
-
 @functools.lru_cache(maxsize=256)
 def covering_tables(bits: int, radius: int, parts: int) -> tuple[tuple[int, int, int], ...]:
     """The tables of the covering strategy: (lo, hi, mask) per table.

@@ -10,8 +10,8 @@ from the ``wordfreq`` package (its packaged data, no file of ours), or are injec
 Speed: each distinct word is corrected once (a per-corrector cache); unknown words are
 taken in batches of one length; candidates are limited to the lengths that can reach the
 threshold and then to the words whose character overlap can (a bit-mask bound computed as
-a matrix operation); the Jaro similarity of the survivors is computed for all of them at
-once on position bitmaps. The filters are exact: they never drop a word that could reach
+a matrix operation); rapidfuzz computes the Jaro similarity of the surviving pairs in one
+call (``process.cpdist``). The filters are exact: they never drop a word that could reach
 the threshold, so the result equals a scan of the whole dictionary with jellyfish.
 """
 
@@ -24,8 +24,9 @@ import re
 import unicodedata
 from typing import Iterable, Iterator, Mapping
 
-import jellyfish
 import numpy as np
+from rapidfuzz import process
+from rapidfuzz.distance import Jaro
 
 from .normalize import normalize, tokens
 
@@ -40,11 +41,10 @@ LANGUAGES = (
 
 _REPEATS = re.compile(r"(.)\1\1+", re.DOTALL)  # any run of 3+; letters are checked on a hit
 _EPS = 1e-9
-_MAX_LEN = 32  # longest word corrected or kept in the dictionary (positions are uint32 bits)
-_ALPHABET = 62  # characters with an exact position bitmap; rarer ones share a column
+_MAX_LEN = 32  # longest word corrected or kept in the dictionary
 _CACHE_LIMIT = 1_000_000  # unknown words remembered per corrector before starting afresh
 _BATCH = 512  # words of one length corrected together
-_FILTER_CELLS = 1 << 21  # (words x dictionary rows) per filter step; pairs x letters per Jaro step
+_FILTER_CELLS = 1 << 21  # (words x dictionary rows) per filter step
 
 
 def collapse_repeats(text: str) -> str:
@@ -100,64 +100,11 @@ def _letter_profile(word: str) -> tuple[int, int, int]:
     return once, twice, min(excess, 255)
 
 
-def jaro_from_bitmaps(
-    bitmaps: np.ndarray, queries: np.ndarray, cand_lengths: np.ndarray, threshold: float = 0.0
-) -> np.ndarray:
-    """Jaro similarity of P (query, candidate) pairs at once, all queries of one length a.
-
-    ``bitmaps[k, p]`` has bit j set when candidate k holds query k's character p at
-    position j (uint32, so candidates of up to 32 characters); ``queries`` holds the
-    queries' code points (P, a). For each query character in turn the lowest unused
-    position inside the window max(|s1|, |s2|)/2 - 1 is taken, as the textbook algorithm
-    does, and half the out-of-order matched pairs are the transpositions. Pairs whose
-    match count alone cannot reach ``threshold`` get 0 without counting transpositions.
-    """
-    rows, a = queries.shape
-    if rows == 0 or a == 0:
-        return np.zeros(rows, dtype=np.float64)
-    one = np.uint32(1)
-    b = cand_lengths.astype(np.int64)[:, None]
-    window = np.maximum(np.maximum(a, b) // 2 - 1, 0)
-    pos = np.arange(a, dtype=np.int64)[None, :]
-    lo = np.maximum(pos - window, 0)
-    hi = np.minimum(pos + window + 1, b)
-    span = (((1 << hi) - 1) & ~((1 << lo) - 1)).astype(np.uint32)  # 0 when hi <= lo
-    used = np.zeros(rows, dtype=np.uint32)
-    low = np.empty((rows, a), dtype=np.uint32)
-    for p in range(a):
-        free = bitmaps[:, p] & span[:, p] & ~used
-        low[:, p] = free & (~free + one)  # the lowest free position (0 if none)
-        used |= low[:, p]
-    m = np.bitwise_count(used).astype(np.int64)
-    sim = np.zeros(rows, dtype=np.float64)
-    live = np.flatnonzero((m > 0) & ((m / a + m / cand_lengths + 1.0) / 3.0 >= threshold - _EPS))
-    if live.shape[0] == 0:
-        return sim
-    low, m, b = low[live], m[live], cand_lengths[live]
-    matched = low != 0
-    # The k-th matched query character is compared with the k-th matched candidate
-    # character (by position). Matched pairs hold equal characters, so both sequences are
-    # written from the query: by rank in the query, and by rank of the position in `used`.
-    r, p = np.nonzero(matched)
-    rank_a = (np.cumsum(matched, axis=1) - 1)[r, p]
-    rank_b = np.bitwise_count(used[live][r] & (low[r, p] - one)).astype(np.int64)
-    chars = queries[live][r, p]
-    seq_a = np.full((live.shape[0], a), -1, dtype=np.int64)
-    seq_b = np.full((live.shape[0], a), -1, dtype=np.int64)
-    seq_a[r, rank_a] = chars
-    seq_b[r, rank_b] = chars
-    half_t = (seq_a != seq_b).sum(axis=1) // 2
-    sim[live] = (m / a + m / b + (m - half_t) / m) / 3.0
-    return sim
-
-
-def jaro_many(queries: np.ndarray, cands: np.ndarray, cand_lengths: np.ndarray) -> np.ndarray:
-    """Jaro similarity of row k of ``queries`` (P, a) with row k of ``cands`` (P, W <= 32,
-    code points padded with -1); equal to ``jellyfish.jaro_similarity`` row by row."""
-    eq = cands[:, None, :] == queries[:, :, None]  # (P, a, W)
-    weights = (np.uint32(1) << np.arange(cands.shape[1], dtype=np.uint32)).astype(np.uint32)
-    bitmaps = (eq * weights).sum(axis=2, dtype=np.uint32)
-    return jaro_from_bitmaps(bitmaps, queries, cand_lengths)
+def jaro_similarity(s1: str, s2: str) -> float:
+    """Jaro similarity as source 003 defines it (matches within max(|s1|, |s2|)/2 - 1
+    positions, half the out-of-order matches are transpositions; see :func:`jaro_formula`),
+    computed by rapidfuzz; equal to ``jellyfish.jaro_similarity``."""
+    return float(Jaro.similarity(s1, s2))
 
 
 class SpellingCorrector:
@@ -180,24 +127,11 @@ class SpellingCorrector:
         self._words = ordered
         self._lengths = np.fromiter((len(w) for w in ordered), dtype=np.int64, count=count)
         self._freqs = np.fromiter((self.frequency[w] for w in ordered), dtype=np.float64, count=count)
+        self._word_array = np.array(ordered, dtype=object)  # picked by row for rapidfuzz
         profiles = [_letter_profile(w) for w in ordered]
         self._once = np.fromiter((p[0] for p in profiles), dtype=np.uint32, count=count)
         self._twice = np.fromiter((p[1] for p in profiles), dtype=np.uint32, count=count)
         self._excess = np.fromiter((p[2] for p in profiles), dtype=np.uint8, count=count)
-        # Position bitmaps per (word, character): the most common characters get a column
-        # each; the rest share column _ALPHABET (inexact: such queries go to jellyfish);
-        # characters absent from the dictionary use the always-empty last column.
-        counts: dict[str, int] = {}
-        for w in ordered:
-            for ch in w:
-                counts[ch] = counts.get(ch, 0) + 1
-        common = sorted(counts, key=lambda ch: (-counts[ch], ch))[:_ALPHABET]
-        self._column = {ch: k for k, ch in enumerate(common)}
-        self._rare = set(counts) - set(common)
-        self._bitmaps = np.zeros((count, _ALPHABET + 2), dtype=np.uint32)
-        for row, w in enumerate(ordered):
-            for j, ch in enumerate(w):
-                self._bitmaps[row, self._column.get(ch, _ALPHABET)] |= np.uint32(1 << j)
         self._need: dict[int, np.ndarray] = {}
         # word -> corrected word; known words map to themselves from the start so that a
         # token costs one lookup. Cleared back to that when it grows past _CACHE_LIMIT.
@@ -272,24 +206,17 @@ class SpellingCorrector:
         return out
 
     def _best_of_batch(self, words: list[str]) -> dict[str, tuple[str, float]]:
-        none = _ALPHABET + 1
-        cols = np.array([[self._column.get(ch, none) for ch in w] for w in words], dtype=np.int64)
-        codes = np.array([[ord(ch) for ch in w] for w in words], dtype=np.int64)
-        inexact = np.array([not self._rare.isdisjoint(w) for w in words], dtype=bool)
-        step = max(1, _FILTER_CELLS // cols.shape[1])
+        queries = np.array(words, dtype=object)
         kept_w, kept_r, kept_s = [], [], []
-        for chunk_w, chunk_r in self._candidate_pairs(words):
-            for s0 in range(0, chunk_w.shape[0], step):
-                wi, ri = chunk_w[s0 : s0 + step], chunk_r[s0 : s0 + step]
-                bitmaps = self._bitmaps[ri[:, None], cols[wi]]
-                sims = jaro_from_bitmaps(bitmaps, codes[wi], self._lengths[ri], self.threshold)
-                # Words with a rare character were matched on a shared column: recheck.
-                for k in np.flatnonzero(inexact[wi]).tolist():
-                    sims[k] = jellyfish.jaro_similarity(words[wi[k]], self._words[ri[k]])
-                wi, ri, sims = self._best_per_word(wi, ri, sims)
-                kept_w.append(wi)
-                kept_r.append(ri)
-                kept_s.append(sims)
+        for wi, ri in self._candidate_pairs(words):
+            # One C call for every surviving pair. No score_cutoff: rapidfuzz's early exit
+            # drops pairs a rounding error below it (aaaaa/aa = 0.7999... at 0.8 - 1e-9).
+            sims = process.cpdist(queries[wi], self._word_array[ri], scorer=Jaro.similarity,
+                                  dtype=np.float64, workers=1)
+            wi, ri, sims = self._best_per_word(wi, ri, sims)
+            kept_w.append(wi)
+            kept_r.append(ri)
+            kept_s.append(sims)
         if not kept_w:
             return {}
         wi, ri, sims = self._best_per_word(np.concatenate(kept_w), np.concatenate(kept_r), np.concatenate(kept_s))

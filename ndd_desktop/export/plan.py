@@ -135,13 +135,6 @@ class ExportPlan:
         """Rows of the duplicates left out of the set, in path order."""
         return sorted((self._by_id[d] for d in self.left_out), key=lambda r: r.path)
 
-    @property
-    def known_bytes(self) -> int:
-        """Bytes to export as far as the store knows them (containers without a
-        document of their own are not counted)."""
-        return sum(f.size or 0 for f in self.files)
-
-
 def containment_lookup(pairs) -> callable:
     """A function ``(x, y) -> share of x found in y`` over the store's pair arrays."""
     if len(pairs) == 0:

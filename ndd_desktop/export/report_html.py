@@ -1,37 +1,31 @@
 """The HTML report: one self-contained file (inline CSS, no script, no outside resource).
 
 It shows the summary, the closest pairs side by side with the differing passages marked,
-and every group with its keeper and duplicates. Every piece of text that comes from the
-collection (file names, document text, reviewer names) goes through ``html.escape``.
+and every group with its keeper and duplicates. The page is a Jinja2 template
+(``templates/report.html.j2`` and its sections in ``report_parts.html.j2``, the style in
+``report.css``) rendered with autoescaping: every piece of text that comes from the
+collection (file names, document text, reviewer names) is escaped. Only the side-by-side
+texts arrive as Markup, escaped here word by word as the differences are marked.
 """
 
 from __future__ import annotations
 
 import difflib
+import functools
 import html
 import os
 import re
 from dataclasses import dataclass
 
+from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+from markupsafe import Markup
+
 from .report_data import ReportContext
 
 REPORT_HTML = "report.html"
+TEMPLATES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "templates")
 #: Words of each document compared in the side-by-side view (keeps difflib fast).
 MAX_WORDS = 3000
-
-_CSS = """
-body{font:14px/1.45 system-ui,sans-serif;margin:1.5em;color:#222;background:#fff}
-h1{font-size:1.5em}h2{font-size:1.2em;margin-top:2em;border-bottom:1px solid #ccc}
-table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:2px 6px;
-text-align:left;vertical-align:top}th{background:#f3f3f3}
-.num{text-align:right;font-variant-numeric:tabular-nums}.path{word-break:break-all}
-.pair{display:grid;grid-template-columns:1fr 1fr;gap:1em;margin-bottom:2em}
-.side{border:1px solid #ccc;padding:.5em;white-space:pre-wrap;word-wrap:break-word;
-max-height:30em;overflow:auto;font-family:ui-monospace,monospace;font-size:12px}
-mark.del{background:#fbd3d3}mark.ins{background:#cdf0cd}
-.keeper{font-weight:bold}.duplicate{color:#777}.failed{color:#a00}
-details{margin:.3em 0}summary{cursor:pointer}
-"""
 
 
 def e(value) -> str:
@@ -40,8 +34,8 @@ def e(value) -> str:
 
 
 def fmt(value) -> str:
-    """A score or containment with three decimals, or a dash."""
-    return "&ndash;" if value is None else f"{float(value):.3f}"
+    """A score or containment with three decimals, or a dash (HTML)."""
+    return Markup("&ndash;") if value is None else f"{float(value):.3f}"
 
 
 @dataclass(frozen=True)
@@ -105,32 +99,35 @@ def _plain(text: str | None) -> str:
     return e("".join(words))
 
 
+@functools.cache
+def _environment() -> Environment:
+    """The template environment: templates from the package, autoescaped; None shows as
+    nothing; a name the template misspells is an error, not an empty cell."""
+    env = Environment(
+        # the folder beside this module: a checkout, the wheel (package data) and the
+        # PyInstaller bundle (packaging/ndd-desktop.spec copies it) all have it there
+        loader=FileSystemLoader(TEMPLATES),
+        autoescape=select_autoescape(["html", "html.j2"]),
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+        finalize=lambda value: "" if value is None else value,
+    )
+    env.filters["score"] = fmt
+    return env
+
+
+# markupsafe writes quotes as &#34; and &#39;, html.escape (the side-by-side texts, and the
+# report before its templates) as &quot; and &#x27;: one spelling keeps reports comparable.
+# A literal "&#34;" in a document cannot be mistaken: its "&" is escaped to "&amp;".
+_QUOTES = (("&#34;", "&quot;"), ("&#39;", "&#x27;"))
+
+
 def render_html(ctx: ReportContext, pairs: list[PairView]) -> str:
     """The whole report as one string."""
     plan, s = ctx.plan, ctx.summary()
-    out = ['<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">',
-           '<meta name="viewport" content="width=device-width, initial-scale=1">',
-           f"<title>Near-duplicate export report</title><style>{_CSS}</style></head><body>",
-           "<h1>Near-duplicate export report</h1>"]
-    out.append(_summary_table(s))
-    out.append(_issues(ctx))
-    out.append(_not_files(ctx))
-    out.append(f"<h2>The {len(pairs)} closest pairs</h2>")
-    if not pairs:
-        out.append("<p>No pair reaches the threshold.</p>")
-    for p in pairs:
-        out.append(_pair_html(ctx, p))
-    out.append(f"<h2>Groups ({len(plan.groups)})</h2>")
-    if not plan.groups:
-        out.append("<p>No duplicate groups at this threshold.</p>")
-    for g in plan.groups:
-        out.append(_group_html(ctx, g))
-    out.append("</body></html>\n")
-    return "\n".join(out)
-
-
-def _summary_table(s: dict) -> str:
-    rows = [
+    summary = [
         ("Documents", s["documents"]), ("Duplicate groups", s["groups"]),
         ("Left out (duplicates)", s["left_out"]), ("Files exported", s["files_exported"]),
         ("Files that failed", s["files_failed"]),
@@ -142,64 +139,28 @@ def _summary_table(s: dict) -> str:
         ("BagIt", "yes" if s["bagit"] else "no"), ("Generated", s["generated_at"]),
         ("Application", s["application"]),
     ]
-    body = "".join(f"<tr><th>{e(k)}</th><td>{e(v)}</td></tr>" for k, v in rows)
-    roots = "".join(
-        f'<tr><td class="path">{e(r["path"])}</td><td>{e(r["name"])}</td>'
-        f'<td>{"reference" if r["reference"] else ""}</td></tr>' for r in s["roots"])
-    return (f"<h2>Summary</h2><table>{body}</table>"
-            f"<h3>Source folders</h3><table><tr><th>Folder</th><th>Exported as</th><th></th></tr>{roots}</table>")
-
-
-def _issues(ctx: ReportContext) -> str:
     failed = [(t, st) for t, st in sorted(ctx.outcomes.items()) if st.startswith("failed")]
-    failed += [(i.path, "failed: " + i.reason) for i in ctx.plan.issues]
-    if not failed:
-        return ""
-    rows = "".join(f'<tr><td class="path">{e(t)}</td><td class="failed">{e(st)}</td></tr>' for t, st in failed)
-    return f"<h2>Files that were not exported ({len(failed)})</h2><table>{rows}</table>"
+    failed += [(i.path, "failed: " + i.reason) for i in plan.issues]
+    page = _environment().get_template("report.html.j2").render(
+        summary=summary, roots=s["roots"], failed=failed, skipped=plan.not_files,
+        pairs=[_pair_view(ctx, p) for p in pairs], groups=[_group_view(ctx, g) for g in plan.groups])
+    for ours, theirs in _QUOTES:
+        page = page.replace(ours, theirs)
+    return page
 
 
-def _not_files(ctx: ReportContext) -> str:
-    skipped = ctx.plan.not_files
-    if not skipped:
-        return ""
-    rows = "".join(f'<tr><td class="path">{e(i.path)}</td><td>{e(i.reason)}</td></tr>' for i in skipped)
-    return (f"<h2>Not regular files, not exported ({len(skipped)})</h2>"
-            "<p>Symbolic links the scan did not follow, FIFOs, sockets, devices and folder aliases "
-            "are not documents of the collection; the scan skipped them for the reason shown.</p>"
-            f"<table>{rows}</table>")
-
-
-def _pair_html(ctx: ReportContext, p: PairView) -> str:
-    ra, rb = ctx.plan.row(p.a), ctx.plan.row(p.b)
+def _pair_view(ctx: ReportContext, p: PairView) -> dict:
     left, right = side_by_side(p.text_a, p.text_b)
-    head = (f"<h3>Score {fmt(p.score)}{' &middot; verdict: ' + e(p.verdict) if p.verdict else ''}</h3>"
-            f'<div class="pair"><div><div class="path"><b>{e(ra.path)}</b> ({e(ra.role)}; '
-            f"share in the other: {fmt(p.cont_ab)})</div></div>"
-            f'<div><div class="path"><b>{e(rb.path)}</b> ({e(rb.role)}; '
-            f"share in the other: {fmt(p.cont_ba)})</div></div></div>")
-    return head + f'<div class="pair"><div class="side">{left}</div><div class="side">{right}</div></div>'
+    return {"score": p.score, "verdict": p.verdict, "cont_ab": p.cont_ab, "cont_ba": p.cont_ba,
+            "row_a": ctx.plan.row(p.a), "row_b": ctx.plan.row(p.b),
+            "left": Markup(left), "right": Markup(right)}  # escaped by side_by_side
 
 
-def _group_html(ctx: ReportContext, g) -> str:
+def _group_view(ctx: ReportContext, g) -> dict:
     plan = ctx.plan
-    keeper = plan.row(int(g.keeper))
-    rows = []
     members = sorted((plan.row(int(m)) for m in g.members), key=lambda r: (r.role != "keeper", r.path))
-    for r in members:
-        covered = (f'{e(r.duplicate_of)} ({fmt(r.duplicate_score)})' if r.duplicate_of else "")
-        rows.append(
-            f'<tr class="{e(r.role)}"><td>{e(r.role)}</td><td class="path">{e(r.path)}</td>'
-            f'<td class="path">{covered}</td>'
-            f'<td class="num">{fmt(r.score)}</td><td class="num">{fmt(r.containment)}</td>'
-            f"<td>{e(r.verdict)}</td><td>{e(r.reviewer)}</td><td>{e(r.decided_at)}</td>"
-            f"<td>{e(ctx.export_status(r))}</td></tr>")
-    extra = len(g.keepers) - 1
-    kept = f", and {extra} more kept (nothing kept duplicates them)" if extra > 0 else ""
-    return (f"<details><summary>Group {int(g.group_id)}: {len(members)} documents, keeper "
-            f'<span class="path">{e(keeper.path)}</span>{kept}</summary><table><tr><th>Role</th>'
-            "<th>Path</th><th>Duplicate of (score)</th><th>Score</th><th>Containment</th><th>Verdict</th>"
-            f"<th>Reviewer</th><th>Decided</th><th>Export</th></tr>{''.join(rows)}</table></details>")
+    return {"group": g, "keeper": plan.row(int(g.keeper)),
+            "members": [(r, ctx.export_status(r)) for r in members]}
 
 
 def write_html(ctx: ReportContext, pairs: list[PairView], folder: str, guard) -> str:

@@ -91,6 +91,23 @@ def create_window(args: argparse.Namespace, settings=None, data_dir: Path | None
     return window
 
 
+def install_store_error_hook(window) -> None:
+    """Show a failing collection file (damaged, full disk, read-only) as a message in the
+    window instead of a traceback, whichever slot met it; other errors go on as before."""
+    previous = sys.excepthook
+
+    def hook(kind, value, tb):
+        from ..store import StoreError
+
+        if isinstance(value, StoreError):
+            print(f"ndd-desktop: {value}", file=sys.stderr)
+            window._warn(str(value))
+            return
+        previous(kind, value, tb)
+
+    sys.excepthook = hook
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of ``ndd-desktop``; returns the exit status."""
     args = parse_args(argv)
@@ -108,6 +125,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return run_self_test()
     window = create_window(args)
+    install_store_error_hook(window)
     window.show()
     return int(app.exec())
 

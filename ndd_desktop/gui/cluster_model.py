@@ -142,9 +142,6 @@ class ClusterModel(QAbstractItemModel):
         self.member_at(group_row, 0)  # builds the permutation
         return self._perm[group_row].index(pos)
 
-    def group_at(self, row: int) -> Any:
-        return self.groups[row]
-
     def row_of_group(self, group_id: Any) -> int | None:
         """The row of the group with ``group_id`` (None when it is not shown)."""
         if self._row_of_group is None:

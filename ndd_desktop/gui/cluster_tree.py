@@ -102,6 +102,7 @@ class ClusterTree(QWidget):
         mode_label.setBuddy(self.mode)
         rule_label = QLabel("&Keeper:", self)
         rule_label.setBuddy(self.rule)
+        self.read_only = False  # a read-only collection: no keeper can be chosen
         self.keep_button = QPushButton("Make &keeper", self)
         self.keep_button.setToolTip("Keep the selected document in its group (Ctrl+K); your choice overrides the rule")
         self.keep_button.setShortcut("Ctrl+K")
@@ -227,7 +228,7 @@ class ClusterTree(QWidget):
     def _on_current(self, current: QModelIndex, _previous: QModelIndex) -> None:
         doc = current.data(DOC_ROLE)
         group = self._group(current.data(GROUP_ROLE)) if current.isValid() else None
-        self.keep_button.setEnabled(doc is not None)
+        self.keep_button.setEnabled(doc is not None and not self.read_only)
         if doc is not None and group is not None:
             other = group.principal if doc != group.principal else next(
                 (m for m in group.members if m != doc), doc)

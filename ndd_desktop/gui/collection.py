@@ -182,14 +182,6 @@ class Collection(QObject):
             d.saved_threshold = self.threshold
         self.regroup()
 
-    def set_grouping_mode(self, mode: str) -> None:
-        """Form groups as connected components or around principals (see pipeline.grouping)."""
-        self.set_grouping_options(self.keeper_rule, mode, self.folder_priority)
-
-    def set_keeper_rule(self, rule: str, folder_priority: tuple[str, ...] = ()) -> None:
-        """Change how each group's keeper is chosen and regroup."""
-        self.set_grouping_options(rule, self.grouping_mode, folder_priority)
-
     def set_grouping_options(self, rule: str, mode: str, folder_priority: tuple[str, ...] = (), *,
                              regroup: bool = True) -> None:
         """Set the keeper rule, the grouping and the folder order (for the folder-priority
@@ -211,7 +203,7 @@ class Collection(QObject):
     def _save(self, key: str, value: Any) -> None:
         """Keep a setting in the collection file; a failure is reported, never raised
         into the views (the setting still applies until the collection is closed)."""
-        if self._closed:
+        if self._closed or self.store.read_only:  # read-only: the setting applies until closed
             return
         try:
             self.store.set_setting(key, value)
@@ -313,10 +305,6 @@ class Collection(QObject):
         """True when there is a verdict or a keeper choice to undo."""
         return bool(self._undo)
 
-    def undo_kind(self) -> str | None:
-        """What the next undo puts back: "verdict", "keeper", or None."""
-        return self._undo[-1][0] if self._undo else None
-
     def undo(self) -> tuple[str, Any] | None:
         """Put back the state before the last verdict or keeper choice.
 
@@ -342,6 +330,9 @@ class Collection(QObject):
         """Make ``doc_id`` the keeper of its group (clearing other chosen keepers in it);
         undo puts back the group's chosen keepers as they were."""
         doc_id = int(doc_id)
+        if self.store.read_only:
+            self.failed.emit("the collection file is read-only: a keeper cannot be chosen")
+            return
         chosen = self.store.keepers()
         members = {int(m) for m in group_members} | {doc_id}
         before = {m: m in chosen for m in members}

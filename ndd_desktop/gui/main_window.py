@@ -16,6 +16,7 @@ from typing import Any
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QCloseEvent, QIcon
 from PySide6.QtWidgets import (
+    QLabel,
     QMainWindow,
     QMessageBox,
     QScrollArea,
@@ -137,9 +138,21 @@ class MainWindow(OpeningMixin, QMainWindow):
         self.split.addWidget(self.right)
         self.split.setStretchFactor(1, 1)
         self.split.setSizes([360, 920])
+        self.read_only_banner = QLabel(self)
+        self.read_only_banner.setObjectName("readOnlyBanner")
+        self.read_only_banner.setWordWrap(True)
+        self.read_only_banner.setStyleSheet("QLabel#readOnlyBanner { background: #fff3cd; color: #664d03; "
+                                            "padding: 6px; border-bottom: 1px solid #ffecb5; }")
+        self.read_only_banner.hide()
+        workspace = QWidget(self)
+        wl = QVBoxLayout(workspace)
+        wl.setContentsMargins(0, 0, 0, 0)
+        wl.setSpacing(0)
+        wl.addWidget(self.read_only_banner)
+        wl.addWidget(self.split, 1)
         self.stack = QStackedWidget(self)
         self.stack.addWidget(self.start_page)
-        self.stack.addWidget(self.split)
+        self.stack.addWidget(workspace)
         self.setCentralWidget(self.stack)
         self.resize(1280, 800)
 
@@ -184,6 +197,10 @@ class MainWindow(OpeningMixin, QMainWindow):
     def start_scan(self, method: str | None = None, params: dict | None = None) -> bool:
         """Scan the listed folders with the chosen method on the worker thread."""
         if self.collection is None or self.scan.running():
+            return False
+        if self.collection.store.read_only:
+            self._warn(f"{self.collection.store.path} is read-only: a scan writes to its collection file. "
+                       "Copy it to a writable folder (Save as) to scan.")
             return False
         roots = self.setup.roots()
         if not roots:
@@ -457,11 +474,25 @@ class MainWindow(OpeningMixin, QMainWindow):
 
     # -- misc -----------------------------------------------------------------------------
     def _set_workspace_enabled(self, enabled: bool) -> None:
+        read_only = self.collection is not None and self.collection.store.read_only
         for name in ("scan", "export", "save_as"):
             action: QAction | None = getattr(self, "actions_", {}).get(name)
             if action is not None:
-                action.setEnabled(enabled)
+                action.setEnabled(enabled and not (read_only and name == "scan"))
+        self._show_read_only(enabled and read_only)
 
+    def _show_read_only(self, read_only: bool) -> None:
+        """The banner over the workspace, and no review, for a collection opened read-only."""
+        if read_only:
+            self.read_only_banner.setText(
+                f"Read-only: {self.collection.store.path} cannot be written (read-only media or permissions). "
+                "You can look at its pairs and groups and export; verdicts, keeper choices and scans are "
+                "disabled. Save as… a writable copy to review.")
+        self.read_only_banner.setVisible(read_only)
+        self.setup.scan_button.setEnabled(not read_only and not self.scan.running())
+        self.clusters.read_only = read_only
+        if hasattr(self, "review"):
+            self.review.refresh()
     def _warn(self, message: str) -> None:
         self.statusBar().showMessage(message.splitlines()[0])
         if os.environ.get("QT_QPA_PLATFORM") != "offscreen":

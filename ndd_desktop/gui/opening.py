@@ -90,22 +90,42 @@ class OpeningMixin:
             self.start_scan()
         return True
 
-    def open_store(self, path: str, *, create: bool = False) -> bool:
-        """Open a collection store; show its last scan's pairs."""
+    def open_store(self, path: str, *, create: bool = False, read_only: bool | None = None) -> bool:
+        """Open a collection store; show its last scan's pairs. ``read_only``: None opens
+        a file that cannot be written (read-only media) for reading, with a banner."""
         if self.scan.running():
             self._warn("A scan is running; cancel it before opening another collection.")
             return False
         try:
             with busy_cursor():  # a new collection file takes ~0.5 s (the schema's migrations)
                 Path(path).parent.mkdir(parents=True, exist_ok=True)
-                store = Store.open(path, create=create)
-        except (StoreError, OSError) as exc:
+                store = Store.open(path, create=create, read_only=read_only)
+        except StoreError as exc:
+            self._warn(str(exc) if str(path) in str(exc) else f"Could not open {path}: {exc}")
+            if not create:
+                self.settings.remove_recent(path)
+                self.start_page.set_recent(self.settings.recent())
+            return False
+        except OSError as exc:
             self._warn(f"Could not open {path}:\n{exc}")
             if not create:
                 self.settings.remove_recent(path)
                 self.start_page.set_recent(self.settings.recent())
             return False
         self._close_collection()
+        try:
+            self._show_store(store, path)
+        except StoreError as exc:  # a damaged file can fail at any first read
+            self._close_collection()
+            store.close()
+            self.stack.setCurrentIndex(0)
+            self._set_workspace_enabled(False)
+            self._warn(str(exc))  # names the file and what to do
+            return False
+        return True
+
+    def _show_store(self, store: Store, path: str) -> None:
+        """Show an opened store: its folders, method, errors and last pairs."""
         self.collection = Collection(store, self)  # with the rule and grouping saved in the store
         self._show_grouping_options()  # before anything below can hand the tab's choices to it
         self.collection.pairSetLoaded.connect(self._pair_set_loaded)
@@ -129,8 +149,7 @@ class OpeningMixin:
         self.setWindowTitle(f"{resources.display_name(path)} — ndd-desktop")
         self._set_workspace_enabled(True)
         self.collection.load_latest()
-        self.statusBar().showMessage(f"Opened {store.path}")
-        return True
+        self.statusBar().showMessage(f"Opened {store.path}" + (" (read-only)" if store.read_only else ""))
 
     def _select_method(self, name: str, params: dict) -> None:
         if name not in [m.name for m in available_methods()]:

@@ -9,7 +9,7 @@ in batches through ``canFetchMore``/``fetchMore``.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any
 
 import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
@@ -336,10 +336,6 @@ class PairTableModel(QAbstractTableModel):
         if col == 6:
             return f"{fmt_date(_nan_none(docs.date[a]))} / {fmt_date(_nan_none(docs.date[b]))}"
         return VERDICT_TEXT[int(self._verdict[i])]
-
-    def pairs_in_rows(self, rows: Iterable[int]) -> list[PairRef]:
-        """The pairs of several rows."""
-        return [self.pair(r) for r in rows]
 
 
 def _pct(x: float) -> str:

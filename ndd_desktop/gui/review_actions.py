@@ -88,15 +88,25 @@ class ReviewActions(QObject):
         self._shown = bool(shown) and self.collection is not None
         self._update()
 
+    def refresh(self) -> None:
+        """Enable the actions anew (after the collection turned out read-only)."""
+        self._update()
+
     def _update(self, *_: object) -> None:
-        for a in (self.duplicate, self.not_duplicate, self.clear, self.next, self.previous):
+        # A collection opened read-only can be browsed, not reviewed.
+        writable = self.collection is not None and not self.collection.store.read_only
+        for a in (self.duplicate, self.not_duplicate, self.clear):
+            a.setEnabled(self._shown and writable)
+        for a in (self.next, self.previous):
             a.setEnabled(self._shown)
-        self.undo.setEnabled(self.collection is not None and self.collection.can_undo())
+        self.undo.setEnabled(writable and self.collection.can_undo())
 
     def mark(self, verdict: str | None, advance: bool = True) -> bool:
         """Save ``verdict`` for the selected pair; move to the next one."""
         pair = self.pairs.current_pair()
         if pair is None or self.collection is None or not self._shown or self.collection.data is None:
+            return False
+        if self.collection.store.read_only:
             return False
         row = self.pairs.current_row()
         self.collection.set_verdict(pair.a, pair.b, verdict)

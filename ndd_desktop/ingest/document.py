@@ -5,7 +5,7 @@ system encoding) are kept the way Python's ``os`` module gives them, with
 ``surrogateescape``: each undecodable byte ``0xNN`` becomes the lone surrogate
 ``U+DCNN``. That keeps the name exact (``os.fsencode(relpath)`` gives the original
 bytes back), but such a string cannot be encoded as UTF-8 as it is: use
-:func:`display_path` to show it and :func:`path_bytes` / :func:`storable_path` to store it.
+:func:`display_path` to show it and :func:`storable_path` to store it.
 """
 
 from __future__ import annotations
@@ -112,11 +112,6 @@ def display_path(path: str) -> str:
         else:
             out.append(ch)
     return "".join(out)
-
-
-def path_bytes(path: str) -> bytes:
-    """The exact bytes of a path as the file system has them (inverse of os.fsdecode)."""
-    return os.fsencode(path)
 
 
 def storable_path(path: str) -> str:

@@ -6,13 +6,13 @@ and the scan grew to 22 GB on a 23 GB machine before it was killed (an out-of-me
 takes other programs with it). The pair stage checks the process's memory at every
 checkpoint of the search and between slices of the pairs it stores; past the limit the
 scan stops with a :class:`~ndd_desktop.pipeline.config.ScanStopped` that says what to do.
-The documents and sketches read so far are kept.
+The documents and sketches read so far are kept. psutil gives the figures on every platform
+(the guard did nothing on Windows before it read them from there).
 """
 
 from __future__ import annotations
 
-import os
-import sys
+import psutil
 
 from .config import ScanStopped
 
@@ -21,26 +21,21 @@ LIMIT_SHARE = 0.75
 
 
 def physical_memory() -> int | None:
-    """Bytes of physical memory, or None where the system does not say."""
+    """Bytes of physical memory (psutil: Linux, macOS and Windows), or None where the
+    system does not say."""
     try:
-        return int(os.sysconf("SC_PAGE_SIZE")) * int(os.sysconf("SC_PHYS_PAGES"))
-    except (AttributeError, OSError, ValueError):
+        return int(psutil.virtual_memory().total)
+    except (OSError, RuntimeError, psutil.Error):
         return None
 
 
 def resident_memory() -> int | None:
-    """Bytes this process holds in memory now (Linux), its peak elsewhere, or None."""
+    """Bytes this process holds in memory now (its resident set; the working set on
+    Windows), or None where the system does not say."""
     try:
-        with open("/proc/self/statm", "rb") as fh:
-            return int(fh.read().split()[1]) * int(os.sysconf("SC_PAGE_SIZE"))
-    except (OSError, ValueError, IndexError, AttributeError):
-        pass
-    try:
-        import resource
-    except ImportError:  # Windows
+        return int(psutil.Process().memory_info().rss)
+    except (OSError, RuntimeError, psutil.Error):
         return None
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    return peak if sys.platform == "darwin" else peak * 1024
 
 
 class MemoryGuard:

@@ -6,7 +6,19 @@ comes out is a plain dataclass from :mod:`ndd_desktop.store.types`.
 
 from .scanwrite import DocWrite, KnownDocument, KnownFile
 from .store import Store
-from .types import Decision, DocumentInfo, PairArrays, PairRow, PairSet, Root, ScanRun, StoreError
+from .types import (
+    Decision,
+    DocumentInfo,
+    PairArrays,
+    PairRow,
+    PairSet,
+    Root,
+    ScanRun,
+    StoreDamaged,
+    StoreError,
+    StoreFull,
+    StoreReadOnly,
+)
 
 __all__ = [
     "Decision",
@@ -20,5 +32,8 @@ __all__ = [
     "Root",
     "ScanRun",
     "Store",
+    "StoreDamaged",
     "StoreError",
+    "StoreFull",
+    "StoreReadOnly",
 ]

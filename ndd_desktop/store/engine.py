@@ -11,12 +11,16 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import zlib
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Iterator
 
 from sqlalchemy import Engine, create_engine, event, text
+from sqlalchemy import exc as sa_exc
 from sqlalchemy.pool import NullPool, StaticPool
 
-from .types import StoreError
+from .types import StoreDamaged, StoreError, StoreFull, StoreReadOnly
 
 #: The newest schema revision this code knows (alembic revision ids are 4-digit numbers).
 HEAD_REVISION = "0006"
@@ -24,18 +28,28 @@ HEAD_REVISION = "0006"
 FIRST_REVISION = "0001"
 BUSY_TIMEOUT_MS = 60_000
 MIGRATIONS_DIR = Path(__file__).with_name("migrations")
-_SQLITE_MAGIC = b"SQLite format 3\x00"
+SQLITE_MAGIC = b"SQLite format 3\x00"
 
 
-def _on_connect(dbapi_conn: sqlite3.Connection, _record: object) -> None:
-    # We emit BEGIN ourselves (see _on_begin); pysqlite's own handling is switched off.
-    dbapi_conn.isolation_level = None
-    cur = dbapi_conn.cursor()
-    cur.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-    cur.execute("PRAGMA journal_mode = WAL")
-    cur.execute("PRAGMA synchronous = NORMAL")
-    cur.execute("PRAGMA foreign_keys = ON")
-    cur.close()
+def _connect_hook(read_only: bool, max_pages: int | None):
+    """The per-connection set-up: pragmas (no journal change on a read-only file)."""
+
+    def on_connect(dbapi_conn: sqlite3.Connection, _record: object) -> None:
+        # We emit BEGIN ourselves (see _on_begin); pysqlite's own handling is switched off.
+        dbapi_conn.isolation_level = None
+        cur = dbapi_conn.cursor()
+        cur.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        if not read_only:
+            cur.execute("PRAGMA journal_mode = WAL")
+        cur.execute("PRAGMA synchronous = NORMAL")
+        cur.execute("PRAGMA foreign_keys = ON")
+        if max_pages is not None:
+            # A cap on the file's size: writes past it fail with SQLITE_FULL exactly as on
+            # a full disk (how the tests fill a disk deterministically).
+            cur.execute(f"PRAGMA max_page_count = {int(max_pages)}")
+        cur.close()
+
+    return on_connect
 
 
 def _on_begin(conn) -> None:
@@ -49,28 +63,44 @@ def _on_begin(conn) -> None:
         conn.exec_driver_sql("BEGIN")
 
 
-def make_engines(path: str) -> tuple[Engine, Engine, Engine]:
-    """Reading, writing and durable-writing engines (one pool) for a path or ``":memory:"``."""
+def read_only_uri(path: str, immutable: bool) -> str:
+    """The SQLite URI that opens ``path`` for reading only. ``immutable``: the file cannot
+    change while open (read-only media), so SQLite needs no lock or shared-memory file
+    next to it, which a read-only folder could not hold."""
+    return Path(path).absolute().as_uri() + ("?immutable=1" if immutable else "?mode=ro")
+
+
+def make_engines(path: str, *, read_only: bool = False, immutable: bool = False,
+                 max_pages: int | None = None) -> tuple[Engine, Engine, Engine]:
+    """Reading, writing and durable-writing engines (one pool) for a path or ``":memory:"``.
+
+    ``read_only`` opens the file with SQLite's ``mode=ro`` (``immutable`` when its folder
+    cannot hold SQLite's shared-memory file); ``max_pages`` caps the file's size.
+    """
     if path == ":memory:":
         engine = create_engine(
             "sqlite://", poolclass=StaticPool, connect_args={"check_same_thread": False}
         )
     else:
+        uri = read_only_uri(path, immutable) if read_only else Path(path).absolute().as_uri()
+
+        def connect() -> sqlite3.Connection:
+            return sqlite3.connect(uri, uri=True, check_same_thread=False, timeout=BUSY_TIMEOUT_MS / 1000)
+
         # NullPool: a connection per operation, safe from the GUI thread and a worker alike.
-        engine = create_engine(
-            f"sqlite:///{path}",
-            poolclass=NullPool,
-            connect_args={"check_same_thread": False, "timeout": BUSY_TIMEOUT_MS / 1000},
-        )
-    event.listen(engine, "connect", _on_connect)
+        engine = create_engine("sqlite://", poolclass=NullPool, creator=connect)
+    event.listen(engine, "connect", _connect_hook(read_only, max_pages))
     event.listen(engine, "begin", _on_begin)
     return engine, engine.execution_options(ndd_write=True), engine.execution_options(ndd_write=True, ndd_durable=True)
 
 
-def check_file(path: str, create: bool) -> None:
-    """Refuse a path that is not an SQLite file, or a missing one when not creating."""
+def check_file(path: str, create: bool) -> tuple[bool, bool]:
+    """Refuse a path that is not an SQLite file, or a missing one when not creating.
+
+    Returns (file writable, folder writable) for an existing file, (True, True) otherwise.
+    """
     if path == ":memory:":
-        return
+        return True, True
     p = Path(path)
     if p.is_dir():
         raise StoreError(f"{path} is a folder, not a collection file")
@@ -81,34 +111,31 @@ def check_file(path: str, create: bool) -> None:
             raise StoreError(f"folder {p.parent} does not exist")
         if not os.access(p.parent, os.W_OK):
             raise StoreError(f"cannot create {path}: the folder {p.parent} is not writable")
-        return
+        return True, True
     try:
         with open(p, "rb") as fh:
             head = fh.read(16)
     except OSError as exc:
         raise StoreError(f"cannot read {path}: {exc.strerror or exc}") from None
-    if head and head != _SQLITE_MAGIC:
+    if head and head != SQLITE_MAGIC:
         raise StoreError(f"{path} is not an ndd-desktop collection (not an SQLite file)")
-    if not os.access(p, os.W_OK):
-        raise StoreError(f"{path} is read-only; ndd-desktop needs to write to its collection file")
-    if not os.access(p.parent, os.W_OK):
-        raise StoreError(f"the folder of {path} is not writable; SQLite keeps its journal files "
-                         "next to the collection file")
+    folder_writable = os.access(p.parent, os.W_OK)
     if head:
-        _refuse_foreign(p)
+        _refuse_foreign(p, immutable=not folder_writable)
+    return os.access(p, os.W_OK), folder_writable
 
 
-def _refuse_foreign(p: Path) -> None:
+def _refuse_foreign(p: Path, immutable: bool) -> None:
     """Refuse an SQLite file that is not a collection, read-only: the engine's connections
     switch a file to WAL mode, which would change a foreign file before it is refused."""
     try:
-        conn = sqlite3.connect(f"{p.absolute().as_uri()}?mode=ro", uri=True)
+        conn = sqlite3.connect(read_only_uri(str(p), immutable), uri=True)
         try:
             tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
         finally:
             conn.close()
     except sqlite3.Error as exc:
-        raise StoreError(f"cannot open the collection {p}: {_reason(exc)}") from None
+        raise translate(exc, str(p)) from None
     if tables and "alembic_version" not in tables:
         raise StoreError(f"{p} is an SQLite file but not an ndd-desktop collection")
 
@@ -131,7 +158,7 @@ def current_revision(engine: Engine) -> str | None:
     except StoreError:
         raise
     except Exception as exc:  # sqlite3.DatabaseError: "file is not a database", ...
-        raise StoreError(f"cannot open the collection: {_reason(exc)}") from None
+        raise translate(exc, _engine_path(engine)) from None
 
 
 def schema_number(revision: str) -> int:
@@ -142,11 +169,12 @@ def schema_number(revision: str) -> int:
         return 10**9
 
 
-def upgrade(engine: Engine, target: str = "head") -> None:
+def upgrade(engine: Engine, target: str = "head", *, read_only: bool = False, path: str = "") -> None:
     """Bring the schema to ``target`` (default: the newest) with the packaged migrations.
 
     Raises:
-        StoreError: when the store was written by a newer release.
+        StoreError: when the store was written by a newer release, or needs an upgrade
+            but was opened read-only.
     """
     current = current_revision(engine)
     if current is not None and schema_number(current) > schema_number(HEAD_REVISION):
@@ -157,6 +185,11 @@ def upgrade(engine: Engine, target: str = "head") -> None:
     wanted = HEAD_REVISION if target == "head" else target
     if current == wanted:
         return  # the common case: no alembic import at all
+    if read_only:
+        raise StoreReadOnly(
+            f"{path} is read-only and was written by an older release (schema {current!r}); its schema must "
+            f"be brought to {wanted!r}, which writes to the file: copy it to a writable folder to open it"
+        )
     from alembic import command
     from alembic.config import Config
 
@@ -174,3 +207,54 @@ def upgrade(engine: Engine, target: str = "head") -> None:
 def _reason(exc: BaseException) -> str:
     orig = getattr(exc, "orig", None)
     return str(orig if orig is not None else exc).splitlines()[0]
+
+
+def _engine_path(engine: Engine) -> str:
+    return str(engine.url.database or "the collection file")
+
+
+#: SQLite's words for a damaged file (SQLITE_CORRUPT, SQLITE_NOTADB).
+_DAMAGE_WORDS = ("malformed", "file is not a database", "corrupt", "no such table", "no such column")
+
+
+def translate(exc: BaseException, path: str) -> StoreError:
+    """A database failure as the store's error, with a message that names the file and
+    what to do: a damaged file (``ndd check``, ``ndd repair``), a full disk, a read-only file."""
+    if isinstance(exc, StoreError):
+        return exc
+    reason = _reason(exc)
+    low = reason.lower()
+    if isinstance(exc, zlib.error) or any(w in low for w in _DAMAGE_WORDS):
+        return StoreDamaged(
+            f"the collection file {path} is damaged ({reason}); nothing more was read from it. Run "
+            f"'ndd check --db {path}' to see what is wrong and 'ndd repair --db {path} --to NEW_FILE' "
+            "to save what can be saved (review decisions first)"
+        )
+    if "full" in low:
+        return StoreFull(
+            f"cannot write to the collection file {path}: the disk is full ({reason}); what was saved "
+            "before is kept: free some space and run the same command again"
+        )
+    if "readonly" in low or "read-only" in low:
+        return StoreReadOnly(
+            f"the collection file {path} is read-only ({reason}); it can be read but not changed: "
+            "copy it to a writable folder to scan or review"
+        )
+    return StoreError(f"cannot use the collection file {path}: {reason}")
+
+
+#: What :func:`guarded` turns into a StoreError: SQLite's failures (IntegrityError, a
+#: broken constraint, stays what it is: it is a bug, not a bad file), and a stored text
+#: that does not decompress.
+_TRANSLATED = (sqlite3.DatabaseError, sa_exc.DatabaseError, zlib.error)
+
+
+@contextmanager
+def guarded(path: str) -> Iterator[None]:
+    """Translate SQLite failures inside the block into StoreError (see :func:`translate`)."""
+    try:
+        yield
+    except (sqlite3.IntegrityError, sa_exc.IntegrityError):
+        raise
+    except _TRANSLATED as exc:
+        raise translate(exc, path) from exc

@@ -15,46 +15,60 @@ from ._sql import DOC_COLUMNS, DOC_FROM, chunks, dec_path, doc_from_row, enc_pat
 from .decisions import DecisionsMixin
 from .email import EmailMixin
 from .pairs import PairsMixin
+from .review_transfer import ReviewTransferMixin
 from .scanwrite import ScanWriteMixin
 from .settings import SettingsMixin
-from .types import DocumentInfo, Root, ScanRun, StoreError
+from .types import DocumentInfo, Root, ScanRun, StoreError, StoreReadOnly
 
 
-class Store(PairsMixin, DecisionsMixin, ScanWriteMixin, SettingsMixin, EmailMixin):
+class Store(PairsMixin, DecisionsMixin, ReviewTransferMixin, ScanWriteMixin, SettingsMixin, EmailMixin):
     """A collection: roots, documents, sketches, pairs, review decisions, scan runs and settings.
 
     Open with :meth:`open`. Every method opens its own short transaction, so one Store can
     serve the GUI thread and a scan worker at once; plain dataclasses come out.
     """
 
-    def __init__(self, path: str, engine, write_engine, durable_engine) -> None:
+    def __init__(self, path: str, engine, write_engine, durable_engine, read_only: bool = False) -> None:
         self.path = path
+        #: Opened for reading only (read-only media or permissions): every write raises
+        #: StoreReadOnly, reads work as usual.
+        self.read_only = read_only
         self._engine = engine
         self._wengine = write_engine
         self._dengine = durable_engine
 
     @classmethod
-    def open(cls, path: str | os.PathLike, *, create: bool = True, revision: str = "head") -> "Store":
+    def open(cls, path: str | os.PathLike, *, create: bool = True, revision: str = "head",
+             read_only: bool | None = None, max_pages: int | None = None) -> "Store":
         """Open (or create) the collection at ``path`` and bring its schema up to date.
 
         ``":memory:"`` gives a private in-memory store. ``revision`` is for tests of the
-        migrations only.
+        migrations only. ``read_only``: None opens a file read-only when it or its folder is
+        not writable (read-only media), True always; a read-only store reads as usual and
+        raises StoreReadOnly on any write. ``max_pages`` caps the file's size in SQLite
+        pages (writes past it fail as on a full disk; for tests).
 
         Raises:
             StoreError: a missing file (when ``create`` is false), a file that is not a
-                collection, an unreadable one, or one written by a newer release.
+                collection, an unreadable or damaged one (StoreDamaged), one written by a
+                newer release, or an older one opened read-only.
         """
         path = str(path)
         if path != ":memory:":
             path = os.path.abspath(path)
-        _engine.check_file(path, create)
-        eng, weng, deng = _engine.make_engines(path)
+        file_ok, folder_ok = _engine.check_file(path, create)
+        if read_only is None:
+            read_only = not (file_ok and folder_ok)
+        read_only = bool(read_only) and path != ":memory:" and os.path.exists(path)
+        eng, weng, deng = _engine.make_engines(path, read_only=read_only, immutable=not folder_ok,
+                                               max_pages=max_pages)
         try:
-            _engine.upgrade(weng, revision)
+            with _engine.guarded(path):
+                _engine.upgrade(weng, revision, read_only=read_only, path=path)
         except BaseException:
             eng.dispose()
             raise
-        return cls(path, eng, weng, deng)
+        return cls(path, eng, weng, deng, read_only)
 
     def close(self) -> None:
         """Release the database connections (the Store is unusable afterwards)."""
@@ -73,7 +87,7 @@ class Store(PairsMixin, DecisionsMixin, ScanWriteMixin, SettingsMixin, EmailMixi
     @contextmanager
     def _read(self) -> Iterator[Connection]:
         """A connection in a read transaction (a consistent snapshot in WAL mode)."""
-        with self._engine.connect() as conn:
+        with _engine.guarded(self.path), self._engine.connect() as conn:
             yield conn
 
     @contextmanager
@@ -81,13 +95,18 @@ class Store(PairsMixin, DecisionsMixin, ScanWriteMixin, SettingsMixin, EmailMixi
         """A connection in a write transaction (BEGIN IMMEDIATE), committed on success.
 
         ``durable``: the commit is synced to disk before returning (review decisions, settings).
+        A failure (damaged file, full disk) rolls the transaction back and raises StoreError.
         """
-        with (self._dengine if durable else self._wengine).begin() as conn:
+        if self.read_only:
+            raise StoreReadOnly(f"the collection file {self.path} is open read-only (read-only media or "
+                                "permissions): nothing can be changed; copy it to a writable folder to scan or review")
+        with _engine.guarded(self.path), (self._dengine if durable else self._wengine).begin() as conn:
             yield conn
 
     def schema_revision(self) -> str | None:
         """The schema revision of the file (``"0006"``)."""
-        return _engine.current_revision(self._engine)
+        with _engine.guarded(self.path):
+            return _engine.current_revision(self._engine)
 
     def integrity_check(self) -> str:
         """SQLite's ``PRAGMA integrity_check`` result ("ok" when healthy)."""
@@ -165,7 +184,10 @@ class Store(PairsMixin, DecisionsMixin, ScanWriteMixin, SettingsMixin, EmailMixi
         """The extracted (not normalised) text of a document, None when there is none."""
         with self._read() as conn:
             row = conn.exec_driver_sql("SELECT data FROM document_text WHERE doc_id = ?", (int(doc_id),)).first()
-        return None if row is None else zlib.decompress(row[0]).decode("utf-8", "surrogatepass")
+        if row is None:
+            return None
+        with _engine.guarded(self.path):  # a damaged text does not decompress
+            return zlib.decompress(row[0]).decode("utf-8", "surrogatepass")
 
     def errors(self) -> list[DocumentInfo]:
         """Every file or document that was skipped or failed (status != "ok"), by path."""

@@ -11,6 +11,20 @@ class StoreError(Exception):
     """The store cannot be used: an unreadable file, a newer schema, a bad argument."""
 
 
+class StoreDamaged(StoreError):
+    """The collection file is damaged ("database disk image is malformed", a text that does
+    not decompress): ``ndd check`` says what, ``ndd repair`` saves what can be saved."""
+
+
+class StoreFull(StoreError):
+    """A write failed because the disk (or the file's size cap) is full; what was committed
+    before is kept."""
+
+
+class StoreReadOnly(StoreError):
+    """A write was asked of a collection opened read-only (read-only media or permissions)."""
+
+
 @dataclass(frozen=True)
 class Root:
     """A folder of the collection; a reference root holds documents already kept."""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import io
 import json
 
@@ -32,3 +34,63 @@ def test_write_rows_csv_and_json_clean_nan_and_odd_paths():
     out = io.StringIO()
     write_rows(rows, "json", out, ["a", "score", "n"])
     assert json.loads(out.getvalue()) == [{"a": "caf\\xe9.txt", "score": None, "n": 1}]
+
+
+def test_table_format_fits_the_terminal_and_keeps_names_literal(tmp_path, capsys, monkeypatch):
+    from ndd_desktop.cli import main
+
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    text = "the harbour board agreed to repair the north pier before the winter storms arrive " * 4
+    (folder / "[draft] a very long file name that will not fit in one narrow column.txt").write_text(text)
+    (folder / "copy.txt").write_text(text + " again")
+    db = tmp_path / "c.ndd"
+    assert main(["scan", str(folder), "--db", str(db), "--workers", "0"]) == 0
+    capsys.readouterr()
+    monkeypatch.setenv("COLUMNS", "60")
+    assert main(["pairs", "--db", str(db), "--format", "table"]) == 0
+    assert max(len(line) for line in capsys.readouterr().out.splitlines()) <= 60  # fitted to 60 columns
+    monkeypatch.setenv("COLUMNS", "100")
+    assert main(["pairs", "--db", str(db), "--format", "table"]) == 0
+    out = capsys.readouterr().out
+    lines = out.splitlines()
+    assert max(len(line) for line in lines) <= 100 and any(len(line) > 60 for line in lines)
+    assert "[qgram]" in lines[0] and "pairs at 0.7 or more" in lines[0]
+    assert "[draft]" in out and "copy.txt" in out and re.search(r"│ +0\.9\d+ │", out)
+    assert lines[-1] == "1 row"
+    assert main(["clusters", "--db", str(db), "--format", "table"]) == 0
+    out = capsys.readouterr().out
+    assert "1 groups at 0.7 or more [qgram]" in out and "principal" in out and out.splitlines()[-1] == "2 rows"
+
+
+def test_scan_of_a_file_names_its_folder(tmp_path, capsys):
+    from ndd_desktop.cli import main
+
+    (tmp_path / "one.txt").write_text("some words")
+    status = main(["scan", str(tmp_path / "one.txt"), "--db", str(tmp_path / "c.ndd")])
+    err = capsys.readouterr().err
+    assert status == 2
+    assert f"one.txt is a file; ndd scan takes folders" in err and f"scan its folder {tmp_path}" in err
+    assert not (tmp_path / "c.ndd").exists()
+
+
+def test_group_numbers_stay_the_same_across_an_unchanged_rescan(tmp_path, capsys):
+    from ndd_desktop.cli import main
+
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    for family in range(4):
+        text = f"family {family} " + " ".join(f"w{family}x{i}" for i in range(60))
+        for copy in range(3):
+            (folder / f"f{family}c{copy}.txt").write_text(text + f" copy {copy}")
+    db = tmp_path / "c.ndd"
+    assert main(["scan", str(folder), "--db", str(db), "--workers", "0"]) == 0
+    capsys.readouterr()
+    assert main(["clusters", "--db", str(db)]) == 0
+    first = capsys.readouterr().out
+    groups = {line.split(",")[0] for line in first.splitlines()[1:]}
+    assert groups == {"1", "2", "3", "4"}
+    assert main(["scan", str(folder), "--db", str(db), "--workers", "0"]) == 0
+    assert "(0 new, 0 changed" in capsys.readouterr().err
+    assert main(["clusters", "--db", str(db)]) == 0
+    assert capsys.readouterr().out == first  # same groups, same numbers, same rows

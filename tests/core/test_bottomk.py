@@ -85,7 +85,16 @@ def test_ordering_holds_once_urls_are_removed():
     no_url = lambda t: re.sub(r"http\S+", "", t)  # noqa: E731
     near, look = pair_score(NEAR, prep=no_url), pair_score(LOOKALIKE, prep=no_url)
     assert near > look + 0.05
-    assert 0.5 < near < 0.7 and 0.4 < look < 0.6
+    # Worked by hand: without URLs the near pair is 62 and 55 characters (58 and 51
+    # 5-grams, none repeated); they share the 39-character opening "vet, 77, busted for
+    # obama death threat " and nothing else, 39 - 4 = 35 5-grams: 35 / 58. The look-alike
+    # pair has 56 and 62 5-grams, 32 shared (counted with Python sets): 32 / 62.
+    a, b = (normalize(no_url(t)) for t in NEAR)
+    assert (len(a), len(b)) == (62, 55) and a[:39] == b[:39] == "vet, 77, busted for obama death threat "
+    assert near == pytest.approx(35 / 58)
+    c, d = (ngram_set(normalize(no_url(t)), 5) for t in LOOKALIKE)
+    assert (len(c), len(d), len(c & d)) == (56, 62, 32)
+    assert look == pytest.approx(32 / 62)
 
 
 def test_bottom_k_keeps_the_k_smallest_distinct_values():

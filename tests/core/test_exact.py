@@ -80,4 +80,4 @@ def test_version_one_methods_keep_their_sketch_keys():
 
     m = get_method("exact")
     p = m.params()
-    assert m.sketch_version == 1 and m.sketch_key(p) == params_hash(p, sketch_only=True)
+    assert m.sketch_key(p) == params_hash(p, sketch_only=True) == "bf21a9e8fbc5a384"

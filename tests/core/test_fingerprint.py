@@ -60,12 +60,41 @@ def test_select_smallest_unique():
     assert select_checksums(np.array([4, 4], dtype=np.uint32), 128).tolist() == [4]
 
 
-def test_block_checksums_are_checksums_of_the_blocks():
-    data = b"Four score and seven years ago."
-    got = block_checksums(data, 4)
-    expected = [int(hash_bytes_windows(block, 4)[0]) >> 32 for block in sliding_blocks(data, 4)]
-    assert got.tolist() == expected
+_MASK64 = (1 << 64) - 1
+
+
+def reference_checksum(block: bytes) -> int:
+    """A block's checksum written out with Python integers: the polynomial hash
+    sum(byte_k * B^(n-1-k)) mod 2^64 with B = 0x100000001B3, the SplitMix64 finaliser
+    (seed 0), then its top 32 bits -- the steps docs/methods/fingerprint.md names."""
+    h = 0
+    for byte in block:
+        h = (h * 0x100000001B3 + byte) & _MASK64
+    z = (h + 0x9E3779B97F4A7C15) & _MASK64
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+    return (z ^ (z >> 31)) >> 32
+
+
+def reference_blocks(data: bytes, size: int) -> list[bytes]:
+    """[0035] read literally: one block per byte position, wrapping round to the start."""
+    data = data.ljust(size, b"\x00")
+    return [bytes(data[(i + k) % len(data)] for k in range(size)) for i in range(len(data))]
+
+
+@pytest.mark.parametrize("data, size", [(b"Four score and seven years ago.", 4),
+                                        (b"Four score and seven years ago." * 3, 64),  # rolling path
+                                        (b"short", 8)])  # NUL-padded to the window
+def test_block_checksums_match_a_reference_written_from_the_patent(data, size):
+    got = block_checksums(data, size)
     assert got.dtype == np.uint32
+    assert got.tolist() == [reference_checksum(b) for b in reference_blocks(data, size)]
+
+
+def test_reference_checksum_anchors_on_splitmix64():
+    # SplitMix64's published first output for state 0 (its first increment gives
+    # 0x9E3779B97F4A7C15) is 0xE220A8397B1DCDAF, so the empty block hashes to 0xE220A839.
+    assert reference_checksum(b"") == 0xE220A839
 
 
 def test_default_threshold_is_hamming_18():

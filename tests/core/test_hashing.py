@@ -86,6 +86,21 @@ def test_repeated_shingles_hash_equal():
     assert h[0] == h[3] and h[1] == h[4] and len(set(h.tolist())) == 3
 
 
+def test_abcabcac_has_four_distinct_character_3_shingles():
+    # Source 003, 3.3: "abcabcac" slides to {abc, bca, cab, abc, bca, cac}; without the
+    # repeats four shingles remain {abc, bca, cab, cac}.
+    h = hashing.hash_char_ngrams("abcabcac", 3)
+    assert h.shape[0] == 6
+    assert h[0] == h[3] and h[1] == h[4]  # abc, bca again
+    assert len(set(h.tolist())) == 4
+    # the methods that sketch character n-grams keep exactly those four
+    from ndd_desktop.core.methods import get_method
+
+    for name, key in (("bottomk", "n"), ("qgram", "q")):
+        m = get_method(name)
+        assert m.sketch("abcabcac", m.params({key: 3})).shape[0] == 4, name
+
+
 @settings(deadline=None)
 @given(TEXTS, st.integers(0, 3))
 def test_deterministic_and_seeded(text, seed):

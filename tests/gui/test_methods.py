@@ -31,9 +31,24 @@ def test_second_method_and_agreement(qtbot, scanned):
     assert len(r.both) + len(r.only_a) == total_a
     panel.which.setCurrentIndex(2)  # both
     assert panel.model.rowCount() == len(r.both)
-    # a threshold of 1 for the second method: it finds (almost) nothing, so the first finds more alone
+    # a threshold of 1 for the second method: only its identical pairs remain, so the first
+    # method's pairs it lost are now the first's alone. The expected sets come from the
+    # stored pairs with Python sets, not from agreement().
     panel.t_b.setValue(1.0)
-    qtbot.waitUntil(lambda: not panel.busy() and len(panel.result.only_a) >= len(r.only_a), timeout=10000)
+    qtbot.waitUntil(lambda: not panel.busy() and panel.result is not r, timeout=10000)
+    store = w.collection.store
+
+    def kept(method: str, key: str, threshold: float) -> set:
+        arr = store.pair_arrays(method, key)
+        return {(a, b) for a, b, ok in zip(arr.a.tolist(), arr.b.tolist(), (arr.score >= threshold).tolist()) if ok}
+
+    pairs_a = kept(first, panel.set_a.currentData().pairs_key, panel.t_a.value())
+    pairs_b = kept(other, panel.set_b.currentData().pairs_key, 1.0)
+    got = panel.result
+    assert {tuple(p) for p in got.only_a.tolist()} == pairs_a - pairs_b
+    assert {tuple(p) for p in got.both.tolist()} == pairs_a & pairs_b
+    assert {tuple(p) for p in got.only_b.tolist()} == pairs_b - pairs_a
+    assert len(got.only_a) > len(r.only_a)
 
 
 def run_other_method(qtbot, w, name: str, tab: int):

@@ -207,3 +207,21 @@ def test_cancel_while_the_pairs_are_written_keeps_no_partial_pair_set(tmp_path, 
     monkeypatch.undo()
     scan(store, [folder])
     assert pairs_by_path(store) == expected
+
+
+def test_the_memory_figures_are_the_systems():
+    from ndd_desktop.pipeline import memory_guard
+
+    # Independent figures: sysconf for the machine, /proc for this process (Linux).
+    total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    assert memory_guard.physical_memory() == total
+    with open("/proc/self/statm", "rb") as fh:
+        before = int(fh.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+    held = bytearray(64 * 2**20)  # 64 MB more, touched so it is resident
+    held[:: 4096] = b"x" * len(held[:: 4096])
+    rss = memory_guard.resident_memory()
+    assert before + 60 * 2**20 <= rss <= total
+    guard = memory_guard.MemoryGuard(0.3)
+    assert guard.limit == int(total * memory_guard.LIMIT_SHARE)
+    guard()  # well below the limit: nothing happens
+    del held

@@ -45,11 +45,6 @@ def get_method(name: str) -> Method:
     return _instances[name]
 
 
-def all_methods() -> list[Method]:
-    """Every registered method, in display order."""
-    return [get_method(n) for n in _REGISTRY]
-
-
 def default_threshold(name: str, params: dict | None = None) -> float:
     """The default threshold of method ``name`` under the given parameter overrides."""
     method = get_method(name)

@@ -1,0 +1,112 @@
+"""``check_collection``: is a collection file whole? (SQLite integrity, schema, counts.)
+
+Reads the file with SQLite's read-only mode and changes nothing, not even the journal
+mode, so it is safe on a damaged file, on read-only media and on another program's file.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .engine import HEAD_REVISION, SQLITE_MAGIC, read_only_uri, schema_number
+
+#: The tables of a collection, in the order ``ndd repair`` saves them (review first).
+TABLES = ("decisions", "settings", "roots", "files", "documents", "document_text", "sketches",
+          "pair_sets", "pairs", "scan_runs")
+#: How many problems ``PRAGMA integrity_check`` lists at most.
+MAX_PROBLEMS = 50
+
+
+@dataclass
+class CheckReport:
+    """What :func:`check_collection` found; ``ok`` when nothing is wrong."""
+
+    path: str
+    problems: list[str] = field(default_factory=list)
+    revision: str | None = None
+    counts: dict[str, int | None] = field(default_factory=dict)  # None: the table could not be counted
+    integrity: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+
+def connect_read_only(path: str) -> sqlite3.Connection:
+    """An SQLite connection that cannot change ``path`` (immutable when its folder is read-only)."""
+    immutable = not os.access(Path(path).absolute().parent, os.W_OK)
+    return sqlite3.connect(read_only_uri(path, immutable), uri=True)
+
+
+def check_collection(path: str) -> CheckReport:
+    """Check the collection file at ``path`` without changing it."""
+    report = CheckReport(path=str(path))
+    p = Path(path)
+    if not p.is_file():
+        report.problems.append(f"no collection file at {path}")
+        return report
+    with open(p, "rb") as fh:
+        head = fh.read(100)
+    if len(head) < 100 or not head.startswith(SQLITE_MAGIC):
+        report.problems.append("not an SQLite file (its first bytes are not SQLite's header): "
+                               "nothing can be read from it")
+        return report
+    page_size = int.from_bytes(head[16:18], "big") or 65536
+    pages = int.from_bytes(head[28:32], "big")
+    if pages and p.stat().st_size < pages * page_size:
+        report.problems.append(f"the file is cut short: {p.stat().st_size:,} bytes of the "
+                               f"{pages * page_size:,} its header announces")
+    try:
+        conn = connect_read_only(str(p))
+    except sqlite3.Error as exc:
+        report.problems.append(f"SQLite cannot open it: {exc}")
+        return report
+    try:
+        _check_open(conn, report)
+    finally:
+        conn.close()
+    return report
+
+
+def _check_open(conn: sqlite3.Connection, report: CheckReport) -> None:
+    try:
+        tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    except sqlite3.Error as exc:
+        report.problems.append(f"its list of tables cannot be read: {exc}")
+        return
+    if "alembic_version" not in tables:
+        report.problems.append("an SQLite file, but not an ndd-desktop collection (no schema version)")
+        return
+    try:
+        row = conn.execute("SELECT version_num FROM alembic_version").fetchone()
+        report.revision = row[0] if row else None
+    except sqlite3.Error as exc:
+        report.problems.append(f"the schema version cannot be read: {exc}")
+    if report.revision is not None and schema_number(report.revision) > schema_number(HEAD_REVISION):
+        report.problems.append(f"schema {report.revision} is newer than this release knows ({HEAD_REVISION})")
+    try:
+        rows = conn.execute(f"PRAGMA integrity_check({MAX_PROBLEMS})").fetchall()
+        report.integrity = [line for r in rows for line in str(r[0]).splitlines()]
+    except sqlite3.Error as exc:
+        report.integrity = [str(exc)]
+    if report.integrity != ["ok"]:
+        report.problems.append(f"SQLite's integrity check failed ({len(report.integrity)} problem(s) listed)")
+    for table in TABLES:
+        if table not in tables:
+            if table != "settings" or report.revision is None or schema_number(report.revision) >= 4:
+                report.problems.append(f"the table {table} is missing")
+            continue
+        try:
+            report.counts[table] = int(conn.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0])
+        except sqlite3.Error as exc:
+            report.counts[table] = None
+            report.problems.append(f"the table {table} cannot be read to the end: {exc}")
+    try:
+        bad = conn.execute("PRAGMA foreign_key_check").fetchall()
+    except sqlite3.Error:
+        bad = []
+    if bad:
+        report.problems.append(f"{len(bad)} row(s) refer to rows that are gone (foreign key check)")

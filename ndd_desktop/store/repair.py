@@ -1,0 +1,259 @@
+"""``repair_collection``: save what can be read from a damaged collection into a new file.
+
+The damaged file is only read (SQLite's read-only mode). A fresh collection file is
+created with the current schema, and the tables are copied one at a time, the review
+first (decisions, settings: what no rescan can give back), then roots, files, documents,
+texts, pair sets, pairs and the scan log. Texts are kept only when they decompress (zlib's
+checksum tells a garbled one). Sketches are not copied: a damaged page can garble one
+without SQLite noticing, and a garbled sketch gives wrong scores silently; the next scan
+sketches every document again from its stored text (no file is read for that) and
+recomputes the pairs. Each table is read in row id order;
+when SQLite meets a damaged page, the copy goes on row by row past it, so one bad page
+costs the rows on it, not the table.
+
+Afterwards the new file is made consistent for the next scan: rows whose parent was lost
+go, a document whose text was lost goes with its file's record (so the next scan extracts
+that file again), and pair sets forget their input digest when anything under them was
+lost (so the next scan recomputes the pairs). Decisions are never dropped: they name their
+documents' content, and a scan re-attaches them when that content is found again.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import zlib
+from dataclasses import dataclass, field
+
+from .check import TABLES, connect_read_only
+from .types import StoreError
+
+#: Rows read and written at a time.
+BATCH = 2000
+#: AUTOINCREMENT tables, whose counters keep ids from being reused.
+_SEQUENCED = ("files", "documents", "decisions")
+
+
+@dataclass
+class RepairReport:
+    """What :func:`repair_collection` saved and lost, per table."""
+
+    source: str
+    dest: str
+    copied: dict[str, int] = field(default_factory=dict)
+    #: Rows not saved (in damaged pages, or garbled values the schema refused): the
+    #: table's count less the rows copied; None when the damaged file cannot count them.
+    lost: dict[str, int | None] = field(default_factory=dict)
+    #: Tables that could not be read at all, with SQLite's reason.
+    unreadable: dict[str, str] = field(default_factory=dict)
+    #: Rows copied but then dropped because what they belong to was lost.
+    dropped: dict[str, int] = field(default_factory=dict)
+    #: The new file's ``PRAGMA integrity_check``.
+    integrity: str = ""
+
+    @property
+    def complete(self) -> bool:
+        """True when every row was saved."""
+        return (all(n == 0 for n in self.lost.values()) and not self.unreadable
+                and not any(self.dropped.values()))
+
+
+def repair_collection(source: str, dest: str) -> RepairReport:
+    """Copy what can be read from the collection ``source`` into a new collection ``dest``.
+
+    Raises:
+        StoreError: ``dest`` exists, or ``source`` cannot be opened by SQLite at all.
+    """
+    from .store import Store  # the fresh file gets the current schema the usual way
+
+    source, dest = os.path.abspath(source), os.path.abspath(dest)
+    if os.path.exists(dest):
+        raise StoreError(f"{dest} exists; the repair writes a new collection file (choose another name)")
+    if not os.path.isfile(source):
+        raise StoreError(f"no collection file at {source}")
+    try:
+        src = connect_read_only(source)
+        src.execute("SELECT name FROM sqlite_master").fetchall()
+    except sqlite3.Error as exc:
+        raise StoreError(f"nothing can be read from {source}: {exc}") from None
+    Store.open(dest, create=True).close()
+    report = RepairReport(source, dest)
+    out = sqlite3.connect(dest)
+    out.isolation_level = None
+    try:
+        out.execute("PRAGMA foreign_keys = OFF")  # parents may be lost; _make_consistent tidies up
+        for table in TABLES:
+            if table != "sketches":  # derived data, made again by the next scan (see above)
+                _copy_table(src, out, table, report)
+        _make_consistent(out, report)
+        _keep_counters(src, out)
+        report.integrity = "\n".join(str(r[0]) for r in out.execute("PRAGMA integrity_check"))
+    finally:
+        out.close()
+        src.close()
+    return report
+
+
+def _columns(conn: sqlite3.Connection, table: str) -> list[str]:
+    return [r[1] for r in conn.execute(f"PRAGMA table_info({table})")]
+
+
+def _copy_table(src: sqlite3.Connection, out: sqlite3.Connection, table: str, report: RepairReport) -> None:
+    try:
+        have = set(_columns(src, table))
+    except sqlite3.Error as exc:
+        report.unreadable[table] = str(exc)
+        return
+    if not have:
+        report.unreadable[table] = "the table is missing" if table != "settings" else ""
+        if not report.unreadable[table]:
+            del report.unreadable[table]  # an older schema without settings: nothing to save
+        return
+    cols = [c for c in _columns(out, table) if c in have]  # an older schema has fewer columns
+    names = ", ".join(cols)
+    select = f"SELECT rowid, {names} FROM {table}"
+    insert = f"INSERT INTO {table} ({names}) VALUES ({', '.join('?' * len(cols))})"
+    copied = last = 0
+    try:  # the fast way: one pass in row id order
+        cursor = src.execute(select + " ORDER BY rowid")
+        while rows := cursor.fetchmany(BATCH):
+            copied += _insert(out, insert, _sound(table, rows))
+            last = rows[-1][0]
+    except sqlite3.Error:
+        # A damaged page: go on row by row after the last row read, up to the highest row id.
+        copied += _copy_by_rowid(src, out, table, select, insert, last)
+    report.copied[table] = copied
+    try:  # a count can often be had from an index when the table's own pages are damaged
+        total = int(src.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0])
+        report.lost[table] = max(total - copied, 0)
+    except sqlite3.Error:
+        report.lost[table] = None
+
+
+def _sound(table: str, rows: list[tuple]) -> list[tuple]:
+    """The rows without their row id, less texts that do not decompress."""
+    if table != "document_text":
+        return [r[1:] for r in rows]
+    kept = []
+    for r in rows:
+        try:
+            zlib.decompress(r[2])  # (rowid, doc_id, data)
+        except (zlib.error, TypeError):
+            continue
+        kept.append(r[1:])
+    return kept
+
+
+def _insert(out: sqlite3.Connection, insert: str, rows: list[tuple]) -> int:
+    """Write rows in one transaction; if one is refused (a garbled value that breaks a
+    constraint), write them one at a time and skip the refused ones. Returns how many
+    were written."""
+    try:
+        out.execute("BEGIN")
+        out.executemany(insert, rows)
+        out.execute("COMMIT")
+        return len(rows)
+    except sqlite3.Error:
+        out.execute("ROLLBACK")
+    written = 0
+    out.execute("BEGIN")
+    for row in rows:
+        try:
+            out.execute(insert, row)
+            written += 1
+        except sqlite3.Error:
+            continue
+    out.execute("COMMIT")
+    return written
+
+
+def _highest_rowid(src: sqlite3.Connection, table: str, last: int) -> int:
+    """The highest row id to try: from the table, else its AUTOINCREMENT counter, else
+    a margin past the last row read."""
+    for sql in (f"SELECT MAX(rowid) FROM {table}", "SELECT seq FROM sqlite_sequence WHERE name = ?"):
+        try:
+            row = src.execute(sql, (table,) if "?" in sql else ()).fetchone()
+            if row and row[0] is not None:
+                return int(row[0])
+        except sqlite3.Error:
+            continue
+    return last + 100_000
+
+
+def _copy_by_rowid(src, out, table: str, select: str, insert: str, last: int) -> int:
+    """Read row after row by id from ``last + 1``; a row whose page is damaged is lost.
+    Returns how many rows were written."""
+    top = _highest_rowid(src, table, last)
+    written = 0
+    batch: list[tuple] = []
+    for rowid in range(last + 1, top + 1):
+        try:
+            row = src.execute(select + " WHERE rowid = ?", (rowid,)).fetchone()
+        except sqlite3.Error:
+            continue
+        if row is not None:
+            batch.extend(_sound(table, [row]))
+        if len(batch) >= BATCH:
+            written += _insert(out, insert, batch)
+            batch = []
+    if batch:
+        written += _insert(out, insert, batch)
+    return written
+
+
+#: Rows whose parent was lost, deleted in this order (children of documents last, since
+#: documents themselves may go in the step before).
+_ORPHANS = (
+    ("files", "root_id NOT IN (SELECT id FROM roots)"),
+    ("documents", "root_id NOT IN (SELECT id FROM roots) OR file_id NOT IN (SELECT id FROM files)"),
+    ("document_text", "doc_id NOT IN (SELECT id FROM documents)"),
+    ("sketches", "doc_id NOT IN (SELECT id FROM documents)"),
+    ("pairs", "set_id NOT IN (SELECT id FROM pair_sets) OR a NOT IN (SELECT id FROM documents) "
+              "OR b NOT IN (SELECT id FROM documents)"),
+)
+
+
+def _make_consistent(out: sqlite3.Connection, report: RepairReport) -> None:
+    out.execute("BEGIN")
+    # A readable document whose text was lost cannot be compared again: it goes, with every
+    # document of its file and the file's record, so the next scan extracts the file anew.
+    textless = ("SELECT file_id FROM documents WHERE status = 'ok' AND text_length > 0 "
+                "AND id NOT IN (SELECT doc_id FROM document_text)")
+    n = out.execute(f"DELETE FROM files WHERE id IN ({textless})").rowcount
+    if n:
+        report.dropped["files"] = report.dropped.get("files", 0) + n
+    for table, where in _ORPHANS:
+        n = out.execute(f"DELETE FROM {table} WHERE {where}").rowcount
+        if n:
+            report.dropped[table] = report.dropped.get(table, 0) + n
+    # A file whose documents were all lost would pass the next scan as unchanged: its
+    # record goes, so the scan extracts it again.
+    n = out.execute("DELETE FROM files WHERE id NOT IN (SELECT file_id FROM documents)").rowcount
+    if n:
+        report.dropped["files"] = report.dropped.get("files", 0) + n
+    # The next scan sketches again and so must compare again: no digest matches.
+    out.execute("UPDATE pair_sets SET input_hash = ''")
+    out.execute("UPDATE pair_sets SET count = (SELECT COUNT(*) FROM pairs WHERE pairs.set_id = pair_sets.id)")
+    out.execute("COMMIT")
+
+
+def _keep_counters(src: sqlite3.Connection, out: sqlite3.Connection) -> None:
+    """Carry the AUTOINCREMENT counters over, so no id of a lost row is ever given again
+    (a decision about a lost document must not come to name a new one)."""
+    try:
+        seqs = dict(src.execute("SELECT name, seq FROM sqlite_sequence").fetchall())
+    except sqlite3.Error:
+        seqs = {}
+    out.execute("BEGIN")
+    for table in _SEQUENCED:
+        try:
+            (top,) = out.execute(f"SELECT COALESCE(MAX(id), 0) FROM {table}").fetchone()
+        except sqlite3.Error:
+            continue
+        seq = max(int(seqs.get(table) or 0), int(top))
+        if not seq:
+            continue
+        if out.execute("UPDATE sqlite_sequence SET seq = MAX(seq, ?) WHERE name = ?", (seq, table)).rowcount == 0:
+            out.execute("INSERT INTO sqlite_sequence (name, seq) VALUES (?, ?)", (table, seq))
+    out.execute("COMMIT")
+

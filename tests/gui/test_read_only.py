@@ -1,0 +1,61 @@
+"""A collection file that cannot be written opens for reading, with a banner and no review;
+a damaged one is refused with a message, never a traceback."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+
+from gui_helpers import wait_idle
+
+
+def test_a_read_only_collection_opens_with_a_banner_and_review_disabled(qtbot, scanned, tmp_path):
+    window = scanned
+    path = window.collection.store.path
+    window._close_collection()
+    os.chmod(path, 0o444)
+    os.chmod(os.path.dirname(path), 0o555)
+    try:
+        # As root chmod does not stop writes (os.access says writable), so the window is then
+        # told to open read-only, as it does by itself for a file it cannot write.
+        automatic = not os.access(path, os.W_OK)
+        assert window.open_store(path, read_only=None if automatic else True)
+        wait_idle(qtbot, window)
+        assert window.collection.store.read_only
+        assert window.read_only_banner.isVisible() and "Read-only" in window.read_only_banner.text()
+        assert window.collection.data.arrays.score.size > 0  # the pairs are there to look at
+        assert window.review.next.isEnabled()
+        assert not window.review.duplicate.isEnabled() and not window.review.not_duplicate.isEnabled()
+        assert not window.review.mark("duplicate")
+        assert not window.actions_["scan"].isEnabled() and not window.setup.scan_button.isEnabled()
+        assert not window.start_scan()
+        assert window.actions_["export"].isEnabled()
+        window.clusters.keep_button.setEnabled(True)
+        window.clusters.select_document(window.collection.grouping.groups[0].members[-1])
+        assert not window.clusters.keep_button.isEnabled()
+        assert window.collection.store.verdicts() == {}  # nothing was written
+    finally:
+        os.chmod(os.path.dirname(path), 0o755)
+        os.chmod(path, 0o644)
+    window._close_collection()
+    assert window.open_store(path)
+    wait_idle(qtbot, window)
+    assert not window.read_only_banner.isVisible() and window.setup.scan_button.isEnabled()
+
+
+def test_a_damaged_collection_is_refused_with_a_message(qtbot, scanned):
+    window = scanned
+    path = window.collection.store.path
+    window._close_collection()
+    conn = sqlite3.connect(path)
+    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    page_size = conn.execute("PRAGMA page_size").fetchone()[0]
+    pages = [r[0] for r in conn.execute("SELECT pageno FROM dbstat WHERE name = 'roots'")]
+    conn.close()
+    with open(path, "r+b") as fh:
+        for page in pages:
+            fh.seek((page - 1) * page_size)
+            fh.write(b"\xff" * 16)
+    assert not window.open_store(path)
+    assert "is damaged" in window.statusBar().currentMessage()
+    assert window.collection is None and window.stack.currentIndex() == 0

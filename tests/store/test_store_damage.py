@@ -1,0 +1,265 @@
+"""Damaged, foreign, read-only and full collection files: a clear error and a non-zero exit
+in every command, never a traceback; ``ndd check``, ``ndd repair``; the review as a file."""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+
+import pytest
+
+from ndd_desktop.cli import commands, main
+from ndd_desktop.pipeline import ScanConfig, ScanJob
+from ndd_desktop.store import Root, Store, StoreDamaged, StoreError, StoreFull, StoreReadOnly
+
+BASE = ("the harbour board agreed to repair the north pier before the winter storms arrive in the bay "
+        "and the fishing fleet asked for a new slipway near the old customs house on the quay ")
+
+
+def run(capsys, *argv):
+    status = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+@pytest.fixture
+def collection(tmp_path, capsys):
+    """A scanned collection of 30 near-identical texts (435 pairs) with two decisions."""
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    for i in range(30):
+        (folder / f"d{i:02}.txt").write_text(BASE * 3 + f" copy number {i} " * (i % 4))
+    db = tmp_path / "c.ndd"
+    assert run(capsys, "scan", folder, "--db", db, "--workers", "0")[0] == 0
+    with Store.open(db) as s:
+        ids = sorted(d.id for d in s.documents())
+        s.set_verdict(ids[0], ids[1], "not_duplicate", reviewer="ann")
+        s.set_keeper(ids[2], True, reviewer="ann")
+        s.set_setting("keeper_rule", "newest")
+    return folder, db
+
+
+def checkpointed(db) -> None:
+    """Fold the WAL into the file, so damage written to the file is what SQLite reads."""
+    conn = sqlite3.connect(db)
+    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    conn.close()
+
+
+def damage_table(db, table: str, keep_first: int = 1) -> int:
+    """Overwrite the page headers of ``table``'s leaf pages after the first ``keep_first``
+    (SQLite then reports "database disk image is malformed" for them); returns how many."""
+    checkpointed(db)
+    conn = sqlite3.connect(db)
+    page_size = conn.execute("PRAGMA page_size").fetchone()[0]
+    pages = [r[0] for r in conn.execute(
+        "SELECT pageno FROM dbstat WHERE name = ? AND pagetype = 'leaf' ORDER BY pageno", (table,))]
+    conn.close()
+    assert len(pages) > keep_first, f"{table} needs more than {keep_first} leaf pages for this test"
+    with open(db, "r+b") as fh:
+        for page in pages[keep_first:]:
+            fh.seek((page - 1) * page_size)
+            fh.write(b"\xff" * 16)
+    return len(pages) - keep_first
+
+
+def assert_clean_failure(status: int, err: str, *words: str) -> None:
+    assert status == 1, err
+    assert "Traceback" not in err and "sqlalchemy" not in err.lower()
+    assert err.startswith("ndd: error: ") or "\nndd: error: " in err
+    for word in words:
+        assert word in err, err
+
+
+def test_every_command_refuses_a_damaged_file_with_a_clear_message(collection, capsys, tmp_path):
+    folder, db = collection
+    assert damage_table(db, "documents") >= 1
+    for argv in (["pairs"], ["clusters"], ["errors"], ["export", "--to", tmp_path / "out"]):
+        status, _, err = run(capsys, *argv, "--db", db)
+        assert_clean_failure(status, err, "is damaged", f"ndd check --db {db}", "ndd repair")
+    status, _, err = run(capsys, "scan", folder, "--db", db, "--workers", "0")
+    assert_clean_failure(status, err, "is damaged")
+    status, out, err = run(capsys, "check", "--db", db)
+    assert status == 1 and "integrity check" in out and "problem:" in out
+
+
+def test_pairs_cut_short_by_a_damaged_page_exits_1_after_what_it_printed(collection, capsys, monkeypatch):
+    _, db = collection
+    assert run(capsys, "pairs", "--db", db, "--threshold", "0")[1].count("\n") == 436  # header + 435 pairs
+    damage_table(db, "pairs", keep_first=1)
+    monkeypatch.setattr(commands, "PAGE", 1)  # fetch row by row, so rows before the damage are printed
+    status, out, err = run(capsys, "pairs", "--db", db, "--threshold", "0")
+    assert_clean_failure(status, err, "is damaged")
+    lines = out.splitlines()
+    assert lines[0].startswith("a,b,score")
+    assert 1 <= len(lines) < 436  # a partial listing, and the exit status says so
+    status, out, err = run(capsys, "pairs", "--db", db, "--threshold", "0", "--format", "json")
+    assert_clean_failure(status, err, "is damaged")
+    with pytest.raises(json.JSONDecodeError):  # never a well-formed (complete-looking) answer
+        json.loads(out)
+
+
+def test_a_truncated_file_is_refused_and_check_says_it_is_cut_short(collection, capsys):
+    _, db = collection
+    checkpointed(db)
+    data = db.read_bytes()
+    db.write_bytes(data[: len(data) // 2])
+    for argv in (["pairs"], ["clusters"], ["errors"]):
+        status, _, err = run(capsys, *argv, "--db", db)
+        assert status == 1 and "Traceback" not in err and str(db) in err
+    status, out, _ = run(capsys, "check", "--db", db)
+    assert status == 1 and "cut short" in out and f"{len(data) // 2:,} bytes" in out
+
+
+def test_random_bytes_and_another_programs_database_are_not_collections(tmp_path, capsys):
+    noise = tmp_path / "noise.ndd"
+    noise.write_bytes(os.urandom(8192))
+    status, _, err = run(capsys, "pairs", "--db", noise)
+    assert_clean_failure(status, err, "not an ndd-desktop collection (not an SQLite file)")
+    status, out, _ = run(capsys, "check", "--db", noise)
+    assert status == 1 and "not an SQLite file" in out
+    other = tmp_path / "other.sqlite"
+    conn = sqlite3.connect(other)
+    conn.execute("CREATE TABLE moz_places (id INTEGER PRIMARY KEY, url TEXT)")
+    conn.commit()
+    conn.close()
+    before = other.read_bytes()
+    status, _, err = run(capsys, "clusters", "--db", other)
+    assert_clean_failure(status, err, "an SQLite file but not an ndd-desktop collection")
+    status, out, _ = run(capsys, "check", "--db", other)
+    assert status == 1 and "not an ndd-desktop collection" in out
+    assert other.read_bytes() == before  # neither command changed the other program's file
+    status, _, err = run(capsys, "repair", "--db", noise, "--to", tmp_path / "r.ndd")
+    assert status == 1 and "nothing can be read" in err and not (tmp_path / "r.ndd").exists()
+
+
+def test_a_garbled_text_is_reported_as_damage(collection):
+    _, db = collection
+    with Store.open(db) as s:
+        doc_id = s.documents()[0].id
+    conn = sqlite3.connect(db)
+    conn.execute("UPDATE document_text SET data = ? WHERE doc_id = ?", (b"x\x9c garbled", doc_id))
+    conn.commit()
+    conn.close()
+    with Store.open(db) as s, pytest.raises(StoreDamaged, match="is damaged"):
+        s.document_text(doc_id)
+
+
+def test_repair_saves_the_review_first_and_a_rescan_makes_the_collection_whole(collection, capsys, tmp_path):
+    folder, db = collection
+    _, whole, _ = run(capsys, "pairs", "--db", db, "--threshold", "0")
+    with Store.open(db) as s:
+        review = s.export_review()
+    damage_table(db, "documents")
+    fixed = tmp_path / "fixed.ndd"
+    status, _, err = run(capsys, "repair", "--db", db, "--to", fixed)
+    assert status == 0, err
+    assert "decisions      2 saved, 0 lost" in err and "settings       1 saved, 0 lost" in err
+    assert "documents" in err and "lost" in err and "not everything could be saved" in err
+    assert run(capsys, "check", "--db", fixed)[0] == 0
+    status, _, err = run(capsys, "scan", folder, "--db", fixed, "--workers", "0")
+    assert status == 0, err
+    _, again, _ = run(capsys, "pairs", "--db", fixed, "--threshold", "0")
+
+    def pairs_by_path(text):
+        rows = [line.split(",") for line in text.splitlines()[1:]]
+        return sorted((min(r[0], r[1]), max(r[0], r[1]), r[2]) for r in rows)
+
+    assert pairs_by_path(again) == pairs_by_path(whole)  # every pair, with its score, back
+    with Store.open(fixed) as s:
+        assert s.setting("keeper_rule") == "newest"
+        kept = {s.document(i).relpath for i in s.keepers()}
+        verdicts = {(s.document(a).relpath, s.document(b).relpath): v for (a, b), v in s.verdicts().items()}
+    assert kept == {review["decisions"][1]["a"]["path"]}  # re-attached to the same content
+    first = review["decisions"][0]
+    assert verdicts == {tuple(sorted((first["a"]["path"], first["b"]["path"]))): "not_duplicate"}
+
+
+def test_repair_refuses_an_existing_destination(collection, capsys):
+    _, db = collection
+    status, _, err = run(capsys, "repair", "--db", db, "--to", db)
+    assert status == 2 and "exists" in err
+
+
+@pytest.mark.parametrize("fmt", ["json", "csv"])
+def test_the_review_outlives_its_collection_file(collection, capsys, tmp_path, fmt):
+    folder, db = collection
+    review_file = tmp_path / f"review.{fmt}"
+    status, _, err = run(capsys, "decisions", "export", review_file, "--db", db)
+    assert status == 0 and "wrote 2 decisions and 1 settings" in err
+    with Store.open(db) as s:
+        want_verdicts = {(s.document(a).relpath, s.document(b).relpath): v for (a, b), v in s.verdicts().items()}
+        want_keepers = {s.document(i).relpath for i in s.keepers()}
+    db.unlink()
+    fresh = tmp_path / "fresh.ndd"
+    assert run(capsys, "scan", folder, "--db", fresh, "--workers", "0")[0] == 0
+    status, _, err = run(capsys, "decisions", "import", review_file, "--db", fresh)
+    assert status == 0 and "imported 2 decisions and 1 settings; 0 kept" in err and "; 0 name content" in err
+    with Store.open(fresh) as s:
+        assert {(s.document(a).relpath, s.document(b).relpath): v for (a, b), v in s.verdicts().items()} == want_verdicts
+        assert {s.document(i).relpath for i in s.keepers()} == want_keepers == {"d02.txt"}
+        assert s.setting("keeper_rule") == "newest"
+    # Importing again changes nothing: the collection's decisions are as new.
+    status, _, err = run(capsys, "decisions", "import", review_file, "--db", fresh)
+    assert status == 0 and "imported 0 decisions" in err and "2 kept as they were" in err
+
+
+def test_a_read_only_file_opens_for_reading_and_refuses_writes(collection, capsys):
+    folder, db = collection
+    checkpointed(db)
+    os.chmod(db, 0o444)
+    os.chmod(db.parent, 0o555)
+    try:
+        # As root, chmod does not stop writes (os.access says writable), so the automatic
+        # detection cannot be seen; the read-only path is then opened explicitly.
+        automatic = not os.access(db, os.W_OK)
+        with Store.open(db, read_only=None if automatic else True) as s:
+            assert s.read_only
+            assert len(s.documents()) == 30 and s.count_pairs("qgram", s.pair_sets()[0].pairs_key, 0.0) == 435
+            with pytest.raises(StoreReadOnly, match="read-only"):
+                s.set_verdict(1, 2, "duplicate")
+            with pytest.raises(StoreReadOnly):
+                s.set_setting("keeper_rule", "oldest")
+        if automatic:
+            assert run(capsys, "pairs", "--db", db)[0] == 0
+            status, _, err = run(capsys, "scan", folder, "--db", db)
+            assert status == 1 and "read-only" in err
+    finally:
+        os.chmod(db.parent, 0o755)
+        os.chmod(db, 0o644)
+
+
+def test_a_scan_that_fills_the_disk_keeps_what_it_had_committed(collection, tmp_path):
+    folder, db = collection
+    with Store.open(db) as s:
+        before = {d.relpath: d.id for d in s.documents()}
+    checkpointed(db)
+    conn = sqlite3.connect(db)
+    pages = conn.execute("PRAGMA page_count").fetchone()[0]
+    conn.close()
+    more = tmp_path / "more"
+    more.mkdir()
+    for i in range(40):  # incompressible texts: far more than the few pages left
+        (more / f"m{i}.txt").write_text(" ".join(os.urandom(6).hex() for _ in range(3000)))
+    roots = [Root(str(folder)), Root(str(more))]
+    # A cap a few pages above the file's size makes SQLite fail with SQLITE_FULL exactly as a
+    # full disk does (PRAGMA max_page_count), at the first batch that does not fit.
+    with Store.open(db, max_pages=pages + 8) as s:
+        with pytest.raises(StoreFull, match="the disk is full"):
+            ScanJob(s, ScanConfig(roots=roots, method="qgram", workers=0)).run()
+    with Store.open(db) as s:
+        assert s.integrity_check() == "ok"
+        assert {d.relpath: d.id for d in s.documents() if d.root == str(folder)} == before
+        assert len(s.verdicts()) == 1 and len(s.keepers()) == 1
+        summary = ScanJob(s, ScanConfig(roots=roots, method="qgram", workers=0)).run()
+    assert summary.documents == 70 and summary.unchanged >= 30
+
+
+def test_store_errors_name_the_file(tmp_path):
+    path = tmp_path / "x.ndd"
+    path.write_bytes(b"SQLite format 3\x00" + os.urandom(4000))
+    with pytest.raises(StoreError) as info:
+        with Store.open(path) as s:
+            s.documents()
+    assert str(path) in str(info.value)
