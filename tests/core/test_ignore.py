@@ -5,7 +5,7 @@ import time
 
 import pytest
 
-from ndd_desktop.core.methods import all_methods, get_method
+from ndd_desktop.core.methods import get_method, method_names
 from ndd_desktop.core.normalize import IGNORABLE, ignore_items, normalize, remove_ignored
 from ndd_desktop.core.params import describe_params
 
@@ -95,7 +95,7 @@ def test_items_are_checked_and_put_in_one_order():
 
 
 def test_every_method_has_the_ignore_parameter_and_it_changes_the_sketch_key():
-    for method in all_methods():
+    for method in map(get_method, method_names()):
         info = {i.name: i for i in describe_params(method.Params)}["ignore"]
         assert info.multiple and info.affects_sketch and info.choices == IGNORABLE and info.default == ""
         default = method.params()
