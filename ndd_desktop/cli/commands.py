@@ -173,6 +173,8 @@ def _pairs_at_threshold_note(db: str, method, settings: dict, floor: float, stor
         threshold = store.saved_threshold(method.name, pairs_key)
         threshold = method.threshold_for(params) if threshold is None else threshold
         shown = store.count_pairs(method.name, pairs_key, threshold)
+        pair_set = store.pair_set(method.name, pairs_key)
+    floor = pair_set.floor if floor is None and pair_set is not None else (floor or 0.0)
     if shown != stored:
         sys.stderr.write(f"ndd: note: {shown} of the {stored} pairs score {threshold:g} or more (the threshold "
                          f"'ndd pairs' and 'ndd clusters' use); the others are kept down to the floor {floor:g} "

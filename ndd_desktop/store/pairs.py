@@ -56,7 +56,8 @@ _PAIR_FROM = (
 def _pair_row(r) -> PairRow:
     a = doc_from_row(r[6 : 6 + DOC_WIDTH])
     b = doc_from_row(r[6 + DOC_WIDTH : 6 + 2 * DOC_WIDTH])
-    return PairRow(r[0], a, b, float(r[1]), _nan(r[2]), _nan(r[3]), _nan(r[4]), r[5] or None)
+    return PairRow(r[0], a, b, float(r[1]), _nan(r[2]), _nan(r[3]), _nan(r[4]), r[5] or None,
+                   _nan(r[6 + 2 * DOC_WIDTH]))
 
 
 def _nan(x: float | None) -> float:

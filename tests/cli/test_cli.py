@@ -88,8 +88,8 @@ def test_pairs_json_default_method_and_threshold(capsys, corpus):
     data = json.loads(out)
     # which side is "a" follows document ids, which follow extraction order: compare as a set
     assert [({d["a"], d["b"]}, d["score"]) for d in data] == [({"one.txt", "old.txt"}, 1.0)]
-    # exact has no containment measure: both directions are null, not a number
-    assert (data[0]["containment_ab"], data[0]["containment_ba"]) == (None, None)
+    # the verified shares: each copy is wholly inside the other
+    assert (data[0]["containment_ab"], data[0]["containment_ba"]) == (1.0, 1.0)
 
 
 def test_method_alone_names_the_pairs_of_its_last_scan(capsys, corpus):

@@ -55,12 +55,12 @@ def test_table_format_fits_the_terminal_and_keeps_names_literal(tmp_path, capsys
     out = capsys.readouterr().out
     lines = out.splitlines()
     assert max(len(line) for line in lines) <= 100 and any(len(line) > 60 for line in lines)
-    assert "[qgram]" in lines[0] and "pairs at 0.7 or more" in lines[0]
+    assert "[qgram]" in lines[0] and "pairs at 0.5 or more" in lines[0]
     assert "[draft]" in out and "copy.txt" in out and re.search(r"│ +0\.9\d+ │", out)
     assert lines[-1] == "1 row"
     assert main(["clusters", "--db", str(db), "--format", "table"]) == 0
     out = capsys.readouterr().out
-    assert "1 groups at 0.7 or more [qgram]" in out and "principal" in out and out.splitlines()[-1] == "2 rows"
+    assert "1 groups at 0.5 or more [qgram]" in out and "principal" in out and out.splitlines()[-1] == "2 rows"
 
 
 def test_scan_of_a_file_names_its_folder(tmp_path, capsys):

@@ -33,17 +33,17 @@ def tweets(tmp_path):
     return folder
 
 
-def pair_scores(capsys, db) -> dict[tuple[str, str], float]:
+def pair_scores(capsys, db, column: str = "score") -> dict[tuple[str, str], float]:
     status, out, err = run(capsys, "pairs", "--db", db, "--threshold", "0.3")
     assert status == 0, err
-    return {tuple(sorted((r["a"], r["b"]))): float(r["score"]) for r in csv.DictReader(io.StringIO(out))}
+    return {tuple(sorted((r["a"], r["b"]))): float(r[column]) for r in csv.DictReader(io.StringIO(out))}
 
 
 def test_ignore_urls_and_numbers_ranks_the_real_duplicate_first(capsys, tweets, tmp_path):
     db = tmp_path / "c.ndd"
     status, _, err = run(capsys, "scan", tweets, "--db", db, "--workers", "0")
     assert status == 0, err
-    plain = pair_scores(capsys, db)
+    plain = pair_scores(capsys, db, "estimate")  # q-grams alone are fooled by the shared links and figures
     assert plain[("show1.txt", "show2.txt")] > plain[("obama1.txt", "obama2.txt")]
     status, _, err = run(capsys, "scan", tweets, "--db", db, "--workers", "0", "--ignore", "numbers,urls")
     assert status == 0, err

@@ -21,7 +21,7 @@ def test_bag_validates_and_carries_the_metadata(scanned, tmp_path):
     assert sorted(bag.payload_files()) == sorted(
         os.path.join("data", *t.split("/")) for t in (f.target for f in _planned(store, tmp_path)))
     assert bag.info["Source-Folder"] == coll.roots
-    assert bag.info["NDD-Method"] == "exact" and bag.info["NDD-Threshold"] == "1"
+    assert bag.info["NDD-Method"] == "exact" and bag.info["NDD-Threshold"] == "0.5"
     assert "NDD-Parameters" in bag.info and bag.info["Payload-Oxum"].endswith(".5")
     tags = set(bag.tagfile_entries())
     assert {"_ndd_reports/report.html", "_ndd_reports/documents.csv", "_ndd_reports/documents.json",

@@ -40,7 +40,7 @@ def test_csv_has_one_row_per_document_with_the_columns(exported):
     for r in rows:
         d = docs[int(r["document_id"])]
         assert r["sha256"] == d.sha256 and int(r["size"]) == d.size and r["source"] == d.abspath
-        assert r["method"] == "exact" and json.loads(r["parameters"]) == {}  # exact has no parameters
+        assert r["method"] == "exact" and json.loads(r["parameters"]) == {"ignore": ""}  # only the parameter every method has
         assert r["role"] in ("keeper", "duplicate", "unique")
         assert (r["export_status"] == "copied") == (r["role"] != "duplicate")
     roles = [r["role"] for r in rows]
@@ -76,7 +76,7 @@ def test_json_carries_summary_groups_documents_and_left_out(exported):
     body = json.loads((reports / "documents.json").read_text(encoding="utf-8"))
     s = body["summary"]
     assert (s["documents"], s["groups"], s["left_out"], s["files_exported"]) == (8, 2, 3, 5)
-    assert s["method"] == "exact" and s["threshold"] == 1.0
+    assert s["method"] == "exact" and s["threshold"] == 0.5
     assert [r["name"] for r in s["roots"]] == ["archive", "archive-2"]
     assert len(body["documents"]) == 8 and set(body["documents"][0]) == set(COLUMNS)
     assert sorted(len(g["members"]) for g in body["groups"]) == [2, 3]

@@ -51,7 +51,7 @@ def shown(w: MainWindow) -> tuple:
 def test_threshold_rule_and_grouping_come_back_with_the_collection(qtbot, scanned, monkeypatch):
     w = scanned
     data = w.collection.data
-    assert w.collection.threshold == default_threshold(data.method, data.params) == 0.7
+    assert w.collection.threshold == default_threshold(data.method, data.params) == 0.5
     assert shown(w)[2:] == ("reference-oldest", "components", "reference-oldest", "components")
     # opening and scanning saved nothing but how the scan read the documents
     assert w.collection.store.settings() == {READING_KEY: {"html": "main", "readers": 2}}
@@ -112,7 +112,7 @@ def test_a_collection_without_saved_values_gets_the_defaults(qtbot, scanned, tmp
     (other / "b.txt").write_text("alpha beta gamma delta " * 40 + "epsilon")
     assert w.open_folder(str(other))
     scan(qtbot, w)
-    assert shown(w) == (0.7, 0.7, "reference-oldest", "components", "reference-oldest", "components")
+    assert shown(w) == (0.5, 0.5, "reference-oldest", "components", "reference-oldest", "components")
     assert w.collection.store.settings() == {READING_KEY: {"html": "main", "readers": 2}}
     assert w.open_store(first)
     wait_idle(qtbot, w)
@@ -128,14 +128,14 @@ def test_each_pair_set_keeps_its_own_threshold(qtbot, scanned):
         assert w.run_method("bottomk")
     wait_idle(qtbot, w)
     assert w.collection.data.method == "bottomk"
-    assert w.collection.threshold == w.threshold.threshold() == default_threshold("bottomk", {}) == 0.7
+    assert w.collection.threshold == w.threshold.threshold() == default_threshold("bottomk", {}) == 0.5
     settle(qtbot, w, 0.8)
     # the same method with other parameters: another pair set, its default again
     with qtbot.waitSignal(w.scan.done, timeout=120000):
         assert w.start_scan(first.method, {"q": 3})
     wait_idle(qtbot, w)
     assert w.collection.data.method == first.method and w.collection.data.pairs_key != first.pairs_key
-    assert w.collection.threshold == 0.7
+    assert w.collection.threshold == 0.5
     # back to the first parameters: the first pair set's threshold comes back (a rescan keeps it)
     with qtbot.waitSignal(w.scan.done, timeout=120000):
         assert w.start_scan(first.method, first.params)

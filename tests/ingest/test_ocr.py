@@ -46,7 +46,7 @@ def test_image_only_pdf_pairs_with_its_original_text(one):
     assert (doc.status, doc.format) == ("ok", "pdf"), doc.reason
     assert doc.reason == "read by OCR (tesseract)"
     threshold = default_threshold("qgram")
-    assert threshold == 0.7
+    assert threshold == 0.5
     assert qgram_score(doc.text, ORIGINAL) >= threshold
     assert qgram_score(doc.text, "An unrelated letter about the budget of the museum café.") < threshold
 

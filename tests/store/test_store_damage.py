@@ -155,7 +155,7 @@ def test_repair_saves_the_review_first_and_a_rescan_makes_the_collection_whole(c
     fixed = tmp_path / "fixed.ndd"
     status, _, err = run(capsys, "repair", "--db", db, "--to", fixed)
     assert status == 0, err
-    assert "decisions      2 saved, 0 lost" in err and "settings       1 saved, 0 lost" in err
+    assert "decisions      2 saved, 0 lost" in err and "settings       2 saved, 0 lost" in err
     assert "documents" in err and "lost" in err and "not everything could be saved" in err
     assert run(capsys, "check", "--db", fixed)[0] == 0
     status, _, err = run(capsys, "scan", folder, "--db", fixed, "--workers", "0")
@@ -187,7 +187,7 @@ def test_the_review_outlives_its_collection_file(collection, capsys, tmp_path, f
     folder, db = collection
     review_file = tmp_path / f"review.{fmt}"
     status, _, err = run(capsys, "decisions", "export", review_file, "--db", db)
-    assert status == 0 and "wrote 2 decisions and 1 settings" in err
+    assert status == 0 and "wrote 2 decisions and 2 settings" in err
     with Store.open(db) as s:
         want_verdicts = {(s.document(a).relpath, s.document(b).relpath): v for (a, b), v in s.verdicts().items()}
         want_keepers = {s.document(i).relpath for i in s.keepers()}
@@ -195,7 +195,7 @@ def test_the_review_outlives_its_collection_file(collection, capsys, tmp_path, f
     fresh = tmp_path / "fresh.ndd"
     assert run(capsys, "scan", folder, "--db", fresh, "--workers", "0")[0] == 0
     status, _, err = run(capsys, "decisions", "import", review_file, "--db", fresh)
-    assert status == 0 and "imported 2 decisions and 1 settings; 0 kept" in err and "; 0 name content" in err
+    assert status == 0 and "imported 2 decisions and 2 settings; 0 kept" in err and "; 0 name content" in err
     with Store.open(fresh) as s:
         assert {(s.document(a).relpath, s.document(b).relpath): v for (a, b), v in s.verdicts().items()} == want_verdicts
         assert {s.document(i).relpath for i in s.keepers()} == want_keepers == {"d02.txt"}

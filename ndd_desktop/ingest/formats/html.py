@@ -120,6 +120,10 @@ def main_text(markup: str) -> str | None:
     if elements > MAIN_TEXT_MAX_ELEMENTS:
         raise TooBigForMainText(f"more than {MAIN_TEXT_MAX_ELEMENTS:,} elements")
     headline = _headline(tree)
+    from lxml import etree
+
+    # what the whole-page reader never shows is no part of the main text either
+    etree.strip_elements(tree, *DROP, with_tail=False)
     main = trafilatura.extract(
         tree, output_format="txt", include_comments=False, include_tables=True, include_images=False,
         include_links=False, include_formatting=False, deduplicate=False, with_metadata=False,
