@@ -84,7 +84,7 @@ def shingle_distances(sets: Sequence[np.ndarray], max_features: int | None = Non
         scale = keep_fraction
     x = np.zeros((n, max(rest.shape[0], 1)), dtype=np.float32)
     for row, s in enumerate(sets):
-        s = s[np.isin(s, rest, assume_unique=True)]
+        s = s[np.isin(s, rest, assume_unique=True, kind="sort")]
         if s.shape[0]:
             x[row, np.searchsorted(rest, s)] = 1.0
     own = x.sum(axis=1).astype(np.float64)
