@@ -132,6 +132,12 @@ class Method:
         """Sketch a batch of normalised texts."""
         return [self.sketch(t, params) for t in texts]
 
+    def texts_to_verify(self, texts: Sequence[str], params: Any) -> list[str]:
+        """The normalised texts as the verification should read them (core.text_share):
+        as they are, unless the method reads words differently (``hybrid`` corrects typos
+        first, so that its pairs are verified on the words it compared)."""
+        return list(texts)
+
     def to_bytes(self, sketch: np.ndarray) -> bytes:
         """Serialise a sketch for the store."""
         return np.ascontiguousarray(sketch, dtype=self.sketch_dtype).tobytes()

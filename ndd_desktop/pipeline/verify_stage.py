@@ -29,7 +29,7 @@ TEXT_BATCH = 500
 #: Pairs verified in one compiled call (between two checks of the cancel token).
 PAIR_BATCH = 20_000
 #: Bump when the verification changes, so stored pair sets are recomputed.
-VERIFY_VERSION = "share-5w-v1"
+VERIFY_VERSION = "share-5w-v2"  # v2: hybrid verifies its corrected words
 
 
 def verify_pairs(store: Store, method: Method, params: Any, scores: PairScores, ids: np.ndarray,
@@ -56,7 +56,7 @@ def verify_pairs(store: Store, method: Method, params: Any, scores: PairScores, 
         stop = min(start + PAIR_BATCH, n)
         ci, cj = i[start:stop], j[start:stop]
         needed = np.unique(np.concatenate((ci, cj)))
-        _load(store, ids, needed, cache, getattr(params, "ignore", ""))
+        _load(store, ids, needed, cache, method, params)
         local = {int(d): k for k, d in enumerate(needed.tolist())}
         docs = [cache[int(d)] for d in needed.tolist()]
         li = np.fromiter((local[x] for x in ci.tolist()), dtype=np.int64, count=ci.shape[0])
@@ -86,12 +86,16 @@ def _last_use(i: np.ndarray, j: np.ndarray) -> dict[int, int]:
     return last
 
 
-def _load(store: Store, ids: np.ndarray, needed: np.ndarray, cache: dict[int, Runs], ignore: str = "") -> None:
-    """Read and split the texts of the documents in ``needed`` that are not cached, with
-    what the scan ignores (links, numbers, ...) left out as the sketches left it out."""
+def _load(store: Store, ids: np.ndarray, needed: np.ndarray, cache: dict[int, Runs], method: Method,
+          params: Any) -> None:
+    """Read and split the texts of the documents in ``needed`` that are not cached, read as
+    the method read them: what the scan ignores (links, numbers, ...) left out, and the
+    words as the method sees them (``Method.texts_to_verify``: hybrid corrects typos)."""
+    ignore = getattr(params, "ignore", "")
     missing = [int(x) for x in needed.tolist() if int(x) not in cache]
     for start in range(0, len(missing), TEXT_BATCH):
         part = missing[start : start + TEXT_BATCH]
         texts = store.texts([int(ids[x]) for x in part])
-        for x in part:
-            cache[x] = runs_of(normalize(texts.get(int(ids[x])) or "", ignore))
+        read = method.texts_to_verify([normalize(texts.get(int(ids[x])) or "", ignore) for x in part], params)
+        for x, text in zip(part, read):
+            cache[x] = runs_of(text)

@@ -53,3 +53,31 @@ def test_a_scan_with_containment_stores_the_larger_share(tmp_path):
         assert len(pa) == 1
         assert pa.score[0] == 1.0  # the quote is wholly inside the report
         assert sorted([pa.cont_ab[0], pa.cont_ba[0]]) == [pytest.approx(40 / 200), 1.0]
+
+
+COMMON = ("government information community development important education national experience "
+          "particular different business question children problem several something").split()
+
+
+def test_hybrid_verifies_the_words_it_corrected(tmp_path):
+    """A text and a copy with a typo in every fourth word share no five-word run as written;
+    hybrid compares corrected words, and its pairs are verified on them too."""
+    import random
+
+    rng = random.Random(5)
+    words = [rng.choice(COMMON) for _ in range(200)]
+    typos = [w[:2] + w[3] + w[2] + w[4:] if k % 4 == 0 else w for k, w in enumerate(words)]
+    root = tmp_path / "src"
+    root.mkdir()
+    (root / "clean.txt").write_text(" ".join(words), encoding="utf-8")
+    (root / "typos.txt").write_text(" ".join(typos), encoding="utf-8")
+    with Store.open(str(tmp_path / "h.sqlite")) as store:
+        ScanJob(store, ScanConfig(roots=[Root(str(root))], method="hybrid", workers=0)).run()
+        ps = store.pair_sets()[0]
+        pa = store.pair_arrays("hybrid", ps.pairs_key)
+        assert len(pa) == 1 and pa.score[0] == 1.0  # every typo corrected back
+        ScanJob(store, ScanConfig(roots=[Root(str(root))], method="qgram", workers=0, floor=0.0)).run()
+        qgram = next(p for p in store.pair_sets() if p.method == "qgram")
+        qa = store.pair_arrays("qgram", qgram.pairs_key)
+        # as written, few five-word runs survive (a swap of two equal letters changes nothing)
+        assert len(qa) == 1 and qa.score[0] < 0.3 and qa.estimate[0] > 0.7

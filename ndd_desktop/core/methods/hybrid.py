@@ -131,6 +131,14 @@ class HybridMethod(SetOverlapMethod):
         """The words of a normalised text as the sketch sees them (after correction)."""
         return corrector_for(params).correct_text(text)
 
+    def texts_to_verify(self, texts: Sequence[str], params: Any) -> list[str]:
+        """The texts with their typos corrected, as the sketches read them: the verified
+        share of two texts with different typos is the share of their corrected words."""
+        corrector = corrector_for(params)
+        token_lists = [tokens(collapse_repeats(t)) for t in texts]
+        fixed = corrector.correct_words(w for toks in token_lists for w in toks)
+        return [" ".join(fixed[w] for w in toks) for toks in token_lists]
+
     def sketch(self, text: str, params: Any) -> np.ndarray:
         """Sorted distinct hashes of the word w-shingles of the corrected text."""
         return np.unique(shingle_hashes_of_tokens(self.corrected_tokens(text, params), params.w))
