@@ -7,8 +7,8 @@ queues a backlog and never blocks the window. Verdicts and keepers are written t
 store at once and can be undone, in one history (the last change first).
 
 The threshold settled on for each pair set, the keeper rule and the grouping are kept in
-the collection file (``Store.set_setting``), so they come back with it: a pair set is
-shown at its own saved threshold (else its method's default), and a change is written
+the collection file (``Store.set_setting``), so they come back with it; which of them
+applies is decided by ``app.selection``, the rule ``ndd`` follows too. A change is written
 only when the reviewer makes one, never by opening or restoring.
 """
 
@@ -20,7 +20,7 @@ from typing import Any, Callable
 import numpy as np
 from PySide6.QtCore import QObject, Signal
 
-from ..core.methods import default_threshold, get_method
+from ..app.selection import choose_grouping, choose_threshold, default_selection
 from ..pipeline.grouping import GROUPINGS, KEEPER_RULES, groups_at
 from ..store import PairArrays, Root, Store
 from ..store.settings import GROUPING_KEY, KEEPER_RULE_KEY, threshold_key
@@ -52,12 +52,6 @@ def read_pair_set(store: Store, method: str, params: dict, pairs_key: str, floor
                        store.saved_threshold(method, pairs_key))
 
 
-def _saved_choice(store: Store, key: str, choices: tuple[str, ...]) -> str:
-    """A saved choice of ``choices`` (the first, the default, when none or an unknown one)."""
-    value = store.setting(key)
-    return value if value in choices else choices[0]
-
-
 class Collection(QObject):
     """State shared by the views of one open store; see the module docstring."""
 
@@ -75,8 +69,9 @@ class Collection(QObject):
         self.store = store
         self.data: PairSetData | None = None
         self.threshold = 0.5
-        self.keeper_rule = _saved_choice(store, KEEPER_RULE_KEY, KEEPER_RULES)
-        self.grouping_mode = _saved_choice(store, GROUPING_KEY, GROUPINGS)
+        saved = choose_grouping(store)  # the folder priority comes from the clusters tab
+        self.keeper_rule = saved.keeper_rule
+        self.grouping_mode = saved.grouping
         self.folder_priority: tuple[str, ...] = ()
         self.grouping: Any = None
         # ("verdict", (a, b), verdict before) or ("keeper", doc id, {member: chosen before})
@@ -134,16 +129,18 @@ class Collection(QObject):
         """
         store = self.store
 
-        def done(data: PairSetData) -> None:
-            t = threshold
-            if t is None:
-                t = data.saved_threshold if data.saved_threshold is not None else default_threshold(method, params)
+        def job() -> tuple[PairSetData, float]:
+            data = read_pair_set(store, method, params, pairs_key, floor)
+            return data, choose_threshold(store, method, params, pairs_key, threshold)[0]
+
+        def done(result: tuple[PairSetData, float]) -> None:
+            data, t = result
             self.data = data
             self.threshold = max(float(t), data.floor)
             self.pairSetLoaded.emit(data)
             self.regroup()
 
-        return self._run(lambda: read_pair_set(store, method, params, pairs_key, floor), done, "read-pairs")
+        return self._run(job, done, "read-pairs")
 
     def reload(self) -> Worker | None:
         """Read the shown pair set again (its documents changed), keeping the threshold."""
@@ -153,20 +150,12 @@ class Collection(QObject):
         return self.load_pair_set(d.method, d.params, d.pairs_key, d.floor, threshold=self.threshold)
 
     def load_latest(self) -> Worker | None:
-        """Load the pair set of the last scan, if there is one."""
-        last = self.store.last_method()
-        if last is None:
+        """Load the pair set the collection shows on opening (``app.default_selection``), if any."""
+        sel = default_selection(self.store)
+        if sel is None:
             return None
-        method, params = last
-        for ps in self.store.pair_sets():
-            if ps.method == method and ps.params == params:
-                return self.load_pair_set(ps.method, ps.params, ps.pairs_key, ps.floor)
-        m = get_method(method)
-        key = m.pairs_key(m.params(params))
-        match = [ps for ps in self.store.pair_sets() if ps.method == method and ps.pairs_key == key]
-        if match:
-            return self.load_pair_set(method, params, key, match[0].floor)
-        return None
+        ps = sel.pair_set
+        return self.load_pair_set(ps.method, ps.params, ps.pairs_key, ps.floor)
 
     def roots(self) -> list[Root]:
         """The folders of the collection."""
