@@ -237,9 +237,10 @@ def _selection_error(exc) -> Exception:
     return UsageError(str(exc)) if exc.usage else CommandError(str(exc))
 
 
-def select_pair_set(store: Store, args: argparse.Namespace):
+def select_pair_set(store: Store, args: argparse.Namespace, session=None):
     """(method, params object, pairs_key, threshold) from --method/--set/--threshold, by the
-    application's one rule (``app.selection.select``), with its notes on stderr."""
+    application's one rule (``app.selection.select``), with its notes on stderr; a
+    ``session`` given is set to show that pair set."""
     from ..app.selection import SelectionError, select
 
     settings = parse_settings(getattr(args, "set", []) or [])
@@ -249,7 +250,22 @@ def select_pair_set(store: Store, args: argparse.Namespace):
         raise _selection_error(exc) from None
     for note in sel.notes():
         sys.stderr.write(f"ndd: note: {note}\n")
+    if session is not None:
+        session.use(sel)
     return sel.method, sel.params, sel.pairs_key, sel.threshold
+
+
+def open_session(store: Store, args: argparse.Namespace, *, grouping: bool = True):
+    """An ``app.session.Session`` over ``store`` showing what the options ask for: the pair
+    set and threshold, and (``grouping``) the keeper rule, grouping and folder priority,
+    for this command only (nothing is saved)."""
+    from ..app.session import Session
+
+    session = Session(store)
+    if grouping:
+        session.use_grouping(*grouping_options(store, args))
+    select_pair_set(store, args, session)
+    return session
 
 
 def _check_keeper_rule(args: argparse.Namespace) -> None:
@@ -279,19 +295,19 @@ def grouping_options(store: Store, args: argparse.Namespace) -> tuple[str, str, 
 def cmd_pairs(args: argparse.Namespace) -> int:
     """``ndd pairs``: one row per pair at or above the threshold, best first."""
     with open_store(args.db) as store:
-        method, _, pairs_key, threshold = select_pair_set(store, args)
-        rows = _pair_rows(store, method.name, pairs_key, threshold)
+        session = open_session(store, args, grouping=False)
+        rows = _pair_rows(session)
         if args.format == "table":
             write_table(rows, sys.stdout, TABLE_PAIR_COLUMNS, numeric=("score", "containment_ab", "containment_ba"),
-                        title=f"pairs at {threshold:g} or more [{method.name}]")
+                        title=f"pairs at {session.threshold:g} or more [{session.method}]")
         else:
             write_rows(rows, args.format, sys.stdout, PAIR_COLUMNS)
     return EXIT_OK
 
 
-def _pair_rows(store: Store, method: str, pairs_key: str, threshold: float):
+def _pair_rows(session):
     """Pairs as output rows, streamed from the store so memory stays flat."""
-    for p in store.iter_pairs(method, pairs_key, threshold, batch=PAGE):
+    for p in session.iter_pairs(batch=PAGE):
         yield {
             "a": p.a.relpath, "b": p.b.relpath, "score": round(p.score, 6),
             "containment_ab": _rounded(p.cont_ab), "containment_ba": _rounded(p.cont_ba),
@@ -304,14 +320,11 @@ def _pair_rows(store: Store, method: str, pairs_key: str, threshold: float):
 
 def cmd_clusters(args: argparse.Namespace) -> int:
     """``ndd clusters``: one row per document of each group, keeper marked."""
-    from ..pipeline.grouping import groups_at
-
     _check_keeper_rule(args)
     with open_store(args.db) as store:
-        rule, grouping_mode, priority = grouping_options(store, args)
-        method, _, pairs_key, threshold = select_pair_set(store, args)
-        grouping = groups_at(store, method.name, pairs_key, threshold, keeper_rule=rule,
-                             folder_priority=priority, grouping=grouping_mode)
+        session = open_session(store, args)
+        grouping = session.groups()
+        method, threshold = session.method, session.threshold
         docs = {d.id: d for d in store.documents([m for g in grouping.groups for m in g.members])}
     if args.format == "json":
         out = [
@@ -348,7 +361,7 @@ def cmd_clusters(args: argparse.Namespace) -> int:
             })
     if args.format == "table":
         write_table(rows, sys.stdout, TABLE_CLUSTER_COLUMNS, numeric=("group", "score", "size"),
-                    title=f"{len(grouping.groups)} groups at {threshold:g} or more [{method.name}]")
+                    title=f"{len(grouping.groups)} groups at {threshold:g} or more [{method}]")
     else:
         write_rows(rows, "csv", sys.stdout, CLUSTER_COLUMNS)
     return EXIT_OK
@@ -453,18 +466,16 @@ def cmd_methods(args: argparse.Namespace) -> int:
 
 def cmd_export(args: argparse.Namespace) -> int:
     """``ndd export``: hand the selection to the export package (imported only here)."""
-    from ..export import ExportCancelled, ExportError, ExportOptions, run_export
+    from ..export import ExportCancelled, ExportError, run_export
     from ..pipeline import CancelToken
 
     _check_keeper_rule(args)
     with open_store(args.db) as store:
-        rule, grouping, priority = grouping_options(store, args)
-        method, _, pairs_key, threshold = select_pair_set(store, args)
+        session = open_session(store, args)
         try:
-            options = ExportOptions(dest=args.to, method=method.name, pairs_key=pairs_key, threshold=threshold,
-                                    mode=args.mode, bagit=args.bagit, reports=args.report,
-                                    keeper_rule=rule, folder_priority=priority, grouping=grouping,
-                                    leave_out_covered_folders=args.leave_out_covered_folders, emails=args.emails)
+            options = session.export_options(args.to, mode=args.mode, bagit=args.bagit, reports=args.report,
+                                             leave_out_covered_folders=args.leave_out_covered_folders,
+                                             emails=args.emails)
         except ExportError as exc:
             raise UsageError(str(exc)) from None
         bar = ProgressBar() if sys.stderr.isatty() else None
