@@ -80,11 +80,11 @@ class Session:
         return data, choose_threshold(self.store, method, params, pairs_key, threshold)[0]
 
     def show(self, data: PairSetData, threshold: float) -> None:
-        """Make ``data`` the pair set shown, at ``threshold`` (never below its floor)."""
+        """Make ``data`` the pair set shown, at ``threshold`` (never below its floor); the
+        groups shown so far stay until new ones are set (a view keeps showing them)."""
         self.data = data
         self.selection = None
         self.threshold = max(float(threshold), data.floor)
-        self.grouping = None
 
     def use(self, selection: Selection) -> None:
         """Show the pair set of ``selection`` without reading its arrays (the CLI's way:
