@@ -257,12 +257,16 @@ class Session:
         return kind, key
 
     # -- export ---------------------------------------------------------------------------
+    def export_choices(self) -> dict[str, Any]:
+        """What an export of what is shown takes from the session: the pair set, threshold,
+        keeper rule, grouping and folder priority (``ExportOptions`` keywords)."""
+        return dict(method=self.method, pairs_key=self.pairs_key, threshold=self.threshold,
+                    keeper_rule=self.keeper_rule, grouping=self.grouping_mode, folder_priority=self.folder_priority)
+
     def export_options(self, dest: str, **choices: Any) -> ExportOptions:
-        """Export options for what is shown: this pair set, threshold, keeper rule, grouping
-        and folder priority; ``choices`` (mode, reports, bagit, ...) add the rest."""
-        return ExportOptions(dest=dest, method=self.method, pairs_key=self.pairs_key, threshold=self.threshold,
-                             keeper_rule=self.keeper_rule, grouping=self.grouping_mode,
-                             folder_priority=self.folder_priority, **choices)
+        """Export options for what is shown (:meth:`export_choices`); ``choices`` (mode,
+        reports, bagit, ...) add the rest."""
+        return ExportOptions(dest=dest, **self.export_choices(), **choices)
 
     def plan_export(self, dest: str, **choices: Any) -> Any:
         """The export plan of what is shown (``export.plan_export``; no file is touched)."""
