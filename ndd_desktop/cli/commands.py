@@ -164,17 +164,19 @@ def _with_ignore(settings: dict[str, str], value: str) -> dict[str, str]:
     return {**settings, "ignore": items}
 
 
-def _pairs_at_threshold_note(db: str, method, settings: dict, floor: float, stored: int) -> None:
+def _pairs_at_threshold_note(db: str, method, settings: dict, floor: float | None, stored: int) -> None:
     """Say how many of the stored pairs ``ndd pairs`` lists: the scan keeps every pair down
     to the floor, the listing starts at the threshold."""
+    from ..app.selection import choose_threshold
+
     params = method.params(settings)
     pairs_key = method.pairs_key(params)
     with open_store(db) as store:
-        threshold = store.saved_threshold(method.name, pairs_key)
-        threshold = method.threshold_for(params) if threshold is None else threshold
+        threshold, _ = choose_threshold(store, method.name, params, pairs_key)
         shown = store.count_pairs(method.name, pairs_key, threshold)
-        pair_set = store.pair_set(method.name, pairs_key)
-    floor = pair_set.floor if floor is None and pair_set is not None else (floor or 0.0)
+        pset = store.pair_set(method.name, pairs_key)
+    if floor is None:  # --floor not given: the scan used the pair set's stored floor
+        floor = pset.floor if pset is not None else 0.0
     if shown != stored:
         sys.stderr.write(f"ndd: note: {shown} of the {stored} pairs score {threshold:g} or more (the threshold "
                          f"'ndd pairs' and 'ndd clusters' use); the others are kept down to the floor {floor:g} "
@@ -230,95 +232,40 @@ def _cancel_on_sigint(token) -> Iterator[None]:
 
 
 # -- selecting a pair set -----------------------------------------------------------------
-def _last_scanned_params(store: Store, method):
-    """The parameters of the newest finished scan with ``method`` whose pairs are stored
-    (an unchanged rescan does not renew its pair set, so "newest pair set" would name an
-    older choice), else of its newest pair set."""
-    for run in store.scans():
-        if run.method != method.name or run.status != "finished":
-            continue
-        try:
-            params = method.params(dict(run.params))
-        except ValueError:
-            continue
-        if store.pair_set(method.name, method.pairs_key(params)) is not None:
-            return params
-    sets = [ps for ps in store.pair_sets() if ps.method == method.name]
-    if not sets:
-        raise CommandError(f"the collection has no pairs for method {method.name!r} (scan with --method {method.name})")
-    return method.params(sets[0].params)
+def _selection_error(exc) -> Exception:
+    """The app layer's SelectionError as the CLI's error (usage: exit 2, else 1)."""
+    return UsageError(str(exc)) if exc.usage else CommandError(str(exc))
 
 
-def select_pair_set(store: Store, args: argparse.Namespace):
-    """(method, params object, pairs_key, threshold) from --method/--set/--threshold and the store.
+def select_pair_set(store: Store, args: argparse.Namespace, session=None):
+    """(method, params object, pairs_key, threshold) from --method/--set/--threshold, by the
+    application's one rule (``app.selection.select``), with its notes on stderr; a
+    ``session`` given is set to show that pair set."""
+    from ..app.selection import SelectionError, select
 
-    The threshold: --threshold, else the one saved in the collection for this pair set (the
-    reviewer's, from the window), else the method's default.
-    """
-    last = store.last_method()
     settings = parse_settings(getattr(args, "set", []) or [])
-    if args.method is None and last is None:
-        raise CommandError("the collection has not been scanned yet (run 'ndd scan')")
-    name = args.method or last[0]
-    method = _method(name)
-    if settings:
-        try:
-            params = method.params(settings)
-        except ValueError as exc:
-            raise UsageError(f"{method.name}: {exc}") from None
-    elif last is not None and last[0] == method.name:
-        params = method.params(last[1])
-    else:
-        params = _last_scanned_params(store, method)
-    pairs_key = method.pairs_key(params)
-    pset = store.pair_set(method.name, pairs_key)
-    if pset is None:
-        raise CommandError(f"the collection has no pairs for {method.name} with these parameters (scan first)")
-    if args.threshold is not None:
-        threshold = args.threshold
-    else:
-        threshold = store.saved_threshold(method.name, pairs_key)
-        if threshold is None:
-            threshold = method.threshold_for(params)
-        else:
-            sys.stderr.write(f"ndd: note: threshold {threshold:g} saved with the collection "
-                             "(--threshold overrides it)\n")
-    if not 0.0 <= threshold <= 1.0:
-        raise UsageError(f"--threshold must be between 0 and 1, got {threshold}")
-    if threshold < pset.floor:
-        sys.stderr.write(f"ndd: note: pairs below the floor {pset.floor} were not stored\n")
-    elif pset.complete_from is not None and threshold < pset.complete_from:
-        from ..pipeline.completeness import incompleteness
-
-        sys.stderr.write(f"ndd: note: {incompleteness(pset.complete_from, method.name)}\n")
-    return method, params, pairs_key, threshold
+    try:
+        sel = select(store, args.method, settings, threshold=args.threshold)
+    except SelectionError as exc:
+        raise _selection_error(exc) from None
+    for note in sel.notes():
+        sys.stderr.write(f"ndd: note: {note}\n")
+    if session is not None:
+        session.use(sel)
+    return sel.method, sel.params, sel.pairs_key, sel.threshold
 
 
-# -- pairs, clusters, errors ----------------------------------------------------------------
-def cmd_pairs(args: argparse.Namespace) -> int:
-    """``ndd pairs``: one row per pair at or above the threshold, best first."""
-    with open_store(args.db) as store:
-        method, _, pairs_key, threshold = select_pair_set(store, args)
-        rows = _pair_rows(store, method.name, pairs_key, threshold)
-        if args.format == "table":
-            write_table(rows, sys.stdout, TABLE_PAIR_COLUMNS, numeric=("score", "containment_ab", "containment_ba"),
-                        title=f"pairs at {threshold:g} or more [{method.name}]")
-        else:
-            write_rows(rows, args.format, sys.stdout, PAIR_COLUMNS)
-    return EXIT_OK
+def open_session(store: Store, args: argparse.Namespace, *, grouping: bool = True):
+    """An ``app.session.Session`` over ``store`` showing what the options ask for: the pair
+    set and threshold, and (``grouping``) the keeper rule, grouping and folder priority,
+    for this command only (nothing is saved)."""
+    from ..app.session import Session
 
-
-def _pair_rows(store: Store, method: str, pairs_key: str, threshold: float):
-    """Pairs as output rows, streamed from the store so memory stays flat."""
-    for p in store.iter_pairs(method, pairs_key, threshold, batch=PAGE):
-        yield {
-            "a": p.a.relpath, "b": p.b.relpath, "score": round(p.score, 6),
-            "containment_ab": _rounded(p.cont_ab), "containment_ba": _rounded(p.cont_ba),
-            "estimate": None if p.estimate != p.estimate else round(p.estimate, 6),
-            "hamming": None if p.hamming is None or p.hamming != p.hamming else int(p.hamming),
-            "verdict": p.verdict, "a_root": p.a.root, "b_root": p.b.root,
-            "a_id": p.a.id, "b_id": p.b.id, "pair_id": p.pair_id,
-        }
+    session = Session(store)
+    if grouping:
+        session.use_grouping(*grouping_options(store, args))
+    select_pair_set(store, args, session)
+    return session
 
 
 def _check_keeper_rule(args: argparse.Namespace) -> None:
@@ -329,47 +276,55 @@ def _check_keeper_rule(args: argparse.Namespace) -> None:
 
 
 def grouping_options(store: Store, args: argparse.Namespace) -> tuple[str, str, tuple[str, ...]]:
-    """(keeper rule, grouping, folder priority): --keeper-rule and --grouping, else the ones
-    saved in the collection (the reviewer's, from the window), else reference-oldest and
-    components. The folder priority: --priority, else the collection's folder order (as in
-    the window)."""
-    from ..pipeline.grouping import GROUPINGS, KEEPER_RULES
-    from ..store.settings import GROUPING_KEY, KEEPER_RULE_KEY
+    """(keeper rule, grouping, folder priority) from --keeper-rule, --grouping and
+    --priority by the application's one rule (``app.selection.choose_grouping``); a value
+    saved with the collection is named on stderr."""
+    from ..app.selection import SelectionError, choose_grouping
 
-    _check_keeper_rule(args)
-    saved: list[str] = []
-
-    def choice(given, key: str, allowed, label: str):
-        """The option's value, else the collection's saved one, else the first allowed."""
-        if given is not None:
-            return given
-        value = store.setting(key)
-        if value in allowed:
-            saved.append(f"{label} {value}")
-            return value
-        return allowed[0]
-
-    rule = choice(args.keeper_rule, KEEPER_RULE_KEY, KEEPER_RULES, "keeper rule")
-    grouping = choice(args.grouping, GROUPING_KEY, GROUPINGS, "grouping")
-    if saved:
-        sys.stderr.write(f"ndd: note: {' and '.join(saved)} saved with the collection "
+    try:
+        choice = choose_grouping(store, args.keeper_rule, args.grouping, getattr(args, "priority", None))
+    except SelectionError as exc:
+        raise _selection_error(exc) from None
+    if choice.saved:
+        sys.stderr.write(f"ndd: note: {' and '.join(choice.saved)} saved with the collection "
                          "(--keeper-rule and --grouping override them)\n")
-    priority = tuple(getattr(args, "priority", None) or ())
-    if rule == "folder-priority" and not priority:
-        priority = tuple(r.path for r in store.roots())
-    return rule, grouping, priority
+    return choice.keeper_rule, choice.grouping, choice.folder_priority
+
+
+# -- pairs, clusters, errors ----------------------------------------------------------------
+def cmd_pairs(args: argparse.Namespace) -> int:
+    """``ndd pairs``: one row per pair at or above the threshold, best first."""
+    with open_store(args.db) as store:
+        session = open_session(store, args, grouping=False)
+        rows = _pair_rows(session)
+        if args.format == "table":
+            write_table(rows, sys.stdout, TABLE_PAIR_COLUMNS, numeric=("score", "containment_ab", "containment_ba"),
+                        title=f"pairs at {session.threshold:g} or more [{session.method}]")
+        else:
+            write_rows(rows, args.format, sys.stdout, PAIR_COLUMNS)
+    return EXIT_OK
+
+
+def _pair_rows(session):
+    """Pairs as output rows, streamed from the store so memory stays flat."""
+    for p in session.iter_pairs(batch=PAGE):
+        yield {
+            "a": p.a.relpath, "b": p.b.relpath, "score": round(p.score, 6),
+            "containment_ab": _rounded(p.cont_ab), "containment_ba": _rounded(p.cont_ba),
+            "estimate": None if p.estimate != p.estimate else round(p.estimate, 6),
+            "hamming": None if p.hamming is None or p.hamming != p.hamming else int(p.hamming),
+            "verdict": p.verdict, "a_root": p.a.root, "b_root": p.b.root,
+            "a_id": p.a.id, "b_id": p.b.id, "pair_id": p.pair_id,
+        }
 
 
 def cmd_clusters(args: argparse.Namespace) -> int:
     """``ndd clusters``: one row per document of each group, keeper marked."""
-    from ..pipeline.grouping import groups_at
-
     _check_keeper_rule(args)
     with open_store(args.db) as store:
-        rule, grouping_mode, priority = grouping_options(store, args)
-        method, _, pairs_key, threshold = select_pair_set(store, args)
-        grouping = groups_at(store, method.name, pairs_key, threshold, keeper_rule=rule,
-                             folder_priority=priority, grouping=grouping_mode)
+        session = open_session(store, args)
+        grouping = session.groups()
+        method, threshold = session.method, session.threshold
         docs = {d.id: d for d in store.documents([m for g in grouping.groups for m in g.members])}
     if args.format == "json":
         out = [
@@ -406,7 +361,7 @@ def cmd_clusters(args: argparse.Namespace) -> int:
             })
     if args.format == "table":
         write_table(rows, sys.stdout, TABLE_CLUSTER_COLUMNS, numeric=("group", "score", "size"),
-                    title=f"{len(grouping.groups)} groups at {threshold:g} or more [{method.name}]")
+                    title=f"{len(grouping.groups)} groups at {threshold:g} or more [{method}]")
     else:
         write_rows(rows, "csv", sys.stdout, CLUSTER_COLUMNS)
     return EXIT_OK
@@ -511,18 +466,16 @@ def cmd_methods(args: argparse.Namespace) -> int:
 
 def cmd_export(args: argparse.Namespace) -> int:
     """``ndd export``: hand the selection to the export package (imported only here)."""
-    from ..export import ExportCancelled, ExportError, ExportOptions, run_export
+    from ..export import ExportCancelled, ExportError, run_export
     from ..pipeline import CancelToken
 
     _check_keeper_rule(args)
     with open_store(args.db) as store:
-        rule, grouping, priority = grouping_options(store, args)
-        method, _, pairs_key, threshold = select_pair_set(store, args)
+        session = open_session(store, args)
         try:
-            options = ExportOptions(dest=args.to, method=method.name, pairs_key=pairs_key, threshold=threshold,
-                                    mode=args.mode, bagit=args.bagit, reports=args.report,
-                                    keeper_rule=rule, folder_priority=priority, grouping=grouping,
-                                    leave_out_covered_folders=args.leave_out_covered_folders, emails=args.emails)
+            options = session.export_options(args.to, mode=args.mode, bagit=args.bagit, reports=args.report,
+                                             leave_out_covered_folders=args.leave_out_covered_folders,
+                                             emails=args.emails)
         except ExportError as exc:
             raise UsageError(str(exc)) from None
         bar = ProgressBar() if sys.stderr.isatty() else None

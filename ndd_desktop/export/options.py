@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 
-from ..core.methods import default_threshold, get_method
+from ..pipeline.selection import SelectionError, choose_pair_set, choose_threshold
 from .errors import ExportError
 
 #: The ways a file can reach the destination.
@@ -40,9 +40,10 @@ class ExportOptions:
         dest: the destination folder; it must be new, empty, or an unfinished export of
             the same plan, and must not lie inside any source folder.
         method: the method whose pairs define the groups; None: the last scan's method.
-        pairs_key: the pair set of that method; None: the newest pair set of the method.
-        threshold: the score at which two documents are duplicates; None: the method's
-            default threshold.
+        pairs_key: the pair set of that method; None: that of the method's newest finished
+            scan, else its newest pair set.
+        threshold: the score at which two documents are duplicates; None: the one saved
+            with the collection for the pair set, else the method's default threshold.
         mode: ``"copy"`` or ``"hardlink"`` (hard links fall back to copies where the
             file system refuses them; each fallback is noted in the result).
         bagit: write the set as a BagIt bag (RFC 8493) with the reports as tag files.
@@ -96,7 +97,10 @@ class ExportOptions:
 
 
 def resolve_options(store, options: ExportOptions):
-    """Fill in method, pair set and threshold from the store.
+    """Fill in method, pair set and threshold from the store, by the one rule the window and
+    ``ndd`` use (:mod:`ndd_desktop.pipeline.selection`): the method of the newest finished
+    scan, the pair set of its newest finished scan, the threshold saved for that pair set
+    else the method's default.
 
     Returns:
         ``(options, pair_set)``: the options with ``method``, ``pairs_key`` and
@@ -106,40 +110,16 @@ def resolve_options(store, options: ExportOptions):
         ExportError: the store holds no scan or no pairs of the method (an export never
             rescans), or the threshold lies below the stored floor.
     """
-    method = options.method
-    if method is None:
-        last = store.last_method()
-        if last is None:
-            raise ExportError("the database holds no scan yet: run a scan before exporting")
-        method = last[0]
     try:
-        get_method(method)  # an unknown name fails here with the list of known ones
-    except KeyError as exc:
-        raise ExportError(str(exc.args[0])) from None
-    sets = [s for s in store.pair_sets() if s.method == method]
-    if options.pairs_key is not None:
-        sets = [s for s in sets if s.pairs_key == options.pairs_key]
-        if not sets:
-            raise ExportError(f"no pairs of method {method!r} under parameters {options.pairs_key!r}")
-    if not sets:
-        raise ExportError(f"no pairs of method {method!r} in the database: scan with it first")
-    chosen = _newest_pair_set(store, method, sets)
-    threshold = options.threshold if options.threshold is not None else default_threshold(method, chosen.params)
+        choice = choose_pair_set(store, options.method, pairs_key=options.pairs_key)
+        threshold, _ = choose_threshold(store, choice.name, choice.params, choice.pairs_key, options.threshold)
+    except SelectionError as exc:
+        raise ExportError(str(exc)) from None
+    chosen = choice.pair_set
     if threshold < chosen.floor:
         raise ExportError(
             f"threshold {threshold:g} is below the stored floor {chosen.floor:g}: "
             "pairs under the floor were never stored; rescan with a lower floor"
         )
-    resolved = replace(options, method=method, pairs_key=chosen.pairs_key, threshold=threshold)
+    resolved = replace(options, method=choice.name, pairs_key=chosen.pairs_key, threshold=threshold)
     return resolved, chosen
-
-
-def _newest_pair_set(store, method: str, sets: list):
-    """The pair set of ``method`` the newest finished scan produced, else the first listed."""
-    if len(sets) == 1:
-        return sets[0]
-    by_key = {s.pairs_key: s for s in sets}
-    for run in store.scans():  # newest first
-        if run.method == method and run.pairs_key in by_key and run.status == "finished":
-            return by_key[run.pairs_key]
-    return sets[0]

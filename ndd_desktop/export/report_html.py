@@ -10,21 +10,20 @@ texts arrive as Markup, escaped here word by word as the differences are marked.
 
 from __future__ import annotations
 
-import difflib
 import functools
 import html
 import os
-import re
 from dataclasses import dataclass
 
 from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup
 
+from ..core.text_diff import clean_text, diff_texts, first_words
 from .report_data import ReportContext
 
 REPORT_HTML = "report.html"
 TEMPLATES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "templates")
-#: Words of each document compared in the side-by-side view (keeps difflib fast).
+#: Words of each document compared in the side-by-side view (keeps the diff fast).
 MAX_WORDS = 3000
 
 
@@ -70,16 +69,15 @@ def _num(x) -> float | None:
 
 
 def side_by_side(text_a: str | None, text_b: str | None) -> tuple[str, str]:
-    """Both texts as escaped HTML, words found only on one side marked."""
+    """Both texts as escaped HTML, passages found only on one side marked: the rendering of
+    ``core.text_diff`` (the compare view's diff; here a change of case counts)."""
     if text_a is None or text_b is None:
         return (_plain(text_a), _plain(text_b))
-    pa = re.findall(r"\S+\s*", text_a)[:MAX_WORDS]
-    pb = re.findall(r"\S+\s*", text_b)[:MAX_WORDS]
-    matcher = difflib.SequenceMatcher(None, [p.strip() for p in pa], [p.strip() for p in pb], autojunk=False)
+    diff = diff_texts(text_a, text_b, ignore_case=False, max_words=MAX_WORDS)
     out_a, out_b = [], []
-    for op, i1, i2, j1, j2 in matcher.get_opcodes():
-        chunk_a, chunk_b = e("".join(pa[i1:i2])), e("".join(pb[j1:j2]))
-        if op == "equal":
+    for a0, b0, a1, b1, kind in diff.blocks:
+        chunk_a, chunk_b = e(diff.text_a[a0:a1]), e(diff.text_b[b0:b1])
+        if kind == "equal":
             out_a.append(chunk_a)
             out_b.append(chunk_b)
             continue
@@ -87,16 +85,15 @@ def side_by_side(text_a: str | None, text_b: str | None) -> tuple[str, str]:
             out_a.append(f'<mark class="del">{chunk_a}</mark>')
         if chunk_b:
             out_b.append(f'<mark class="ins">{chunk_b}</mark>')
-    more_a = " &hellip;" if len(pa) == MAX_WORDS else ""
-    more_b = " &hellip;" if len(pb) == MAX_WORDS else ""
+    more_a = " &hellip;" if diff.truncated_a else ""
+    more_b = " &hellip;" if diff.truncated_b else ""
     return "".join(out_a) + more_a, "".join(out_b) + more_b
 
 
 def _plain(text: str | None) -> str:
     if text is None:
         return "<em>(no text was extracted)</em>"
-    words = re.findall(r"\S+\s*", text)[:MAX_WORDS]
-    return e("".join(words))
+    return e(first_words(clean_text(text), MAX_WORDS)[0])
 
 
 @functools.cache

@@ -1,61 +1,26 @@
-"""The open collection as the window sees it: the store, the pair set shown, the threshold.
+"""The open collection as the window sees it: a Qt adapter over ``app.session.Session``.
 
-``Collection`` owns the store handle and every piece of state the views share. Reading a
-pair set and grouping at a threshold run on worker threads; a new request while one is
-running is remembered and run next (latest wins), so a slider dragged quickly never
-queues a backlog and never blocks the window. Verdicts and keepers are written to the
-store at once and can be undone, in one history (the last change first).
-
-The threshold settled on for each pair set, the keeper rule and the grouping are kept in
-the collection file (``Store.set_setting``), so they come back with it: a pair set is
-shown at its own saved threshold (else its method's default), and a change is written
-only when the reviewer makes one, never by opening or restoring.
+The session holds the state the views share (the pair set shown, the threshold, the keeper
+rule, the grouping, the undo history) and the rules (``app.selection``) that ``ndd``
+follows too. This class adds what a window needs: reading a pair set and grouping at a
+threshold run on worker threads; a new request while one is running is remembered and
+run next (latest wins), so a slider dragged quickly never queues a backlog and never
+blocks the window; and every change is announced by a signal. Verdicts and keepers are
+written to the store at once and can be undone, in one history (the last change first).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any, Callable
 
-import numpy as np
 from PySide6.QtCore import QObject, Signal
 
-from ..core.methods import default_threshold, get_method
-from ..pipeline.grouping import GROUPINGS, KEEPER_RULES, groups_at
-from ..store import PairArrays, Root, Store
-from ..store.settings import GROUPING_KEY, KEEPER_RULE_KEY, threshold_key
+from ..app.selection import default_selection
+from ..app.session import PairSetData, Session, read_pair_set
+from ..store import Root, Store
 from .worker import Worker
 
-
-@dataclass
-class PairSetData:
-    """Everything the views need about one pair set, read in one go off the GUI thread."""
-
-    method: str
-    params: dict
-    pairs_key: str
-    floor: float
-    arrays: PairArrays
-    docs: dict[int, Any]
-    verdicts: dict[tuple[int, int], str] = field(default_factory=dict)
-    complete_from: float | None = None  # see store.PairSet
-    saved_threshold: float | None = None  # the reviewer's, kept in the store for this pair set
-
-
-def read_pair_set(store: Store, method: str, params: dict, pairs_key: str, floor: float) -> PairSetData:
-    """Read a pair set with its documents and the verdicts (worker thread)."""
-    arrays = store.pair_arrays(method, pairs_key)
-    docs = {d.id: d for d in store.documents()}
-    pset = store.pair_set(method, pairs_key)
-    complete_from = pset.complete_from if pset is not None else None
-    return PairSetData(method, dict(params), pairs_key, floor, arrays, docs, store.verdicts(), complete_from,
-                       store.saved_threshold(method, pairs_key))
-
-
-def _saved_choice(store: Store, key: str, choices: tuple[str, ...]) -> str:
-    """A saved choice of ``choices`` (the first, the default, when none or an unknown one)."""
-    value = store.setting(key)
-    return value if value in choices else choices[0]
+__all__ = ["Collection", "PairSetData", "read_pair_set"]
 
 
 class Collection(QObject):
@@ -72,21 +37,22 @@ class Collection(QObject):
 
     def __init__(self, store: Store, parent: QObject | None = None):
         super().__init__(parent)
-        self.store = store
-        self.data: PairSetData | None = None
-        self.threshold = 0.5
-        self.keeper_rule = _saved_choice(store, KEEPER_RULE_KEY, KEEPER_RULES)
-        self.grouping_mode = _saved_choice(store, GROUPING_KEY, GROUPINGS)
-        self.folder_priority: tuple[str, ...] = ()
-        self.grouping: Any = None
-        # ("verdict", (a, b), verdict before) or ("keeper", doc id, {member: chosen before})
-        self._undo: list[tuple[str, Any, Any]] = []
+        self.session = Session(store, on_error=self.failed.emit)
         self._workers: set[Worker] = set()
         self._group_worker: Worker | None = None
         self._regroup_again = False
         self._lineage_worker: Worker | None = None
         self._lineage_again = False
         self._closed = False
+
+    # the session's state, read by the views
+    store = property(lambda self: self.session.store, doc="The open store.")
+    data = property(lambda self: self.session.data, doc="The pair set shown (PairSetData) or None.")
+    threshold = property(lambda self: self.session.threshold, doc="The threshold shown.")
+    keeper_rule = property(lambda self: self.session.keeper_rule, doc="The keeper rule.")
+    grouping_mode = property(lambda self: self.session.grouping_mode, doc="components or principal.")
+    folder_priority = property(lambda self: self.session.folder_priority, doc="Folder order of that rule.")
+    grouping = property(lambda self: self.session.grouping, doc="The latest groups (pipeline Grouping).")
 
     @property
     def path(self) -> str:
@@ -118,6 +84,7 @@ class Collection(QObject):
     def shutdown(self) -> None:
         """Wait for running work; no signal is emitted and no work started afterwards."""
         self._closed = True
+        self.session.closed = True
         self.blockSignals(True)
         self._regroup_again = False
         self._lineage_again = False
@@ -132,18 +99,15 @@ class Collection(QObject):
 
         Without ``threshold``: the one saved for this pair set, else the method's default.
         """
-        store = self.store
+        session = self.session
 
-        def done(data: PairSetData) -> None:
-            t = threshold
-            if t is None:
-                t = data.saved_threshold if data.saved_threshold is not None else default_threshold(method, params)
-            self.data = data
-            self.threshold = max(float(t), data.floor)
-            self.pairSetLoaded.emit(data)
+        def done(result: tuple[PairSetData, float]) -> None:
+            session.show(*result)
+            self.pairSetLoaded.emit(session.data)
             self.regroup()
 
-        return self._run(lambda: read_pair_set(store, method, params, pairs_key, floor), done, "read-pairs")
+        return self._run(lambda: session.read_pair_set(method, params, pairs_key, floor, threshold), done,
+                         "read-pairs")
 
     def reload(self) -> Worker | None:
         """Read the shown pair set again (its documents changed), keeping the threshold."""
@@ -153,20 +117,12 @@ class Collection(QObject):
         return self.load_pair_set(d.method, d.params, d.pairs_key, d.floor, threshold=self.threshold)
 
     def load_latest(self) -> Worker | None:
-        """Load the pair set of the last scan, if there is one."""
-        last = self.store.last_method()
-        if last is None:
+        """Load the pair set the collection shows on opening (``app.default_selection``), if any."""
+        sel = default_selection(self.store)
+        if sel is None:
             return None
-        method, params = last
-        for ps in self.store.pair_sets():
-            if ps.method == method and ps.params == params:
-                return self.load_pair_set(ps.method, ps.params, ps.pairs_key, ps.floor)
-        m = get_method(method)
-        key = m.pairs_key(m.params(params))
-        match = [ps for ps in self.store.pair_sets() if ps.method == method and ps.pairs_key == key]
-        if match:
-            return self.load_pair_set(method, params, key, match[0].floor)
-        return None
+        ps = sel.pair_set
+        return self.load_pair_set(ps.method, ps.params, ps.pairs_key, ps.floor)
 
     def roots(self) -> list[Root]:
         """The folders of the collection."""
@@ -175,11 +131,7 @@ class Collection(QObject):
     # -- threshold and groups -------------------------------------------------------------
     def set_threshold(self, threshold: float) -> None:
         """Change the threshold, save it for the pair set shown, and regroup (no rescan)."""
-        self.threshold = float(threshold)
-        d = self.data
-        if d is not None and d.saved_threshold != self.threshold:  # read with the pair set
-            self._save(threshold_key(d.method, d.pairs_key), self.threshold)
-            d.saved_threshold = self.threshold
+        self.session.set_threshold(threshold)
         self.regroup()
 
     def set_grouping_options(self, rule: str, mode: str, folder_priority: tuple[str, ...] = (), *,
@@ -187,28 +139,9 @@ class Collection(QObject):
         """Set the keeper rule, the grouping and the folder order (for the folder-priority
         rule); a rule or grouping that changed is saved in the store. Regroups unless
         ``regroup`` is false (the caller regroups next)."""
-        if rule not in KEEPER_RULES:
-            raise ValueError(rule)
-        if mode not in GROUPINGS:
-            raise ValueError(mode)
-        if rule != self.keeper_rule:
-            self._save(KEEPER_RULE_KEY, rule)
-        if mode != self.grouping_mode:
-            self._save(GROUPING_KEY, mode)
-        self.keeper_rule, self.grouping_mode = rule, mode
-        self.folder_priority = tuple(folder_priority)
+        self.session.set_grouping_options(rule, mode, folder_priority)
         if regroup:
             self.regroup()
-
-    def _save(self, key: str, value: Any) -> None:
-        """Keep a setting in the collection file; a failure is reported, never raised
-        into the views (the setting still applies until the collection is closed)."""
-        if self._closed or self.store.read_only:  # read-only: the setting applies until closed
-            return
-        try:
-            self.store.set_setting(key, value)
-        except Exception as exc:  # a locked or full disk must not break tuning
-            self.failed.emit(f"could not save {key} in the collection: {exc}")
 
     def regroup(self) -> None:
         """Recompute the groups at the current settings (latest request wins)."""
@@ -217,15 +150,10 @@ class Collection(QObject):
         if self._group_worker is not None:
             self._regroup_again = True
             return
-        d, t, rule, prio, store = self.data, self.threshold, self.keeper_rule, self.folder_priority, self.store
-        mode = self.grouping_mode
-
-        def job() -> Any:
-            return groups_at(store, d.method, d.pairs_key, t, keeper_rule=rule, folder_priority=prio, grouping=mode,
-                             arrays=d.arrays)
+        job = self.session.grouping_job()
 
         def done(grouping: Any) -> None:
-            self.grouping = grouping
+            self.session.set_grouping(grouping)
             if not self._regroup_again:
                 self.groupingChanged.emit(grouping)
                 self.order_versions()
@@ -278,75 +206,45 @@ class Collection(QObject):
     # -- review ---------------------------------------------------------------------------
     def verdict(self, a: int, b: int) -> str | None:
         """The current verdict of a pair."""
-        if self.data is None:
-            return None
-        return self.data.verdicts.get((min(a, b), max(a, b)))
+        return self.session.verdict(a, b)
 
     def set_verdict(self, a: int, b: int, verdict: str | None, *, record_undo: bool = True) -> None:
         """Save a verdict at once, remember the old one for undo, and regroup."""
-        a, b = min(a, b), max(a, b)
-        old = self.verdict(a, b)
-        self.store.set_verdict(a, b, verdict)
-        if self.data is not None:
-            if verdict is None:
-                self.data.verdicts.pop((a, b), None)
-            else:
-                self.data.verdicts[(a, b)] = verdict
+        a, b = self.session.set_verdict(a, b, verdict, record_undo=record_undo)
         if record_undo:
-            self._push_undo(("verdict", (a, b), old))
+            self.undoChanged.emit(True)
         self.verdictChanged.emit(a, b, verdict)
         self.regroup()
 
-    def _push_undo(self, entry: tuple[str, Any, Any]) -> None:
-        self._undo.append(entry)
-        self.undoChanged.emit(True)
-
     def can_undo(self) -> bool:
         """True when there is a verdict or a keeper choice to undo."""
-        return bool(self._undo)
+        return self.session.can_undo()
 
     def undo(self) -> tuple[str, Any] | None:
-        """Put back the state before the last verdict or keeper choice.
-
-        Returns ``("verdict", (a, b))`` or ``("keeper", doc_id)`` (the document that had
-        been made keeper), or None when there is nothing to undo.
-        """
-        if not self._undo:
+        """Put back the state before the last verdict or keeper choice (see ``Session.undo``)."""
+        done = self.session.undo()
+        if done is None:
             return None
-        kind, key, before = self._undo.pop()
+        kind, key = done
         if kind == "verdict":
-            self.set_verdict(key[0], key[1], before, record_undo=False)
+            self.verdictChanged.emit(key[0], key[1], self.session.verdict(*key))
         else:
-            chosen = self.store.keepers()
-            for member, was_chosen in before.items():
-                if was_chosen != (member in chosen):
-                    self.store.set_keeper(member, was_chosen)
             self.keepersChanged.emit()
-            self.regroup()
-        self.undoChanged.emit(bool(self._undo))
-        return kind, key
+        self.regroup()
+        self.undoChanged.emit(self.session.can_undo())
+        return done
 
     def set_keeper(self, doc_id: int, group_members: list[int], *, record_undo: bool = True) -> None:
         """Make ``doc_id`` the keeper of its group (clearing other chosen keepers in it);
         undo puts back the group's chosen keepers as they were."""
-        doc_id = int(doc_id)
         if self.store.read_only:
             self.failed.emit("the collection file is read-only: a keeper cannot be chosen")
             return
-        chosen = self.store.keepers()
-        members = {int(m) for m in group_members} | {doc_id}
-        before = {m: m in chosen for m in members}
-        for m in sorted(members):
-            if m != doc_id and m in chosen:
-                self.store.set_keeper(m, False)
-        self.store.set_keeper(doc_id, True)
-        if record_undo and any(before[m] != (m == doc_id) for m in members):
-            self._push_undo(("keeper", int(doc_id), before))
+        if self.session.set_keeper(doc_id, group_members, record_undo=record_undo):
+            self.undoChanged.emit(True)
         self.keepersChanged.emit()
         self.regroup()
 
     def pairs_at_threshold(self) -> int:
         """Pairs at or above the threshold."""
-        if self.data is None:
-            return 0
-        return int(np.count_nonzero(self.data.arrays.score >= self.threshold))
+        return self.session.pairs_at_threshold()

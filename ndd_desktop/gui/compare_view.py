@@ -1,6 +1,6 @@
 """Two documents side by side, scrolling together, with their differing passages highlighted.
 
-The texts are read from the store and compared on a worker thread (see ``text_diff``);
+The texts are read from the store and compared on a worker thread (see ``core.text_diff``);
 the GUI thread only paints the result. Shared text stays plain; passages only in the left
 document are tinted red, passages only in the right one green.
 """
@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 )
 
 from .formatting import doc_date, doc_label, fmt_date, human_size
-from .text_diff import TextDiff, diff_texts
+from ..core.text_diff import TextDiff, diff_texts
 from .worker import Worker
 
 LEFT_COLOUR = QColor("#fbd5d2")

@@ -36,14 +36,13 @@ class ExportDialog(QDialog):
 
     exported = Signal(object)  # ExportResult
 
-    def __init__(self, store: Any, method: str, pairs_key: str, threshold: float, keeper_rule: str,
-                 folder_priority: tuple[str, ...] = (), parent: QWidget | None = None, *,
-                 grouping: str = "components"):
+    def __init__(self, store: Any, choices: dict[str, Any], parent: QWidget | None = None):
+        """``choices``: ``app.session.Session.export_choices()`` when the dialog opens (the
+        pair set, threshold, keeper rule, grouping and folder priority shown then)."""
         super().__init__(parent)
         self.setWindowTitle("Export the deduplicated set")
         self.store = store
-        self._base = dict(method=method, pairs_key=pairs_key, threshold=threshold, keeper_rule=keeper_rule,
-                          folder_priority=tuple(folder_priority), grouping=grouping)
+        self._base = dict(choices)
         self.worker: Worker | None = None
         self.result_value: Any = None
         self.dest = QLineEdit(self)
@@ -92,8 +91,9 @@ class ExportDialog(QDialog):
         form.addRow("", self.inclusive)
         form.addRow("Reports:", report_row)
         self.summary = QLabel(
-            f"Groups of <b>{method}</b> pairs at threshold <b>{threshold:.3f}</b>; keeper rule "
-            f"<b>{RULE_LABELS.get(keeper_rule, keeper_rule)}</b> (a keeper you chose with <i>Make keeper</i> "
+            f"Groups of <b>{choices['method']}</b> pairs at threshold <b>{choices['threshold']:.3f}</b>; "
+            "keeper rule "
+            f"<b>{RULE_LABELS.get(choices['keeper_rule'], choices['keeper_rule'])}</b> (a keeper you chose with <i>Make keeper</i> "
             "comes first). One document of each group is exported, with every unique one.", self)
         self.summary.setWordWrap(True)
         self.progress = QProgressBar(self)

@@ -464,8 +464,7 @@ class MainWindow(OpeningMixin, QMainWindow):
             self._warn("Nothing to export: the collection holds no readable documents.")
             return None
         c = self.collection
-        dialog = ExportDialog(c.store, c.data.method, c.data.pairs_key, c.threshold, c.keeper_rule,
-                              c.folder_priority, self, grouping=c.grouping_mode)
+        dialog = ExportDialog(c.store, c.session.export_choices(), self)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.destroyed.connect(lambda: setattr(self, "export_dialog", None))
         self.export_dialog = dialog

@@ -102,6 +102,9 @@ class FakeStore:
     def pair_sets(self):
         return [PairSet(self.method, {"q": 3}, self.pairs_key, 0.3, len(self.pair_list))]
 
+    def saved_threshold(self, method, pairs_key):
+        return None  # no threshold saved: the method's default applies
+
     def pair_arrays(self, method, pairs_key):
         if not self.pair_list:
             return PairArrays.empty()

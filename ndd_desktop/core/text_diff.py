@@ -1,10 +1,14 @@
-"""The diff behind the compare view (no Qt): which passages of two texts differ.
+"""Which passages of two texts differ: the one diff behind the window's compare view and
+the HTML report's side-by-side pairs.
 
 Texts are cut into word tokens (each word with the white space after it) and compared with
 ``difflib.SequenceMatcher`` on the words alone, so a change of line breaks or spacing is not
-a difference. Very long texts are compared line by line instead, which keeps the work
-bounded. The result gives character spans per side and a map from a position in one text
-to the matching position in the other, for scrolling the two sides together.
+a difference (nor, by default, a change of case). Very long texts are compared line by line
+instead, which keeps the work bounded; ``max_words`` compares only the beginning of each
+text instead. The result gives character spans per side, the blocks both sides are made of,
+and a map from a position in one text to the matching position in the other, for
+scrolling the two sides together. Each view only renders the result (Qt text formats,
+HTML marks).
 """
 
 from __future__ import annotations
@@ -43,6 +47,8 @@ class TextDiff:
     tokens_a: int = 0
     tokens_b: int = 0
     by_lines: bool = False
+    truncated_a: bool = False  # text_a is only the first ``max_words`` words of the text given
+    truncated_b: bool = False
 
     @property
     def similarity(self) -> float:
@@ -80,24 +86,49 @@ def clean_text(text: str | None) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n").replace("\x00", "")
 
 
-def _tokens(text: str, pattern: re.Pattern) -> tuple[list[str], list[int]]:
+def _tokens(text: str, pattern: re.Pattern, ignore_case: bool) -> tuple[list[str], list[int]]:
     keys, starts = [], []
     for m in pattern.finditer(text):
-        keys.append(m.group().strip().lower())
+        key = m.group().strip()
+        keys.append(key.lower() if ignore_case else key)
         starts.append(m.start())
     return keys, starts
 
 
-def diff_texts(text_a: str | None, text_b: str | None) -> TextDiff:
-    """Compare two texts word by word (line by line when they are very long)."""
+def first_words(text: str, max_words: int) -> tuple[str, bool]:
+    """``(the first max_words words of text with their spacing, whether words were cut)``."""
+    count = 0
+    for m in _WORD.finditer(text):
+        if not m.group().isspace():
+            count += 1
+            if count == max_words:
+                cut = text[:m.end()]
+                return cut, len(cut) < len(text) and not text[m.end():].isspace()
+    return text, False
+
+
+def diff_texts(text_a: str | None, text_b: str | None, *, ignore_case: bool = True,
+               max_words: int | None = None) -> TextDiff:
+    """Compare two texts word by word (line by line when they are very long).
+
+    Args:
+        ignore_case: a word that differs only in case is no difference (the compare view);
+            the report marks it.
+        max_words: compare only the first ``max_words`` words of each text (the result's
+            texts are the cut ones, ``truncated_a``/``truncated_b`` say which were cut).
+    """
     a, b = clean_text(text_a), clean_text(text_b)
-    keys_a, starts_a = _tokens(a, _WORD)
-    keys_b, starts_b = _tokens(b, _WORD)
+    cut_a = cut_b = False
+    if max_words is not None:
+        (a, cut_a), (b, cut_b) = first_words(a, max_words), first_words(b, max_words)
+    keys_a, starts_a = _tokens(a, _WORD, ignore_case)
+    keys_b, starts_b = _tokens(b, _WORD, ignore_case)
     by_lines = max(len(keys_a), len(keys_b)) > MAX_WORD_TOKENS
     if by_lines:
-        keys_a, starts_a = _tokens(a, _LINE)
-        keys_b, starts_b = _tokens(b, _LINE)
-    result = TextDiff(a, b, tokens_a=len(keys_a), tokens_b=len(keys_b), by_lines=by_lines)
+        keys_a, starts_a = _tokens(a, _LINE, ignore_case)
+        keys_b, starts_b = _tokens(b, _LINE, ignore_case)
+    result = TextDiff(a, b, tokens_a=len(keys_a), tokens_b=len(keys_b), by_lines=by_lines,
+                      truncated_a=cut_a, truncated_b=cut_b)
     ends_a = starts_a[1:] + [len(a)]
     ends_b = starts_b[1:] + [len(b)]
 

@@ -1,0 +1,10 @@
+"""The application layer: what the window and ``ndd`` show of one collection, without Qt.
+
+``selection`` resolves which pair set, threshold, keeper rule and grouping a view shows;
+``session`` holds one open collection's state and review actions. The window
+(``gui.collection``) and the CLI are views over these; a policy lives here once.
+"""
+
+from .selection import GroupingChoice, Selection, SelectionError, choose_grouping, default_selection, select
+
+__all__ = ["GroupingChoice", "Selection", "SelectionError", "choose_grouping", "default_selection", "select"]
