@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from gui_helpers import scan, wait_idle
 
-import ndd_desktop.gui.collection as collection_module
+import ndd_desktop.app.session as session_module
 from ndd_desktop.core.methods import default_threshold
 from ndd_desktop.gui.main_window import MainWindow
 from ndd_desktop.pipeline.reading import READING_KEY
@@ -66,8 +66,8 @@ def test_threshold_rule_and_grouping_come_back_with_the_collection(qtbot, scanne
     real_set = Store.set_setting
     monkeypatch.setattr(Store, "set_setting", lambda self, k, v: writes.append((k, v)) or real_set(self, k, v))
     groupings: list = []
-    real_groups_at = collection_module.groups_at
-    monkeypatch.setattr(collection_module, "groups_at",
+    real_groups_at = session_module.groups_at
+    monkeypatch.setattr(session_module, "groups_at",
                         lambda *a, **k: groupings.append(k) or real_groups_at(*a, **k))
 
     w = reopen(qtbot, w, path)
