@@ -123,6 +123,7 @@ class Shared:
     share_b: float
     passages: list[Passage] = field(default_factory=list)
     complete: bool = True
+    runs: list[Passage] = field(default_factory=list)  # before merging: every edit between them
 
     @property
     def a_in_b(self) -> bool:
@@ -218,7 +219,8 @@ def shared_passages(a: Words, b: Words, *, budget: float | None = 2.0) -> Shared
     deadline = None if budget is None else time.monotonic() + budget
     runs, done = common_runs(a.hashes, b.hashes, deadline=deadline)
     ra, rb = Runs(a.hashes), Runs(b.hashes)
-    return Shared(len(a), len(b), share_in(ra, rb), share_in(rb, ra), merge_runs(runs), done)
+    exact = [Passage(i, i + n, j, j + n) for i, j, n in runs]
+    return Shared(len(a), len(b), share_in(ra, rb), share_in(rb, ra), merge_runs(runs), done, exact)
 
 
 def ordered(passages: list[Passage]) -> list[Passage]:
@@ -240,11 +242,12 @@ def ordered(passages: list[Passage]) -> list[Passage]:
 
 
 def differences(shared: Shared) -> list[Difference]:
-    """What lies between the ordered passages: text only in A (removed), only in B (added)
-    or different on both sides (changed), in text order."""
+    """What lies between the ordered runs (not the merged passages: a one-word edit inside a
+    passage is a difference): text only in A (removed), only in B (added) or different on
+    both sides (changed), in text order."""
     out: list[Difference] = []
     a_pos = b_pos = 0
-    for p in [*ordered(shared.passages), Passage(shared.words_a, shared.words_a, shared.words_b, shared.words_b)]:
+    for p in [*ordered(shared.runs), Passage(shared.words_a, shared.words_a, shared.words_b, shared.words_b)]:
         a0, b0 = a_pos, b_pos
         a1, b1 = max(p.a0, a_pos), max(p.b0, b_pos)
         if a1 > a0 or b1 > b0:
