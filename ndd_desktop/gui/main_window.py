@@ -192,6 +192,9 @@ class MainWindow(OpeningMixin, QMainWindow):
         self.clusters.keeperChosen.connect(lambda d, members: self.collection and self.collection.set_keeper(d, members))
         self.methods.runMethodRequested.connect(self.run_method)
         self.folders.documentsChosen.connect(self._show_docs)
+        from .group_view import install_group_view  # the group view, opened from the Groups tab
+
+        install_group_view(self)
 
     # -- scanning -------------------------------------------------------------------------
     def start_scan(self, method: str | None = None, params: dict | None = None) -> bool:
