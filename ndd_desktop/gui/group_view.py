@@ -345,3 +345,25 @@ def install_group_view(window: Any) -> None:
     button.clicked.connect(lambda: open_group(window, current_group()))
     tree.layout().itemAt(0).layout().addWidget(button)
     tree.open_group_button = button
+    window.extra_views.append(_GroupViewCloser(window))
+
+
+class _GroupViewCloser:
+    """Closes the group view (and stops its worker) with the collection it shows."""
+
+    def __init__(self, window: Any):
+        self.window = window
+
+    def shutdown(self) -> None:
+        """The collection closes: close the view."""
+        self.clear()
+
+    def clear(self) -> None:
+        """The collection's views are emptied: close the view."""
+        dialog = getattr(self.window, "group_view", None)
+        self.window.group_view = None
+        if dialog is not None:
+            try:
+                dialog.done(0)
+            except RuntimeError:  # already deleted by Qt after it was closed
+                pass
