@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from PySide6.QtCore import QObject, Signal
-from PySide6.QtWidgets import QLabel, QPushButton
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QSizePolicy
 
 from ..core.passages import words_of
 from ..pipeline.passages import PlacedPassage, place_passages
@@ -41,20 +41,23 @@ class PassageNav(QObject):
         self.index = -1
         self._request = 0
         self._workers: set[Worker] = set()
-        self.prev_button = QPushButton("◀ Previous passage", compare)
+        self.prev_button = QPushButton("◀ Passage", compare)
         self.prev_button.setToolTip("Scroll both sides to the previous shared passage (Shift+F7)")
         self.prev_button.setShortcut("Shift+F7")
-        self.next_button = QPushButton("Next passage ▶", compare)
+        self.next_button = QPushButton("Passage ▶", compare)
         self.next_button.setToolTip("Scroll both sides to the next shared passage (F7)")
         self.next_button.setShortcut("F7")
         self.label = QLabel(compare)
         self.label.setObjectName("passagePlace")
         self.prev_button.clicked.connect(lambda: self.goto(-1))
         self.next_button.clicked.connect(lambda: self.goto(+1))
-        nav = compare.layout().itemAt(1).layout()  # the summary and difference buttons
-        nav.insertWidget(1, self.label)
-        nav.insertWidget(2, self.prev_button)
-        nav.insertWidget(3, self.next_button)
+        # a row of its own under the difference buttons, its label never widening the window
+        self.label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        row = QHBoxLayout()
+        row.addWidget(self.label, 1)
+        row.addWidget(self.prev_button)
+        row.addWidget(self.next_button)
+        compare.layout().addLayout(row)
         compare.loaded.connect(self._start)
         self._set_passages([], None)
 
