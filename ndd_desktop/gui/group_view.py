@@ -126,7 +126,9 @@ class GroupViewDialog(QDialog):
         ref = self.view.docs[self.view.reference]
         self.title.setText(f"<b>Reference:</b> {html.escape(doc_label(ref))} · {human_size(ref.size)} · "
                            f"dated {fmt_date(doc_date(ref))}")
-        self.reference_text.setPlainText(self.view.reference_words().text.replace("\f", "\n"))
+        # the text only: its words are cut on the worker, not here
+        text = self.collection.store.document_text(self.view.reference) or ""
+        self.reference_text.setPlainText(text.replace("\f", "\n"))
         others = self.view.others()
         self.table.setSortingEnabled(False)
         self.table.setRowCount(len(others))

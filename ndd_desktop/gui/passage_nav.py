@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from PySide6.QtCore import QObject, Signal
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QPushButton, QSizePolicy
+from PySide6.QtWidgets import QLabel, QPushButton, QSizePolicy
 
 from ..core.passages import words_of
 from ..pipeline.passages import PlacedPassage, place_passages
@@ -51,13 +51,13 @@ class PassageNav(QObject):
         self.label.setObjectName("passagePlace")
         self.prev_button.clicked.connect(lambda: self.goto(-1))
         self.next_button.clicked.connect(lambda: self.goto(+1))
-        # a row of its own under the difference buttons, its label never widening the window
+        # beside the difference buttons; the label never widens the window (it is cut instead,
+        # its whole text in the tooltip)
         self.label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
-        row = QHBoxLayout()
-        row.addWidget(self.label, 1)
-        row.addWidget(self.prev_button)
-        row.addWidget(self.next_button)
-        compare.layout().addLayout(row)
+        nav = compare.layout().itemAt(1).layout()
+        nav.insertWidget(1, self.label, 1)
+        nav.insertWidget(2, self.prev_button)
+        nav.insertWidget(3, self.next_button)
         compare.loaded.connect(self._start)
         self._set_passages([], None)
 
@@ -66,8 +66,12 @@ class PassageNav(QObject):
         for b in (self.prev_button, self.next_button):
             b.setEnabled(bool(passages))
         n = len(passages)
-        self.label.setText("" if not passages and contained is None else
-                           (f"{contained} · " if contained else "") + f"{n} shared passage{'' if n == 1 else 's'}")
+        self._say("" if not passages and contained is None else
+                  (f"{contained} · " if contained else "") + f"{n} shared passage{'' if n == 1 else 's'}")
+
+    def _say(self, text: str) -> None:
+        self.label.setText(text)
+        self.label.setToolTip(text)
 
     def _start(self) -> None:
         doc_a, doc_b = self.compare.header_a.doc, self.compare.header_b.doc
@@ -95,7 +99,7 @@ class PassageNav(QObject):
         placed, contained, complete = result
         self._set_passages(placed, contained)
         if not complete:
-            self.label.setText(self.label.text() + " (partial)")
+            self._say(self.label.text() + " (partial)")
         self.found.emit()
 
     def goto(self, step: int) -> None:
@@ -111,7 +115,7 @@ class PassageNav(QObject):
             _scroll_to(self.compare.text_b, _qpos(diff.text_b, p.b_chars[0]))
         finally:
             self.compare._syncing = False
-        self.label.setText(f"Passage {self.index + 1}/{len(self.passages)}: left {p.a_place} ↔ right {p.b_place}"
+        self._say(f"Passage {self.index + 1}/{len(self.passages)}: left {p.a_place} ↔ right {p.b_place}"
                            f" · {p.words_a:,} words ({p.share_of_a:.0%} of left, {p.share_of_b:.0%} of right)")
 
     def shutdown(self) -> None:
