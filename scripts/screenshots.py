@@ -120,8 +120,9 @@ def main() -> int:
         dialog = open_group(w, largest.group_id)
         dialog.resize(1280, 800)
         pump(lambda: dialog._worker is None, 30)
-        if dialog.table.rowCount() > 1:
-            dialog.table.setCurrentCell(1, 0)
+        differing = [r for r in range(dialog.table.rowCount()) if "passage" in dialog.table.item(r, 4).text()]
+        if differing:
+            dialog.table.setCurrentCell(differing[0], 0)
         pump(timeout=0.3)
         shot(dialog, "group-view")
         dialog.close()

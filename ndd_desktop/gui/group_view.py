@@ -73,7 +73,12 @@ class GroupViewDialog(QDialog):
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.verticalHeader().setVisible(False)
-        self.table.horizontalHeader().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        # widths from the font, not the contents (that would read all rows of a big group)
+        metrics = self.table.fontMetrics()
+        for col, sample in ((1, "Score__"), (2, "100.0 KB__"), (3, "2020-01-01__"), (4, "999 passages · 100% in ref.__")):
+            header.resizeSection(col, metrics.horizontalAdvance(sample))
         self.table.setToolTip("The other members; double-click one to use it as the reference")
         self.table.currentCellChanged.connect(lambda row, *_: self._show_member(row))
         self.table.cellDoubleClicked.connect(lambda row, _col: self.use_as_reference(self._member_at(row)))
