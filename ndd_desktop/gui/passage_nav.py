@@ -13,8 +13,7 @@ from typing import Any, Callable
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QLabel, QPushButton, QSizePolicy
 
-from ..core.passages import words_of
-from ..pipeline.passages import PlacedPassage, place_passages
+from ..pipeline.passages import PlacedPassage, compare_texts
 from .compare_view import CompareView, _qpos, _scroll_to
 from .worker import Worker
 
@@ -83,8 +82,8 @@ class PassageNav(QObject):
         load = self.load_text
 
         def job(progress, cancel):
-            a, b = words_of(_as_shown(load(doc_a.id))), words_of(_as_shown(load(doc_b.id)))
-            shared, placed, contained = place_passages(a, b, doc_a.format, doc_b.format)
+            shared, placed, contained = compare_texts(_as_shown(load(doc_a.id)), _as_shown(load(doc_b.id)),
+                                                      doc_a.format, doc_b.format)
             return placed, contained, shared.complete
 
         worker = Worker(job, name="passages", parent=self)

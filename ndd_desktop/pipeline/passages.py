@@ -98,6 +98,12 @@ def place_passages(a: Words, b: Words, fmt_a: str | None, fmt_b: str | None, *,
     return shared, out, contained
 
 
+def compare_texts(text_a: str | None, text_b: str | None, fmt_a: str | None, fmt_b: str | None, *,
+                  budget: float | None = BUDGET) -> tuple[Shared, list[PlacedPassage], str | None]:
+    """:func:`place_passages` of two texts already read (offsets into these very texts)."""
+    return place_passages(words_of(text_a), words_of(text_b), fmt_a, fmt_b, budget=budget)
+
+
 def compare_documents(store: Store, a_id: int, b_id: int, *, budget: float | None = BUDGET) -> PairPassages:
     """The placed passages of two documents of ``store``."""
     docs = {d.id: d for d in store.documents([a_id, b_id], status=None)}
