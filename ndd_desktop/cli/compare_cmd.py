@@ -42,13 +42,15 @@ def cmd_compare(args: argparse.Namespace) -> int:
             raise UsageError(str(exc)) from None
         result = compare_documents(store, a.id, b.id)
     if args.format == "json":
-        json.dump(result.to_dict(), sys.stdout, indent=1, ensure_ascii=False)
+        json.dump(printable(result.to_dict()), sys.stdout, indent=1, ensure_ascii=False)
         sys.stdout.write("\n")
         return EXIT_OK
+    from .output import one_line
+
     s = result.shared
     out = sys.stdout
-    out.write(f"A: {a.relpath}  ({s.words_a:,} words, {s.share_a:.0%} found in B)\n")
-    out.write(f"B: {b.relpath}  ({s.words_b:,} words, {s.share_b:.0%} found in A)\n")
+    out.write(f"A: {one_line(a.relpath)}  ({s.words_a:,} words, {s.share_a:.0%} found in B)\n")
+    out.write(f"B: {one_line(b.relpath)}  ({s.words_b:,} words, {s.share_b:.0%} found in A)\n")
     if result.contained:
         out.write(f"{result.contained}\n")
     if not s.complete:
@@ -57,6 +59,24 @@ def cmd_compare(args: argparse.Namespace) -> int:
     n = len(result.passages)
     out.write(f"{n} shared passage{'' if n == 1 else 's'}\n")
     for k, p in enumerate(result.passages, start=1):
-        out.write(f"{k:>4}. A {p.a_place} ↔ B {p.b_place}  {p.words_a:,} words "
-                  f"({p.share_of_a:.0%} of A, {p.share_of_b:.0%} of B)\n      {p.excerpt}\n")
+        out.write(f"{k:>4}. A {one_line(p.a_place)} ↔ B {one_line(p.b_place)}  {p.words_a:,} words "
+                  f"({p.share_of_a:.0%} of A, {p.share_of_b:.0%} of B)\n      {one_line(p.excerpt)}\n")
     return EXIT_OK
+
+
+def printable(value):
+    """``value`` (JSON-ready) with every string fit for output: paths not valid UTF-8 and
+    lone surrogates of a stored text written as escapes instead of failing the write."""
+    from .output import clean
+
+    if isinstance(value, dict):
+        return {k: printable(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [printable(v) for v in value]
+    if isinstance(value, str):
+        value = clean(value)
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            value = value.encode("utf-8", "backslashreplace").decode("utf-8")
+    return value

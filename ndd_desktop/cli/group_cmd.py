@@ -66,6 +66,12 @@ def cmd_group(args: argparse.Namespace) -> int:
         lookup = PairLookup(arrays.a, arrays.b, arrays.score)
         view = GroupView(store, group.group_id, group.members, reference, score=lambda a, b: lookup.get((a, b)))
         data = view.to_dict()
+    from .compare_cmd import printable
+    from .output import iso_utc
+
+    for d in [data["reference"], *data["members"]]:  # dates as 'ndd clusters' writes them
+        d["date"], d["modified"] = iso_utc(d["date"]), iso_utc(d["modified"])
+    data = printable(data)
     data["threshold"] = threshold
     data["method"] = method.name
     if args.format == "json":

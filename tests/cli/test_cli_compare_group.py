@@ -121,6 +121,8 @@ def test_group_view_shows_only_the_differences(capsys, collection):
     assert [(c["kind"], c["member_place"]) for c in v3["changes"]] == [("changed", "¶ 3"), ("added", "¶ 7")]
     assert "ferry timetable" in v3["changes"][1]["member_text"]
     assert v3["size"] > v2["size"] and v2["score"] is not None
+    assert v2["modified"].endswith("Z") and len(v2["modified"]) == 20  # ISO 8601, as 'ndd clusters'
+
     status, out, err = run(capsys, "group", "--db", db, "--id", gid, "--reference", "v1.txt", "--format", "html")
     assert status == 0, err
     assert out.startswith("<!doctype html>") and "zeppelin" in out and "<h2>v3.txt</h2>" in out
