@@ -32,7 +32,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..pipeline.group_view import BulkChange, GroupView, MemberDiff, bulk_review, undo_bulk
+from ..pipeline.group_view import CONTAINED, BulkChange, GroupView, MemberDiff, bulk_review, undo_bulk
 from ..pipeline.pair_lookup import PairLookup
 from .formatting import doc_date, doc_label, fmt_date, human_size
 from .worker import Worker
@@ -295,6 +295,10 @@ def _summary(diff: MemberDiff) -> str:
         return "identical text"
     n = len(diff.changes)
     text = f"{n} passage{'' if n == 1 else 's'} · {diff.share_member:.0%} in ref."
+    if diff.share_member >= CONTAINED > diff.share_ref:
+        text = f"{n} passage{'' if n == 1 else 's'} · inside the reference"
+    elif diff.share_ref >= CONTAINED > diff.share_member:
+        text = f"{n} passage{'' if n == 1 else 's'} · holds the reference"
     return text + (" · partial" if not diff.complete else "")
 
 

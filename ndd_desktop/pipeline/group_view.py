@@ -17,7 +17,7 @@ import threading
 from dataclasses import dataclass, field
 from typing import Callable, Iterator, Sequence
 
-from ..core.passages import Words, differences, words_of
+from ..core.passages import CONTAINED, Words, differences, words_of  # noqa: F401 - CONTAINED for the window
 from ..core.places import Places
 from ..store import DocumentInfo, Store
 from .passages import BUDGET, excerpt

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 
+from PySide6.QtCore import QUrl
 from gui_helpers import scan, wait_idle
 
 from ndd_desktop.gui.cluster_tree import DOC_ROLE
@@ -58,6 +59,7 @@ def test_group_view_shows_each_members_differences(qtbot, window, tmp_path):
     rows = _rows(dialog)
     assert set(rows) == {"v2.txt", "v3.txt"}
     assert rows["v2.txt"].startswith("1 passage") and rows["v3.txt"].startswith("1 passage")
+    assert "inside the reference" in rows["v3.txt"] and "in ref." in rows["v2.txt"]  # v3 dropped a paragraph
     # select v2: its one change, the words added at the end of paragraph 5
     row = next(r for r in range(dialog.table.rowCount()) if dialog.table.item(r, 0).text().endswith("v2.txt"))
     dialog.table.setCurrentCell(row, 0)
@@ -66,6 +68,12 @@ def test_group_view_shows_each_members_differences(qtbot, window, tmp_path):
     row = next(r for r in range(dialog.table.rowCount()) if dialog.table.item(r, 0).text().endswith("v3.txt"))
     dialog.table.setCurrentCell(row, 0)
     assert "removed" in dialog.changes.toPlainText() and "¶ 3" in dialog.changes.toPlainText()
+    # a click on the change scrolls the reference to the removed paragraph
+    change = dialog.view.computed(by_name["v3.txt"]).changes[0]
+    dialog.changes.anchorClicked.emit(QUrl("change:0"))
+    cursor = dialog.reference_text.textCursor().position()
+    assert cursor == change.ref_chars[0] > 0
+    assert dialog.reference_text.toPlainText()[cursor:].startswith(change.ref_text.split()[0])
     # one click makes v3 the reference: v1 now shows the paragraph as added
     dialog.reference_button.click()
     qtbot.waitUntil(lambda: dialog._worker is None, timeout=10000)
