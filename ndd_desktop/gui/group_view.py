@@ -46,6 +46,7 @@ class GroupViewDialog(QDialog):
 
     computed = Signal()  # every member's differences are known
     reviewed = Signal(str)  # a bulk action ("undo" after an undo)
+    verdictsChanged = Signal(object)  # {(a, b): verdict or None} of the pairs a bulk action or undo set
 
     def __init__(self, collection: Any, group: Any, parent: QWidget | None = None):
         super().__init__(parent)
@@ -260,20 +261,25 @@ class GroupViewDialog(QDialog):
         """Apply a bulk action to the whole group (undoable with :meth:`undo`)."""
         if not self._writable():
             return
-        self._undo.append(bulk_review(self.collection.store, self.view.members, self.view.reference, action))
-        self._after_review(action)
+        change = bulk_review(self.collection.store, self.view.members, self.view.reference, action)
+        self._undo.append(change)
+        self._after_review(action, change.verdicts_before)
 
     def undo(self) -> None:
         """Put back what the last bulk action changed."""
         if not self._undo or not self._writable():
             return
-        undo_bulk(self.collection.store, self._undo.pop())
-        self._after_review("undo")
+        change = self._undo.pop()
+        undo_bulk(self.collection.store, change)
+        self._after_review("undo", change.verdicts_before)
 
-    def _after_review(self, action: str) -> None:
+    def _after_review(self, action: str, pairs: dict) -> None:
+        verdicts = self.collection.store.verdicts()
         data = self.collection.data
         if data is not None:  # the window's copy of the verdicts, then the groups anew
-            data.verdicts = self.collection.store.verdicts()
+            data.verdicts = verdicts
+        if pairs:
+            self.verdictsChanged.emit({key: verdicts.get(key) for key in pairs})
         self.collection.keepersChanged.emit()
         self.collection.regroup()
         self._update_buttons()
@@ -331,6 +337,10 @@ def open_group(window: Any, group_id: int | None) -> GroupViewDialog | None:
     if group is None:
         return None
     dialog = GroupViewDialog(collection, group, window)
+    pairs = getattr(window, "pairs", None)
+    if pairs is not None:  # the pairs table shows the verdicts the group view set
+        dialog.verdictsChanged.connect(
+            lambda changed: [pairs.model.set_verdict(a, b, v) for (a, b), v in changed.items()])
     dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
     window.group_view = dialog
     dialog.show()

@@ -87,9 +87,16 @@ def test_bulk_review_and_undo(qtbot, window, tmp_path):
     ref = dialog.view.reference
     others = dialog.view.others()
     assert store.keepers() == set() and store.verdicts() == {}
-    dialog.duplicates_button.click()
+    with qtbot.waitSignal(dialog.verdictsChanged) as blocker:
+        dialog.duplicates_button.click()
     assert store.keepers() == {ref}
     assert store.verdicts() == {(min(ref, m), max(ref, m)): "duplicate" for m in others}
+    assert blocker.args[0] == store.verdicts()
+    # the pairs table shows them
+    model = window.pairs.model
+    rows = [model.row_of(a, b) for a, b in store.verdicts()]
+    assert any(r >= 0 for r in rows)
+    assert all(model.verdict(r) == "duplicate" for r in rows if r >= 0)
     dialog.keep_all_button.click()
     assert store.keepers() == {ref, *others}
     assert dialog.undo_button.isEnabled()
@@ -97,6 +104,7 @@ def test_bulk_review_and_undo(qtbot, window, tmp_path):
     assert store.keepers() == {ref}
     dialog.undo_button.click()
     assert store.keepers() == set() and store.verdicts() == {}
+    assert all(model.verdict(r) is None for r in rows if r >= 0)
     assert not dialog.undo_button.isEnabled()
     wait_idle(qtbot, window)
     dialog.close()
