@@ -5,7 +5,7 @@
 (without a display the script starts itself under ``xvfb-run``). It opens the demo
 collection in a private data folder, drives the window through its main states and writes
 PNGs into docs/screenshots/: start page, scan in progress, pairs with the compare view,
-groups, the threshold panel, the methods tab and the export dialog, at 1280x800, plus the
+groups, the group view, the threshold panel, the methods tab and the export dialog, at 1280x800, plus the
 pairs at 1920x1080. Nothing is written into resources/.
 """
 
@@ -112,6 +112,20 @@ def main() -> int:
         pump(lambda: not w.compare.busy(), 30)
         pump(timeout=0.3)
         shot(w, "groups")
+
+        # the group view of the largest group: the reference and each member's differences
+        from ndd_desktop.gui.group_view import open_group
+
+        largest = max(w.collection.grouping.groups, key=lambda g: len(g.members))
+        dialog = open_group(w, largest.group_id)
+        dialog.resize(1280, 800)
+        pump(lambda: dialog._worker is None, 30)
+        differing = [r for r in range(dialog.table.rowCount()) if "passage" in dialog.table.item(r, 4).text()]
+        if differing:
+            dialog.table.setCurrentCell(differing[0], 0)
+        pump(timeout=0.3)
+        shot(dialog, "group-view")
+        dialog.close()
 
         # threshold lowered: more pairs, groups regrouped at once
         w.tabs.setCurrentIndex(0)

@@ -1,5 +1,5 @@
-"""``ndd``: the command line of ndd-desktop (scan, pairs, clusters, lineage, errors, methods, export,
-folders, threads, check, repair, decisions).
+"""``ndd``: the command line of ndd-desktop (scan, pairs, clusters, lineage, compare, group, errors,
+methods, export, folders, threads, check, repair, decisions).
 
 Exit status: 0 on success (a scan with file errors included: they are listed), 1 for a
 failure at run time (an unreadable or newer store, a scan that failed), 2 for bad
@@ -156,6 +156,11 @@ def build_parser() -> argparse.ArgumentParser:
     from .lineage_cmd import add_parser as add_lineage_parser
 
     add_lineage_parser(sub, _add_db, _add_selection)
+    from .compare_cmd import add_parser as add_compare_parser
+    from .group_cmd import add_parser as add_group_parser
+
+    add_compare_parser(sub, _add_db)
+    add_group_parser(sub, _add_db, _add_selection)
 
     p = sub.add_parser("check", help="check that a collection file is whole",
                        description="SQLite's integrity check, the schema version and the rows of each table. "

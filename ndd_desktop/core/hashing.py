@@ -158,15 +158,17 @@ def _char_table(seed: int) -> np.ndarray:
         return mix64(cp * _BASE + off * _GOLDEN, seed)
 
 
-def _token_core(cps: np.ndarray, seed: int) -> tuple[np.ndarray, np.ndarray]:
-    """Token hashes of a code point array and the position of each token's first character."""
+def _token_core(cps: np.ndarray, seed: int, with_ends: bool = False) -> tuple[np.ndarray, ...]:
+    """Token hashes of a code point array and the position of each token's first character
+    (``with_ends``: and the position after its last character)."""
     word_table = _word_tables()[0]
     # Latin-1 text (the common case) looks up a 256-entry table that stays in the CPU cache.
     cps = cps.astype(np.intp)  # signed indices gather several times faster than uint64
     is_word = (word_table[:256] if cps.max() < 256 else word_table)[cps]
     positions = np.flatnonzero(is_word)
     if positions.shape[0] == 0:
-        return np.empty(0, dtype=np.uint64), np.empty(0, dtype=np.int64)
+        none = np.empty(0, dtype=np.int64)
+        return (np.empty(0, dtype=np.uint64), none, none) if with_ends else (np.empty(0, dtype=np.uint64), none)
     cpw = cps[positions]
     new = _token_starts(positions, cpw)
     first = np.flatnonzero(new)
@@ -187,6 +189,8 @@ def _token_core(cps: np.ndarray, seed: int) -> tuple[np.ndarray, np.ndarray]:
     with np.errstate(over="ignore"):
         sums = running[ends] - np.where(first > 0, running[first - 1], np.uint64(0))
     lengths = (ends + 1 - first).astype(np.uint64)
+    if with_ends:
+        return mix64(sums ^ lengths, seed + 1), positions[first], positions[ends] + 1
     return mix64(sums ^ lengths, seed + 1), positions[first]
 
 
@@ -196,6 +200,17 @@ def token_hashes(text: str, seed: int = 0) -> np.ndarray:
     if cps.shape[0] == 0:
         return np.empty(0, dtype=np.uint64)
     return _token_core(cps, seed)[0]
+
+
+def token_spans(text: str, seed: int = 0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`token_hashes` with where each token lies: ``(hashes, starts, ends)``, the
+    character range ``[start, end)`` of every token in ``text`` (for showing passages)."""
+    cps = codepoints(text)
+    if cps.shape[0] == 0:
+        none = np.empty(0, dtype=np.int64)
+        return np.empty(0, dtype=np.uint64), none, none
+    h, starts, ends = _token_core(cps, seed, with_ends=True)
+    return h, starts.astype(np.int64), ends.astype(np.int64)
 
 
 def hash_word_shingles(text: str, w: int, seed: int = 0) -> np.ndarray:

@@ -83,7 +83,7 @@ def clean_text(text: str | None) -> str:
     """Text as the viewer shows it: one kind of line break, no NUL characters."""
     if not text:
         return ""
-    return text.replace("\r\n", "\n").replace("\r", "\n").replace("\x00", "")
+    return text.replace("\r\n", "\n").replace("\r", "\n").replace("\f", "\n").replace("\x00", "")
 
 
 def _tokens(text: str, pattern: re.Pattern, ignore_case: bool) -> tuple[list[str], list[int]]:

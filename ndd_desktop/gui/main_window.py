@@ -192,6 +192,11 @@ class MainWindow(OpeningMixin, QMainWindow):
         self.clusters.keeperChosen.connect(lambda d, members: self.collection and self.collection.set_keeper(d, members))
         self.methods.runMethodRequested.connect(self.run_method)
         self.folders.documentsChosen.connect(self._show_docs)
+        from .group_view import install_group_view  # the group view, opened from the Groups tab
+        from .passage_nav import install_passage_nav  # next/previous shared passage in the compare view
+
+        install_group_view(self)
+        install_passage_nav(self)
 
     # -- scanning -------------------------------------------------------------------------
     def start_scan(self, method: str | None = None, params: dict | None = None) -> bool:

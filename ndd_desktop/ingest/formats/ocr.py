@@ -66,7 +66,7 @@ def ocr_pdf(data: bytes, ctx: Context) -> tuple[str, list[str]]:
                 break
     finally:
         document.close()
-    return "\n".join(pages), notes
+    return "\n\f".join(pages), notes  # a form feed starts each page, as in pdf.py
 
 
 def _render(document, index: int) -> bytes:

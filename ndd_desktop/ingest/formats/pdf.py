@@ -59,7 +59,7 @@ def extract(data: bytes, ctx: Context) -> Extraction:
         if bad_pages == count:
             raise Fail(f"corrupt PDF: none of its {count} pages could be read")
         notes.append(f"{bad_pages} of {count} pages unreadable")
-    text = "\n".join(parts)
+    text = "\n\f".join(parts)  # a form feed starts each page: passages are placed by page
     if count == 0:
         raise Fail("corrupt PDF: no pages")
     if not text.strip():

@@ -1,0 +1,390 @@
+"""The group view: one group against its reference document, only the differences shown.
+
+Opened from the Groups tab (double-click a group or a member, or Ctrl+G / "Open group…").
+The reference is the group's keeper; any member becomes the reference with one click
+("Use as reference" or a double-click on its row). The member table (path, score to the
+reference, size, date) is filled at once from the store; each member's differences are
+computed on a worker thread (``pipeline.group_view``), the selected member first, so the
+first screen is up at once on a group of hundreds of members. The bulk buttons review the
+whole group; Undo puts back what the last of them changed.
+"""
+
+from __future__ import annotations
+
+import html
+from typing import Any
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QDialog,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPlainTextEdit,
+    QPushButton,
+    QSplitter,
+    QTableWidget,
+    QTableWidgetItem,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ..pipeline.group_view import CONTAINED, BulkChange, GroupView, MemberDiff, bulk_review, undo_bulk
+from ..pipeline.pair_lookup import PairLookup
+from .formatting import doc_date, doc_label, fmt_date, human_size
+from .worker import Worker
+
+COLUMNS = ("Document", "Score", "Size", "Date", "Differences")
+_KIND_COLOUR = {"removed": "#fbd5d2", "added": "#cdeed3", "changed": "#fff2c2"}
+
+
+class GroupViewDialog(QDialog):
+    """One group: the reference's text, the members and the selected member's differences."""
+
+    computed = Signal()  # every member's differences are known
+    reviewed = Signal(str)  # a bulk action ("undo" after an undo)
+    verdictsChanged = Signal(object)  # {(a, b): verdict or None} of the pairs a bulk action or undo set
+
+    def __init__(self, collection: Any, group: Any, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setObjectName("groupView")
+        self.collection = collection
+        self.group = group
+        data = collection.data
+        lookup = PairLookup(data.arrays.a, data.arrays.b, data.arrays.score) if data is not None else None
+        self.view = GroupView(collection.store, group.group_id, group.members, group.keeper,
+                              score=(lambda a, b: lookup.get((a, b))) if lookup is not None else None)
+        self._undo: list[BulkChange] = []
+        self._worker: Worker | None = None
+        self._again = False
+        self.setWindowTitle(f"Group {group.group_id} — {len(group.members)} documents")
+        self.resize(1100, 720)
+        self.title = QLabel(self)
+        self.title.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.reference_text = QPlainTextEdit(self)
+        self.reference_text.setReadOnly(True)
+        self.reference_text.setAccessibleName("Reference document")
+        self.table = QTableWidget(0, len(COLUMNS), self)
+        self.table.setObjectName("groupMembers")
+        self.table.setHorizontalHeaderLabels(COLUMNS)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.verticalHeader().setVisible(False)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        # widths from the font, not the contents (that would read all rows of a big group)
+        metrics = self.table.fontMetrics()
+        for col, sample in ((1, "Score__"), (2, "100.0 KB__"), (3, "2020-01-01__"), (4, "999 passages · 100% in ref.__")):
+            header.resizeSection(col, metrics.horizontalAdvance(sample))
+        self.table.setToolTip("The other members; double-click one to use it as the reference")
+        self.table.currentCellChanged.connect(lambda row, *_: self._show_member(row))
+        self.table.cellDoubleClicked.connect(lambda row, _col: self.use_as_reference(self._member_at(row)))
+        self.changes = QTextBrowser(self)
+        self.changes.setObjectName("memberChanges")
+        self.changes.setOpenLinks(False)
+        self.changes.anchorClicked.connect(self._goto_change)
+        self.reference_button = QPushButton("Use as &reference", self)
+        self.reference_button.setToolTip("Compare every member with the selected one")
+        self.reference_button.clicked.connect(lambda: self.use_as_reference(self.current_member()))
+        self.keep_reference_button = QPushButton("&Keep the reference", self)
+        self.keep_reference_button.setToolTip("Make the reference the group's keeper")
+        self.keep_all_button = QPushButton("Keep &all", self)
+        self.keep_all_button.setToolTip("Keep every member of the group")
+        self.duplicates_button = QPushButton("Mark the rest &duplicates", self)
+        self.duplicates_button.setToolTip("Every other member duplicates the reference, which is kept")
+        self.undo_button = QPushButton("&Undo", self)
+        self.undo_button.setToolTip("Put back the verdicts and keepers the last group action changed (Ctrl+Z)")
+        for button, action in ((self.keep_reference_button, "keep-reference"), (self.keep_all_button, "keep-all"),
+                               (self.duplicates_button, "duplicates")):
+            button.clicked.connect(lambda _=False, a=action: self.review(a))
+        self.undo_button.clicked.connect(self.undo)
+        undo = QAction(self)
+        undo.setShortcut(QKeySequence.StandardKey.Undo)
+        undo.triggered.connect(self.undo)
+        self.addAction(undo)
+        self.status = QLabel(self)
+        right = QSplitter(Qt.Orientation.Vertical, self)
+        right.addWidget(self.table)
+        right.addWidget(self.changes)
+        split = QSplitter(Qt.Orientation.Horizontal, self)
+        split.addWidget(self.reference_text)
+        split.addWidget(right)
+        split.setSizes([450, 650])
+        buttons = QHBoxLayout()
+        for b in (self.reference_button, self.keep_reference_button, self.keep_all_button, self.duplicates_button,
+                  self.undo_button):
+            buttons.addWidget(b)
+        buttons.addStretch(1)
+        lay = QVBoxLayout(self)
+        lay.addWidget(self.title)
+        lay.addWidget(split, 1)
+        lay.addLayout(buttons)
+        lay.addWidget(self.status)
+        self._load()
+
+    # -- filling --------------------------------------------------------------------------
+    def _load(self) -> None:
+        """Show the reference and the member list; start computing the differences."""
+        ref = self.view.docs[self.view.reference]
+        self.title.setText(f"<b>Reference:</b> {html.escape(doc_label(ref))} · {human_size(ref.size)} · "
+                           f"dated {fmt_date(doc_date(ref))}")
+        # the text only: its words are cut on the worker, not here
+        text = self.collection.store.document_text(self.view.reference) or ""
+        self.reference_text.setPlainText(text.replace("\f", "\n"))
+        others = self.view.others()
+        self.table.setSortingEnabled(False)
+        self.table.setRowCount(len(others))
+        for row, m in enumerate(others):
+            d = self.view.docs[m]
+            score = self.view.score(m)
+            cells = (doc_label(d), "–" if score is None else f"{score:.2f}", human_size(d.size),
+                     fmt_date(doc_date(d)), "…")
+            for col, text in enumerate(cells):
+                item = QTableWidgetItem(text)
+                item.setData(Qt.ItemDataRole.UserRole, m)
+                self.table.setItem(row, col, item)
+        self._update_buttons()
+        self.changes.setHtml("")
+        if others:
+            self.table.setCurrentCell(0, 0)
+        self._compute()
+
+    def _member_at(self, row: int) -> int | None:
+        item = self.table.item(row, 0)
+        return None if item is None else item.data(Qt.ItemDataRole.UserRole)
+
+    def current_member(self) -> int | None:
+        """The member selected in the table."""
+        return self._member_at(self.table.currentRow())
+
+    def _compute(self) -> None:
+        """Compute every member's differences on a worker, the selected one first."""
+        if self._worker is not None:
+            self._again = True
+            self._worker.cancel()
+            return
+        view = self.view
+        first = self.current_member()
+        order = ([first] if first is not None else []) + [m for m in view.others() if m != first]
+
+        def job(progress, cancel):
+            for k, m in enumerate(order, start=1):
+                if cancel.cancelled:
+                    return k - 1
+                view.diff(m)
+                progress(k)
+            return len(order)
+
+        worker = Worker(job, name="group view", parent=self)
+        worker.progress.connect(lambda _: self._refresh())
+        worker.done.connect(self._computed)
+        self._worker = worker
+        self.status.setText(f"Comparing {len(order)} members with the reference…")
+        worker.start()
+
+    def _computed(self) -> None:
+        self._worker = None
+        if self._again:
+            self._again = False
+            self._compute()
+            return
+        self._refresh()
+        partial = sum(1 for m in self.view.others() if (d := self.view.computed(m)) is not None and not d.complete)
+        note = f" · {partial} partial (too large to compare in full in the time allowed)" if partial else ""
+        self.status.setText(f"{len(self.view.others())} members compared with the reference{note}")
+        self.computed.emit()
+
+    def _refresh(self) -> None:
+        """Fill the Differences cells of the members computed so far."""
+        for row in range(self.table.rowCount()):
+            item = self.table.item(row, 4)
+            if item is None or item.text() != "…":
+                continue
+            diff = self.view.computed(self._member_at(row))
+            if diff is not None:
+                item.setText(_summary(diff))
+                if row == self.table.currentRow():
+                    self._show_member(row)
+
+    def _show_member(self, row: int) -> None:
+        member = self._member_at(row)
+        self._update_buttons()
+        if member is None:
+            self.changes.setHtml("")
+            return
+        diff = self.view.computed(member)
+        if diff is None:
+            self.changes.setHtml("<p><i>Comparing…</i></p>")
+            return
+        self.changes.setHtml(changes_html(self.view.docs[member], diff))
+
+    def _goto_change(self, url) -> None:
+        """Scroll the reference text to a change (its link is ``change:N``)."""
+        member = self.current_member()
+        diff = self.view.computed(member) if member is not None else None
+        try:
+            k = int(url.toString().split(":", 1)[1])
+            start = diff.changes[k].ref_chars[0]
+        except (AttributeError, IndexError, ValueError):
+            return
+        cursor = self.reference_text.textCursor()
+        cursor.setPosition(min(start, len(self.reference_text.toPlainText())))
+        self.reference_text.setTextCursor(cursor)
+        self.reference_text.centerCursor()
+
+    # -- actions --------------------------------------------------------------------------
+    def use_as_reference(self, member: int | None) -> None:
+        """Compare every member with ``member``."""
+        if member is None or member == self.view.reference:
+            return
+        if self._worker is not None:
+            self._worker.cancel()
+            self._worker.wait()
+        self.view.set_reference(member)
+        self._load()
+
+    def _writable(self) -> bool:
+        return not self.collection.store.read_only
+
+    def _update_buttons(self) -> None:
+        writable = self._writable()
+        for b in (self.keep_reference_button, self.keep_all_button, self.duplicates_button):
+            b.setEnabled(writable)
+        self.undo_button.setEnabled(writable and bool(self._undo))
+        self.reference_button.setEnabled(self.current_member() is not None)
+
+    def review(self, action: str) -> None:
+        """Apply a bulk action to the whole group (undoable with :meth:`undo`)."""
+        if not self._writable():
+            return
+        change = bulk_review(self.collection.store, self.view.members, self.view.reference, action)
+        self._undo.append(change)
+        self._after_review(action, change.verdicts_before)
+
+    def undo(self) -> None:
+        """Put back what the last bulk action changed."""
+        if not self._undo or not self._writable():
+            return
+        change = self._undo.pop()
+        undo_bulk(self.collection.store, change)
+        self._after_review("undo", change.verdicts_before)
+
+    def _after_review(self, action: str, pairs: dict) -> None:
+        verdicts = self.collection.store.verdicts()
+        data = self.collection.data
+        if data is not None:  # the window's copy of the verdicts, then the groups anew
+            data.verdicts = verdicts
+        if pairs:
+            self.verdictsChanged.emit({key: verdicts.get(key) for key in pairs})
+        self.collection.keepersChanged.emit()
+        self.collection.regroup()
+        self._update_buttons()
+        names = {"keep-reference": "The reference is the keeper", "keep-all": "Every member is kept",
+                 "duplicates": "The other members are marked duplicates of the reference",
+                 "undo": "The last group action is undone"}
+        self.status.setText(names[action])
+        self.reviewed.emit(action)
+
+    def done(self, result: int) -> None:  # noqa: D102 - QDialog API: stop the worker first
+        if self._worker is not None:
+            self._worker.cancel()
+            self._worker.wait()
+        super().done(result)
+
+
+def _summary(diff: MemberDiff) -> str:
+    if diff.identical:
+        return "identical text"
+    n = len(diff.changes)
+    text = f"{n} passage{'' if n == 1 else 's'} · {diff.share_member:.0%} in ref."
+    if diff.share_member >= CONTAINED > diff.share_ref:
+        text = f"{n} passage{'' if n == 1 else 's'} · inside the reference"
+    elif diff.share_ref >= CONTAINED > diff.share_member:
+        text = f"{n} passage{'' if n == 1 else 's'} · holds the reference"
+    return text + (" · partial" if not diff.complete else "")
+
+
+def changes_html(doc: Any, diff: MemberDiff) -> str:
+    """The differences of one member as HTML: each change with its places and both texts."""
+    e = html.escape
+    head = (f"<p><b>{e(doc_label(doc))}</b> · {human_size(doc.size)} · dated {fmt_date(doc_date(doc))}<br>"
+            f"{diff.share_member:.0%} of it is in the reference, {diff.share_ref:.0%} of the reference is in it</p>")
+    if not diff.complete:
+        head += "<p><b>Partial:</b> too large to compare in full in the time allowed; the differences found so far.</p>"
+    if diff.identical:
+        return head + "<p>Same text as the reference.</p>"
+    rows = []
+    for k, c in enumerate(diff.changes):
+        colour = _KIND_COLOUR.get(c.kind, "#eee")
+        rows.append(f"<tr style='background:{colour}'><td><a href='change:{k}'>{c.kind}</a></td>"
+                    f"<td><i>{e(c.ref_place)}</i><br>{e(c.ref_text)}</td>"
+                    f"<td><i>{e(c.member_place)}</i><br>{e(c.member_text)}</td></tr>")
+    return (head + "<table cellpadding='4' width='100%'><tr><th>what</th><th>reference</th><th>this member</th></tr>"
+            + "".join(rows) + "</table>")
+
+
+def open_group(window: Any, group_id: int | None) -> GroupViewDialog | None:
+    """Open the group view of ``group_id`` of the window's current grouping."""
+    collection = getattr(window, "collection", None)
+    grouping = getattr(collection, "grouping", None) if collection is not None else None
+    if grouping is None or group_id is None:
+        return None
+    group = next((g for g in grouping.groups if g.group_id == group_id), None)
+    if group is None:
+        return None
+    dialog = GroupViewDialog(collection, group, window)
+    pairs = getattr(window, "pairs", None)
+    if pairs is not None:  # the pairs table shows the verdicts the group view set
+        dialog.verdictsChanged.connect(
+            lambda changed: [pairs.model.set_verdict(a, b, v) for (a, b), v in changed.items()])
+    dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+    window.group_view = dialog
+    dialog.show()
+    return dialog
+
+
+def install_group_view(window: Any) -> None:
+    """Open the group view from the Groups tab: double-click a row, Ctrl+G, or "Open group…"."""
+    from .cluster_model import GROUP_ROLE
+
+    tree = window.clusters
+    window.group_view = None
+
+    def current_group() -> int | None:
+        idx = tree.view.currentIndex()
+        return idx.data(GROUP_ROLE) if idx.isValid() else None
+
+    tree.view.doubleClicked.connect(lambda idx: open_group(window, idx.data(GROUP_ROLE)))
+    button = QPushButton("Open &group…", tree)
+    button.setObjectName("openGroup")
+    button.setToolTip("Show the selected group against its reference document (Ctrl+G or double-click)")
+    button.setShortcut("Ctrl+G")
+    button.clicked.connect(lambda: open_group(window, current_group()))
+    tree.layout().itemAt(0).layout().addWidget(button)
+    tree.open_group_button = button
+    window.extra_views.append(_GroupViewCloser(window))
+
+
+class _GroupViewCloser:
+    """Closes the group view (and stops its worker) with the collection it shows."""
+
+    def __init__(self, window: Any):
+        self.window = window
+
+    def shutdown(self) -> None:
+        """The collection closes: close the view."""
+        self.clear()
+
+    def clear(self) -> None:
+        """The collection's views are emptied: close the view."""
+        dialog = getattr(self.window, "group_view", None)
+        self.window.group_view = None
+        if dialog is not None:
+            try:
+                dialog.done(0)
+            except RuntimeError:  # already deleted by Qt after it was closed
+                pass

@@ -1,0 +1,127 @@
+"""The group view: opened from the Groups tab, differences per member, reference switch,
+bulk review and its undo."""
+
+from __future__ import annotations
+
+import random
+
+from PySide6.QtCore import QUrl
+from gui_helpers import scan, wait_idle
+
+from ndd_desktop.gui.cluster_tree import DOC_ROLE
+from ndd_desktop.gui.group_view import GroupViewDialog
+
+WORDS = ("archive record letter council minute budget harbour school river bridge market tax road church mill "
+         "farm court clerk deed lease survey map plan rent wage fund loan grant ledger quay cargo").split()
+
+
+def _versions(folder):
+    rng = random.Random(5)
+    base = [" ".join(rng.choice(WORDS) for _ in range(15)) + "." for _ in range(8)]
+    v2 = list(base)
+    v2[4] = v2[4].replace(".", " with a zeppelin.")
+    v3 = base[:2] + base[3:]
+    folder.mkdir()
+    for name, paras in (("v1.txt", base), ("v2.txt", v2), ("v3.txt", v3)):
+        (folder / name).write_text("\n\n".join(paras) + "\n", encoding="utf-8")
+    (folder / "other.txt").write_text(" ".join(rng.choice(WORDS) for _ in range(120)), encoding="utf-8")
+
+
+def _open(qtbot, window, tmp_path) -> GroupViewDialog:
+    _versions(tmp_path / "docs")
+    assert window.open_folder(str(tmp_path / "docs"))
+    scan(qtbot, window)
+    groups = window.collection.grouping.groups
+    assert len(groups) == 1 and len(groups[0].members) == 3
+    tree = window.clusters
+    head = tree.model.index(0, 0)
+    tree.view.setCurrentIndex(head)
+    tree.open_group_button.click()
+    dialog = window.group_view
+    assert isinstance(dialog, GroupViewDialog)
+    qtbot.waitUntil(lambda: dialog._worker is None, timeout=10000)
+    return dialog
+
+
+def _rows(dialog):
+    return {dialog.table.item(r, 0).text().split("/")[-1]: dialog.table.item(r, 4).text()
+            for r in range(dialog.table.rowCount())}
+
+
+def test_group_view_shows_each_members_differences(qtbot, window, tmp_path):
+    dialog = _open(qtbot, window, tmp_path)
+    docs = dialog.view.docs
+    by_name = {d.relpath: d.id for d in docs.values()}
+    dialog.use_as_reference(by_name["v1.txt"])
+    qtbot.waitUntil(lambda: dialog._worker is None, timeout=10000)
+    assert "v1.txt" in dialog.title.text()
+    assert "zeppelin" not in dialog.reference_text.toPlainText()
+    rows = _rows(dialog)
+    assert set(rows) == {"v2.txt", "v3.txt"}
+    assert rows["v2.txt"].startswith("1 passage") and rows["v3.txt"].startswith("1 passage")
+    assert "inside the reference" in rows["v3.txt"] and "in ref." in rows["v2.txt"]  # v3 dropped a paragraph
+    # select v2: its one change, the words added at the end of paragraph 5
+    row = next(r for r in range(dialog.table.rowCount()) if dialog.table.item(r, 0).text().endswith("v2.txt"))
+    dialog.table.setCurrentCell(row, 0)
+    shown = dialog.changes.toPlainText()
+    assert "zeppelin" in shown and "after ¶ 5" in shown and "added" in shown and "changed" not in shown
+    row = next(r for r in range(dialog.table.rowCount()) if dialog.table.item(r, 0).text().endswith("v3.txt"))
+    dialog.table.setCurrentCell(row, 0)
+    assert "removed" in dialog.changes.toPlainText() and "¶ 3" in dialog.changes.toPlainText()
+    # a click on the change scrolls the reference to the removed paragraph
+    change = dialog.view.computed(by_name["v3.txt"]).changes[0]
+    dialog.changes.anchorClicked.emit(QUrl("change:0"))
+    cursor = dialog.reference_text.textCursor().position()
+    assert cursor == change.ref_chars[0] > 0
+    assert dialog.reference_text.toPlainText()[cursor:].startswith(change.ref_text.split()[0])
+    # one click makes v3 the reference: v1 now shows the paragraph as added
+    dialog.reference_button.click()
+    qtbot.waitUntil(lambda: dialog._worker is None, timeout=10000)
+    assert dialog.view.reference == by_name["v3.txt"] and "v3.txt" in dialog.title.text()
+    assert set(_rows(dialog)) == {"v1.txt", "v2.txt"}
+
+
+def test_bulk_review_and_undo(qtbot, window, tmp_path):
+    dialog = _open(qtbot, window, tmp_path)
+    store = window.collection.store
+    ref = dialog.view.reference
+    others = dialog.view.others()
+    assert store.keepers() == set() and store.verdicts() == {}
+    with qtbot.waitSignal(dialog.verdictsChanged) as blocker:
+        dialog.duplicates_button.click()
+    assert store.keepers() == {ref}
+    assert store.verdicts() == {(min(ref, m), max(ref, m)): "duplicate" for m in others}
+    assert blocker.args[0] == store.verdicts()
+    # the pairs table shows them
+    model = window.pairs.model
+    rows = [model.row_of(a, b) for a, b in store.verdicts()]
+    assert any(r >= 0 for r in rows)
+    assert all(model.verdict(r) == "duplicate" for r in rows if r >= 0)
+    dialog.keep_all_button.click()
+    assert store.keepers() == {ref, *others}
+    assert dialog.undo_button.isEnabled()
+    dialog.undo_button.click()
+    assert store.keepers() == {ref}
+    dialog.undo_button.click()
+    assert store.keepers() == set() and store.verdicts() == {}
+    assert all(model.verdict(r) is None for r in rows if r >= 0)
+    assert not dialog.undo_button.isEnabled()
+    wait_idle(qtbot, window)
+    dialog.close()
+
+
+def test_double_click_on_a_member_row_opens_the_group(qtbot, window, tmp_path):
+    _versions(tmp_path / "docs")
+    assert window.open_folder(str(tmp_path / "docs"))
+    scan(qtbot, window)
+    tree = window.clusters
+    head = tree.model.index(0, 0)
+    tree.view.expand(head)
+    member = tree.model.index(1, 0, head)
+    assert member.data(DOC_ROLE) is not None
+    tree.view.doubleClicked.emit(member)
+    dialog = window.group_view
+    assert dialog is not None and dialog.group.group_id == 1
+    qtbot.waitUntil(lambda: dialog._worker is None, timeout=10000)
+    assert dialog.table.rowCount() == 2
+    dialog.close()
