@@ -21,7 +21,30 @@ from ..ingest.tally import ReasonGroup, ReasonTally
 from .formatting import error_path
 
 
-class ErrorsModel(QAbstractTableModel):
+class _ListTableModel(QAbstractTableModel):
+    """A flat table over a Python list (:meth:`_items`) with fixed column titles (``HEADERS``)."""
+
+    HEADERS: tuple[str, ...] = ()
+
+    def _items(self) -> list:
+        raise NotImplementedError
+
+    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: N802
+        """Number of rows."""
+        return 0 if parent.isValid() else len(self._items())
+
+    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: N802
+        """Number of columns: one per title."""
+        return 0 if parent.isValid() else len(self.HEADERS)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:  # noqa: N802
+        """Column titles."""
+        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
+            return self.HEADERS[section]
+        return None
+
+
+class ErrorsModel(_ListTableModel):
     """Rows of (file, status, reason); appended in batches, never reset during a scan."""
 
     HEADERS = ("File", "Status", "Reason")
@@ -52,6 +75,9 @@ class ErrorsModel(QAbstractTableModel):
         self._groups.extend(groups)
         self.endInsertRows()
 
+    def _items(self) -> list:
+        return self._rows
+
     def row(self, n: int) -> tuple[str, str, str]:
         """One row as (file, status, reason)."""
         return self._rows[n]
@@ -59,20 +85,6 @@ class ErrorsModel(QAbstractTableModel):
     def group_of(self, n: int) -> tuple[str, str]:
         """The (status, reason group) of row ``n``."""
         return self._groups[n]
-
-    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: N802
-        """Number of errors."""
-        return 0 if parent.isValid() else len(self._rows)
-
-    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: N802
-        """File, status, reason."""
-        return 0 if parent.isValid() else 3
-
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:  # noqa: N802
-        """Column titles."""
-        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
-            return self.HEADERS[section]
-        return None
 
     def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         """Cell text; the full text as tooltip."""
@@ -83,7 +95,7 @@ class ErrorsModel(QAbstractTableModel):
         return None
 
 
-class ReasonsModel(QAbstractTableModel):
+class ReasonsModel(_ListTableModel):
     """One row per reason group: count, status, reason, extensions (a handful of rows)."""
 
     HEADERS = ("Files", "Status", "Reason", "Extensions")
@@ -98,23 +110,12 @@ class ReasonsModel(QAbstractTableModel):
         self._groups = list(groups)
         self.endResetModel()
 
+    def _items(self) -> list:
+        return self._groups
+
     def group(self, n: int) -> ReasonGroup:
         """The group of row ``n``."""
         return self._groups[n]
-
-    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: N802
-        """Number of reason groups."""
-        return 0 if parent.isValid() else len(self._groups)
-
-    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = QModelIndex()) -> int:  # noqa: N802
-        """Files, status, reason, extensions."""
-        return 0 if parent.isValid() else 4
-
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Qt.ItemDataRole.DisplayRole) -> Any:  # noqa: N802
-        """Column titles."""
-        if role == Qt.ItemDataRole.DisplayRole and orientation == Qt.Orientation.Horizontal:
-            return self.HEADERS[section]
-        return None
 
     def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         """Cell text; counts right-aligned."""
