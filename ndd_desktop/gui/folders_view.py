@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..pipeline.folders import RELATION_TEXT, FolderAnalysis, analyse_folders
+from .lazy_tab import LazyTab
 from .worker import Worker
 
 HEADERS = ("Folder A", "Folder B", "Share of A in B", "Share of B in A", "Relation", "Documents A",
@@ -35,7 +36,7 @@ def _number(value: float, text: str) -> QStandardItem:
     return item
 
 
-class FoldersView(QWidget):
+class FoldersView(LazyTab):
     """Sortable list of folder pairs over a side-by-side view of the chosen pair."""
 
     computed = Signal(int)  # number of folder pairs listed
@@ -57,7 +58,7 @@ class FoldersView(QWidget):
         self.share.setValue(0.8)
         self.share.setToolTip("List a pair of folders when at least this share of either folder's documents "
                               "has an exact or near duplicate in the other")
-        self.share.valueChanged.connect(lambda _v: self._invalidate())
+        self.share.valueChanged.connect(lambda _v: self.mark_stale())
         self.status = QLabel("Scan a collection to compare its folders.", self)
         self.status.setObjectName("foldersStatus")
         top = QHBoxLayout()
@@ -106,18 +107,7 @@ class FoldersView(QWidget):
         """The pair set and threshold to list folders of; computed now if the tab is shown."""
         self._source = (store, method, pairs_key, float(threshold))
         self._generation += 1
-        self._invalidate()
-
-    def _invalidate(self) -> None:
-        self._stale = True
-        if self.isVisible():
-            self.refresh()
-
-    def showEvent(self, event) -> None:  # noqa: N802 - Qt override
-        """Compute when first shown after a change."""
-        super().showEvent(event)
-        if self._stale:
-            self.refresh()
+        self.mark_stale()
 
     def refresh(self) -> None:
         """Compute the list in the background (a request during a run is run after it)."""

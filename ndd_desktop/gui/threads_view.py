@@ -15,6 +15,7 @@ from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import QHeaderView, QLabel, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
 
 from ..pipeline.threads import MailThread, build_threads
+from .lazy_tab import LazyTab
 from .worker import Worker
 
 COLUMNS = ("Subject", "Inclusive", "From", "Date", "File")
@@ -29,7 +30,7 @@ def _date_text(epoch: float | None) -> str:
     return datetime.datetime.fromtimestamp(epoch, tz=datetime.timezone.utc).strftime("%Y-%m-%d %H:%M")
 
 
-class ThreadsView(QWidget):
+class ThreadsView(LazyTab):
     """The tree of threads; ``loaded`` carries the number of threads shown."""
 
     loaded = Signal(int)
@@ -61,15 +62,7 @@ class ThreadsView(QWidget):
         """The collection to read threads from (read now if the tab is shown, else when it is)."""
         self._store = store
         self._generation += 1
-        self._stale = True
-        if self.isVisible():
-            self.refresh()
-
-    def showEvent(self, event) -> None:  # noqa: N802 - Qt override
-        """Read when first shown after a change."""
-        super().showEvent(event)
-        if self._stale:
-            self.refresh()
+        self.mark_stale()
 
     def refresh(self) -> None:
         """Read the threads in the background."""
