@@ -48,13 +48,14 @@ def available_methods() -> list[Any]:
 
 
 class _FolderList(QListWidget):
-    """The folders list, asking for about five rows (a list's usual 192 pixels made the
-    left panel taller than a 800-pixel window, and the scan's progress bar fell below it)."""
+    """The folders list, asking for about three rows (a list's usual 192 pixels made the
+    left panel taller than a 800-pixel window, and the scan's progress bar fell below it;
+    five rows did too once the form gained the ignore and web-page choices)."""
 
     def sizeHint(self) -> QSize:  # noqa: N802
         hint = super().sizeHint()
         rows = self.fontMetrics().height() + 4
-        return QSize(hint.width(), min(hint.height(), 5 * rows + 2 * self.frameWidth()))
+        return QSize(hint.width(), min(hint.height(), 3 * rows + 2 * self.frameWidth()))
 
 
 class ScanSetupPanel(QWidget):
