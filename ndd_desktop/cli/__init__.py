@@ -96,6 +96,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="drop the collection's folders not named here (their documents, pairs and review "
                         "decisions; the files are not touched); without it such a scan is refused")
     p.add_argument("-q", "--quiet", action="store_true", help="no summary and no list of failed files")
+    p.add_argument("-v", "--verbose", action="store_true",
+                   help="after the summary, each stage of the scan with its time and items per second")
     p.add_argument("--ocr", choices=("auto", "off"), default="auto",
                    help="read pictures and PDFs without a text layer by OCR when tesseract is installed "
                         "(auto, the default) or list them as skipped (off)")

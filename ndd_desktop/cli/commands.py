@@ -78,6 +78,7 @@ def _method(name: str):
 def cmd_scan(args: argparse.Namespace) -> int:
     """``ndd scan``: run the scan job with a progress bar on a terminal."""
     from ..pipeline import CancelToken, ExtractOptions, Limits, ScanCancelled, ScanConfig, ScanError, ScanJob, ScanStopped
+    from ..pipeline.progress import StageClock
 
     for path in [*args.paths, *args.reference]:
         if os.path.isfile(path):
@@ -109,7 +110,8 @@ def cmd_scan(args: argparse.Namespace) -> int:
                                "its collection file; copy it to a writable folder, or scan into a new one")
         if not args.replace:
             _refuse_dropping_folders(store, roots)
-        job = ScanJob(store, config, progress=bar, cancel=token, on_error=failed.append)
+        clock = StageClock(bar) if args.verbose else None
+        job = ScanJob(store, config, progress=clock or bar, cancel=token, on_error=failed.append)
         try:
             summary = job.run()
         except ScanCancelled:
@@ -142,6 +144,8 @@ def cmd_scan(args: argparse.Namespace) -> int:
             from ..pipeline.completeness import incompleteness
 
             sys.stderr.write(f"ndd: note: {incompleteness(summary.complete_from, method.name)}\n")
+    if clock is not None:
+        write_stage_times(clock.finish(), sys.stderr)
     return EXIT_OK
 
 
@@ -162,6 +166,20 @@ def _with_ignore(settings: dict[str, str], value: str) -> dict[str, str]:
         if not same:
             raise UsageError(f"--ignore {value} and --set ignore={given} disagree: give one of them")
     return {**settings, "ignore": items}
+
+
+#: What the items of each stage are, for ``--verbose``.
+STAGE_ITEMS = {"extract": "documents", "sketch": "documents", "verify": "pairs", "store": "pairs"}
+
+
+def write_stage_times(stages, out) -> None:
+    """One line per stage of a scan: its time, and items per second where it counts some."""
+    for name, seconds, done in stages:
+        if name == "done":
+            continue
+        unit = STAGE_ITEMS.get(name)
+        rate = f", {done:,} {unit}, {done / seconds:,.0f} {unit}/s" if unit and done and seconds > 0 else ""
+        out.write(f"  {name:<8} {seconds:7.2f} s{rate}\n")
 
 
 def _pairs_at_threshold_note(db: str, method, settings: dict, floor: float | None, stored: int) -> None:

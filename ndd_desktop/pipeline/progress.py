@@ -11,7 +11,7 @@ import time
 from dataclasses import dataclass
 from typing import Callable
 
-STAGES = ("walk", "extract", "sketch", "pairs", "store", "done")
+STAGES = ("walk", "extract", "sketch", "pairs", "verify", "store", "done")
 
 
 @dataclass(frozen=True)
@@ -80,3 +80,40 @@ class ProgressMeter:
         if self._total is not None and rate > 0:
             eta = max(self._total - self.done, 0) / rate
         self._callback(Progress(self._stage, self.done, self._total, current, rate, eta))
+
+
+class StageClock:
+    """Times the stages of a scan from its progress reports: wrap the progress callback,
+    then read :attr:`stages` (name, seconds, items done) in the order they ran.
+
+    A stage's time runs from its first report to the first report of the next stage, so
+    the sum is the scan's time less its set-up before the first report. Items are the
+    largest ``done`` the stage reported (documents for extract and sketch, pairs for
+    verify and store; nothing for the walk and the candidate search, which count none).
+    """
+
+    def __init__(self, forward: ProgressCallback | None = None, clock: Callable[[], float] = time.monotonic):
+        self.forward, self._clock = forward, clock
+        self.stages: list[tuple[str, float, int]] = []
+        self._current: tuple[str, float, int] | None = None
+
+    def __call__(self, p: Progress) -> None:
+        now = self._clock()
+        if self._current is None or self._current[0] != p.stage:
+            self._close(now)
+            self._current = (p.stage, now, 0)
+        name, start, done = self._current
+        self._current = (name, start, max(done, int(p.done or 0)))
+        if self.forward is not None:
+            self.forward(p)
+
+    def finish(self) -> list[tuple[str, float, int]]:
+        """Close the running stage; the stages as (name, seconds, items)."""
+        self._close(self._clock())
+        self._current = None
+        return self.stages
+
+    def _close(self, now: float) -> None:
+        if self._current is not None:
+            name, start, done = self._current
+            self.stages.append((name, now - start, done))

@@ -7,6 +7,7 @@ import re
 import io
 import json
 
+from ndd_desktop.cli import main
 from ndd_desktop.cli.output import ProgressBar, write_rows
 from ndd_desktop.pipeline import Progress
 
@@ -94,3 +95,19 @@ def test_group_numbers_stay_the_same_across_an_unchanged_rescan(tmp_path, capsys
     assert "(0 new, 0 changed" in capsys.readouterr().err
     assert main(["clusters", "--db", str(db)]) == 0
     assert capsys.readouterr().out == first  # same groups, same numbers, same rows
+
+
+def test_scan_verbose_times_each_stage(tmp_path, capsys):
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    text = "the harbour works were finished in the spring after a long winter of storms " * 20
+    (folder / "a.txt").write_text(text)
+    (folder / "b.txt").write_text(text + " and a last line")
+    assert main(["scan", str(folder), "--db", str(tmp_path / "c.ndd"), "--workers", "0", "--verbose"]) == 0
+    err = capsys.readouterr().err
+    lines = [line.split()[0] for line in err.splitlines() if line.startswith("  ")]
+    # "sketch" is the catch-up of documents stored without a sketch: none here (sketching ran
+    # inside the extraction), so it takes no time and counts nothing
+    assert lines == ["walk", "extract", "sketch", "pairs", "verify", "store"]
+    assert re.search(r"^  extract +\d+\.\d\d s, 2 documents, [\d,]+ documents/s$", err, re.M)
+    assert re.search(r"^  verify +\d+\.\d\d s, 1 pairs, [\d,]+ pairs/s$", err, re.M)
