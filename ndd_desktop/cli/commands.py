@@ -13,7 +13,7 @@ from ..core.methods import DEFAULT_METHOD, get_method, method_names
 from ..core.params import describe_params
 from ..store import Root, Store, StoreError
 from . import EXIT_INTERRUPTED, EXIT_OK, CommandError, UsageError
-from .output import ProgressBar, clean, iso_utc, one_line, write_rows, write_table
+from .output import ProgressBar, clean, iso_utc, one_line, write_rows, write_stage_times, write_table
 from .tally import write_failures, write_groups
 
 PAIR_COLUMNS = ["a", "b", "score", "containment_ab", "containment_ba", "estimate", "hamming", "verdict",
@@ -166,20 +166,6 @@ def _with_ignore(settings: dict[str, str], value: str) -> dict[str, str]:
         if not same:
             raise UsageError(f"--ignore {value} and --set ignore={given} disagree: give one of them")
     return {**settings, "ignore": items}
-
-
-#: What the items of each stage are, for ``--verbose``.
-STAGE_ITEMS = {"extract": "documents", "sketch": "documents", "verify": "pairs", "store": "pairs"}
-
-
-def write_stage_times(stages, out) -> None:
-    """One line per stage of a scan: its time, and items per second where it counts some."""
-    for name, seconds, done in stages:
-        if name == "done":
-            continue
-        unit = STAGE_ITEMS.get(name)
-        rate = f", {done:,} {unit}, {done / seconds:,.0f} {unit}/s" if unit and done and seconds > 0 else ""
-        out.write(f"  {name:<8} {seconds:7.2f} s{rate}\n")
 
 
 def _pairs_at_threshold_note(db: str, method, settings: dict, floor: float | None, stored: int) -> None:

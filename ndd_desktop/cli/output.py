@@ -135,3 +135,17 @@ class ProgressBar:
             self.stream.write("\n")
             self.stream.flush()
             self._stage = ""
+
+
+#: What the items of each stage are, for ``--verbose``.
+STAGE_ITEMS = {"extract": "documents", "sketch": "documents", "verify": "pairs", "store": "pairs"}
+
+
+def write_stage_times(stages, out) -> None:
+    """One line per stage of a scan: its time, and items per second where it counts some."""
+    for name, seconds, done in stages:
+        if name == "done":
+            continue
+        unit = STAGE_ITEMS.get(name)
+        rate = f", {done:,} {unit}, {done / seconds:,.0f} {unit}/s" if unit and done and seconds > 0 else ""
+        out.write(f"  {name:<8} {seconds:7.2f} s{rate}\n")
