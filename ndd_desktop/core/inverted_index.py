@@ -4,7 +4,7 @@ Set-based methods (``qgram``, ``bottomk``) score a pair by the number of feature
 sketches share. :func:`overlap_join` finds every pair whose score reaches a floor, with
 exact shared counts, and never enumerates all N^2 pairs:
 
-* A :class:`FeatureIndex` gives every distinct feature a global id and its document
+* A :class:`~core.feature_index.FeatureIndex` gives every distinct feature a global id and its document
   frequency (df). It is built with sorts over hash-range partitions of the flat feature
   array, so temporaries stay bounded and each partition could run on its own worker.
 * **count mode** (the DDD paper's per-document counters): every posting list emits its
@@ -42,20 +42,14 @@ is compared with everything.
 
 from __future__ import annotations
 
-import functools
-import math
 from dataclasses import dataclass
-from typing import Callable, Sequence
+from typing import Sequence
 
 import numpy as np
 
-from .checkpoint import checkpoint
 from . import dense_join
-
-#: Pairs emitted per chunk (bounds the temporaries of pair generation).
-CHUNK_PAIRS = 4_000_000
-#: Entries per partition of the feature index and per verification batch.
-CHUNK_ENTRIES = 4_000_000
+from .feature_index import FeatureIndex, shared_counts
+from .posting_pairs import count_groups, pair_counts, prefix_entries, probe_groups
 #: Count mode is used when the posting lists emit at most this many pairs.
 COUNT_MODE_BUDGET = 5_000_000
 #: Prefix mode is used while (pairs the prefixes emit) x (mean sketch length), the bound on
@@ -87,273 +81,9 @@ class JoinResult:
     mode: str
 
 
-def sorted_unique(values: np.ndarray) -> np.ndarray:
-    """Sorted distinct values (a sort and a mask; faster than np.unique on small arrays)."""
-    s = np.sort(values)
-    if s.shape[0] < 2:
-        return s
-    return s[np.concatenate(([True], s[1:] != s[:-1]))]
-
-
-def segment_positions(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
-    """Flat positions of the concatenated ranges [starts[k], starts[k] + lengths[k])."""
-    lengths = np.asarray(lengths, dtype=np.int64)
-    total = int(lengths.sum())
-    if total == 0:
-        return np.empty(0, dtype=np.int64)
-    before = np.cumsum(lengths) - lengths
-    return np.repeat(np.asarray(starts, dtype=np.int64) - before, lengths) + np.arange(total, dtype=np.int64)
-
-
-def unique_inverse_counts(values: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
-    """(number of distinct values, id of each value in sorted order of the distinct values,
-    count of each id): np.unique's inverse and counts from one argsort and a mask (faster
-    than np.unique on this workload)."""
-    m = values.shape[0]
-    if m == 0:
-        return 0, np.empty(0, np.int64), np.empty(0, np.int64)
-    order = np.argsort(values)
-    s = values[order]
-    new = np.empty(m, dtype=bool)
-    new[0] = True
-    np.not_equal(s[1:], s[:-1], out=new[1:])
-    ids = np.cumsum(new, dtype=np.int64)
-    ids -= 1
-    inv = np.empty(m, dtype=np.int64)
-    inv[order] = ids
-    starts = np.flatnonzero(new)
-    counts = np.diff(np.append(starts, m)).astype(np.int64)
-    return int(starts.shape[0]), inv, counts
-
-
-class FeatureIndex:
-    """Global feature ids and document frequencies for a list of set sketches.
-
-    Attributes:
-        n_docs: number of sketches; ``lengths``/``offsets`` locate each in the flat arrays.
-        gid: flat array (doc-major, ascending within a document) of global feature ids;
-            ids follow hash order. ``df``: documents holding each feature id.
-    """
-
-    def __init__(self, sketches: Sequence[np.ndarray]):
-        self.n_docs = len(sketches)
-        self.lengths = np.fromiter((s.shape[0] for s in sketches), dtype=np.int64, count=self.n_docs)
-        self.offsets = np.concatenate(([0], np.cumsum(self.lengths))).astype(np.int64)
-        total = int(self.offsets[-1])
-        flat = np.concatenate(list(sketches)).astype(np.uint64, copy=False) if total else np.empty(0, np.uint64)
-        if total <= CHUNK_ENTRIES:
-            self.n_features, self.gid, self.df = unique_inverse_counts(flat)
-            return
-        # Hash-range partitions with edges at sample quantiles (bottom-k values are not
-        # spread over the whole hash range). Each document's sketch is sorted, so its
-        # entries in a partition are one contiguous run.
-        n_parts = math.ceil(total / CHUNK_ENTRIES)
-        sample = np.sort(flat[:: max(1, total // (64 * n_parts))])
-        edges = np.unique(sample[(np.arange(1, n_parts) * sample.shape[0]) // n_parts])
-        bounds = np.empty((self.n_docs, edges.shape[0] + 2), dtype=np.int64)
-        bounds[:, 0] = 0
-        for d, s in enumerate(sketches):
-            bounds[d, 1:-1] = np.searchsorted(s, edges)
-            bounds[d, -1] = s.shape[0]
-        self.gid = np.empty(total, dtype=np.int64)
-        dfs = []
-        base = 0
-        for p in range(edges.shape[0] + 1):
-            pos = segment_positions(self.offsets[:-1] + bounds[:, p], bounds[:, p + 1] - bounds[:, p])
-            n_uniq, inv, df = unique_inverse_counts(flat[pos])
-            self.gid[pos] = inv + base
-            base += n_uniq
-            dfs.append(df)
-        self.n_features = base
-        self.df = np.concatenate(dfs) if dfs else np.empty(0, np.int64)
-
-    @functools.cached_property
-    def entry_docs(self) -> np.ndarray:
-        """The document of every entry of ``gid`` (doc-major, so ascending)."""
-        return np.repeat(np.arange(self.n_docs, dtype=np.int64), self.lengths)
-
-    def ranks(self) -> np.ndarray:
-        """Rank of every feature id in the global order: rarest first, ties by id."""
-        order = np.argsort(self.df, kind="stable")
-        rank = np.empty(self.n_features, dtype=np.int64)
-        rank[order] = np.arange(self.n_features, dtype=np.int64)
-        return rank
-
-    def doc_batches(self, limit: int = CHUNK_ENTRIES):
-        """Yield (first_doc, stop_doc) ranges holding about ``limit`` entries each."""
-        start = 0
-        while start < self.n_docs:
-            checkpoint()
-            stop = int(np.searchsorted(self.offsets, self.offsets[start] + limit, side="right")) - 1
-            stop = min(max(stop, start + 1), self.n_docs)
-            yield start, stop
-            start = stop
-
-
-def shared_counts(index: FeatureIndex, i: np.ndarray, j: np.ndarray) -> np.ndarray:
-    """Exact number of features shared by documents i[k] and j[k] (vectorised).
-
-    The shorter sketch of each pair is looked up in the longer one with one
-    ``searchsorted`` per batch over (target, feature id) keys.
-    """
-    i = np.asarray(i, dtype=np.int64)
-    j = np.asarray(j, dtype=np.int64)
-    out = np.zeros(i.shape[0], dtype=np.int64)
-    if i.shape[0] == 0:
-        return out
-    lens = index.lengths
-    swap = lens[i] > lens[j]
-    q = np.where(swap, j, i)
-    t = np.where(swap, i, j)
-    order = np.argsort(t, kind="stable")
-    cum = np.cumsum(lens[q[order]])
-    n_feat = np.int64(max(index.n_features, 1))
-    start = 0
-    while start < order.shape[0]:
-        checkpoint()
-        stop = int(np.searchsorted(cum, (cum[start - 1] if start else 0) + CHUNK_ENTRIES, side="right"))
-        stop = min(max(stop, start + 1), order.shape[0])
-        sel = order[start:stop]
-        qq, tt = q[sel], t[sel]
-        targets, tinv = np.unique(tt, return_inverse=True)
-        tpos = segment_positions(index.offsets[targets], lens[targets])
-        tkeys = np.repeat(np.arange(targets.shape[0], dtype=np.int64), lens[targets]) * n_feat + index.gid[tpos]
-        qpos = segment_positions(index.offsets[qq], lens[qq])
-        qkeys = np.repeat(tinv.reshape(-1).astype(np.int64), lens[qq]) * n_feat + index.gid[qpos]
-        found = np.searchsorted(tkeys, qkeys)
-        found[found >= tkeys.shape[0]] = 0
-        hit = tkeys[found] == qkeys if tkeys.shape[0] else np.zeros(qkeys.shape[0], bool)
-        owner = np.repeat(np.arange(sel.shape[0]), lens[qq])
-        out[sel] = np.bincount(owner, weights=hit, minlength=sel.shape[0]).astype(np.int64)
-        start = stop
-    return out
-
-
-PairFilter = Callable[[np.ndarray, np.ndarray], np.ndarray]
-
-
-def _count_groups(
-    keys: np.ndarray,
-    docs: np.ndarray,
-    n_docs: int,
-    keep: PairFilter | None,
-    sink: Callable[[np.ndarray, np.ndarray], None] | None = None,
-):
-    """Pairs of documents sharing a group key, with the number of groups they share.
-
-    ``keys``/``docs`` are sorted by (key, doc); documents are unique within a key.
-    Pairs are emitted in chunks of about CHUNK_PAIRS and counted with np.unique. With a
-    ``sink``, each chunk's (pair codes a * n_docs + b, counts) go to it instead and
-    nothing is returned (no merge of the chunks).
-    """
-    m = keys.shape[0]
-    if m < 2:
-        return np.empty(0, np.int64), np.empty(0, np.int64)
-    new_group = np.concatenate(([True], keys[1:] != keys[:-1]))
-    group_start = np.flatnonzero(new_group)
-    group_end = np.append(group_start[1:], m)
-    sizes = group_end - group_start
-    ends = np.repeat(group_end, sizes)
-    after = ends - np.arange(m) - 1  # partners of each entry later in its group
-    cum = np.cumsum(after)
-    chunk_keys, chunk_counts = [], []
-    start = 0
-    while start < m:
-        checkpoint()
-        base = cum[start - 1] if start else 0
-        stop = int(np.searchsorted(cum, base + CHUNK_PAIRS, side="right"))
-        stop = min(max(stop, start + 1), m)
-        c = after[start:stop]
-        total = int(c.sum())
-        if total:
-            first = np.repeat(np.arange(start, stop) + 1, c)
-            within = np.arange(total) - np.repeat(np.cumsum(c) - c, c)
-            a = np.repeat(docs[start:stop], c).astype(np.int64)
-            b = docs[first + within].astype(np.int64)
-            if keep is not None:
-                mask = keep(a, b)
-                a, b = a[mask], b[mask]
-            k, n = np.unique(a * n_docs + b, return_counts=True)
-            if sink is not None:
-                sink(k, n)
-            else:
-                chunk_keys.append(k)
-                chunk_counts.append(n)
-        start = stop
-    return _merge_counts(chunk_keys, chunk_counts)
-
-
-def _pair_counts(index: FeatureIndex, features: np.ndarray, keep: PairFilter | None, sink=None):
-    """(a * n + b, count) for the pairs a < b sharing features marked in ``features`` (a
-    bool per feature id), counted posting list by posting list (or passed to ``sink`` in
-    chunks, see :func:`_count_groups`)."""
-    sel = np.flatnonzero(features[index.gid])
-    order = sel[np.argsort(index.gid[sel], kind="stable")]  # stable: docs stay ascending
-    return _count_groups(index.gid[order], index.entry_docs[order], index.n_docs, keep, sink)
-
-
-def _merge_counts(chunk_keys, chunk_counts):
-    if not chunk_keys:
-        return np.empty(0, np.int64), np.empty(0, np.int64)
-    if len(chunk_keys) == 1:
-        return chunk_keys[0], chunk_counts[0].astype(np.int64)
-    keys, inv = np.unique(np.concatenate(chunk_keys), return_inverse=True)
-    counts = np.bincount(inv.reshape(-1), weights=np.concatenate(chunk_counts), minlength=keys.shape[0])
-    return keys, counts.astype(np.int64)
-
-
-def _probe_groups(keys, docs, is_probe, n_docs, keep: PairFilter | None):
-    """Pairs (probe entry, any other entry of its group); returns unique sorted pair keys."""
-    m = keys.shape[0]
-    new_group = np.concatenate(([True], keys[1:] != keys[:-1]))
-    group_start = np.flatnonzero(new_group)
-    sizes = np.diff(np.append(group_start, m))
-    g_start = np.repeat(group_start, sizes)
-    g_size = np.repeat(sizes, sizes)
-    probes = np.flatnonzero(is_probe & (g_size > 1))
-    c = g_size[probes]
-    cum = np.cumsum(c)
-    out = []
-    start = 0
-    while start < probes.shape[0]:
-        checkpoint()
-        base = cum[start - 1] if start else 0
-        stop = int(np.searchsorted(cum, base + CHUNK_PAIRS, side="right"))
-        stop = min(max(stop, start + 1), probes.shape[0])
-        pk, cc = probes[start:stop], c[start:stop]
-        total = int(cc.sum())
-        within = np.arange(total) - np.repeat(np.cumsum(cc) - cc, cc)
-        a = np.repeat(docs[pk], cc).astype(np.int64)
-        b = docs[np.repeat(g_start[pk], cc) + within].astype(np.int64)
-        mask = a != b
-        if keep is not None:
-            mask &= keep(a, b)
-        a, b = a[mask], b[mask]
-        out.append(np.unique(np.minimum(a, b) * n_docs + np.maximum(a, b)))
-        start = stop
-    return np.unique(np.concatenate(out)) if out else np.empty(0, np.int64)
-
-
 def _empty(exact: bool = True, mode: str = "count") -> JoinResult:
     e = np.empty(0, dtype=np.int64)
     return JoinResult(e, e.copy(), e.copy(), exact, mode)
-
-
-def _prefix_entries(index: FeatureIndex, rank: np.ndarray, prefix_len: np.ndarray):
-    """(rank, doc) of the first ``prefix_len[d]`` features of each document in rank order."""
-    n_feat = np.int64(index.n_features)
-    ranks_out, docs_out = [], []
-    for b0, b1 in index.doc_batches():
-        s, e = int(index.offsets[b0]), int(index.offsets[b1])
-        local = np.repeat(np.arange(b1 - b0, dtype=np.int64), index.lengths[b0:b1])
-        comp = np.sort(local * n_feat + rank[index.gid[s:e]])
-        local = comp // n_feat
-        r = comp - local * n_feat
-        pos = np.arange(e - s) - (index.offsets[b0 + local] - s)
-        sel = pos < prefix_len[b0 + local]
-        ranks_out.append(r[sel])
-        docs_out.append(local[sel] + b0)
-    return np.concatenate(ranks_out), np.concatenate(docs_out)
 
 
 def overlap_join(
@@ -428,7 +158,7 @@ def overlap_join(
             plan = None
     if mode == "count" or (mode == "auto" and full_cost <= COUNT_MODE_BUDGET):
         used = "count"
-        keys, shared = _pair_counts(index, df >= 2, keep)
+        keys, shared = pair_counts(index, df >= 2, keep)
         i, j = keys // n, keys % n
     elif plan is not None:
         used = "dense"
@@ -438,14 +168,14 @@ def overlap_join(
         def add(codes: np.ndarray, found: np.ndarray) -> None:
             flat[codes] += found  # codes a * n + b, a < b, unique in a chunk: upper triangle
 
-        _pair_counts(index, (df >= 2) & ~plan.dense, keep, add)
+        pair_counts(index, (df >= 2) & ~plan.dense, keep, add)
         i, j, shared = dense_join.qualifying_pairs(counts, lens, floor_eff, resemblance, keep, _EPS)
     else:
         used = "prefix"
         rank = index.ranks()
         need = np.maximum(1, np.ceil(floor_eff * lens - _EPS)).astype(np.int64)
         prefix_len = np.clip(lens - need + 1, 0, lens)
-        pr, pd = _prefix_entries(index, rank, prefix_len)
+        pr, pd = prefix_entries(index, rank, prefix_len)
         if n >= min_docs_to_clip and max_df < 1.0:
             df_of_rank = np.sort(df)
             common = df_of_rank[pr] > max_df * n
@@ -458,7 +188,7 @@ def overlap_join(
             return _lsh_join(sketches, floor_eff, measure, dates, float(window_seconds), recall_score, design_jaccard)
         comp = np.sort(pr * n + pd)
         if resemblance:
-            keys, _ = _count_groups(comp // n, comp % n, n, keep)
+            keys, _ = count_groups(comp // n, comp % n, n, keep)
         else:
             # The smaller document's prefix holds a shared feature, which may lie anywhere
             # in the larger one: probe prefixes against full posting lists.
@@ -474,7 +204,7 @@ def overlap_join(
             def keep_probe(a: np.ndarray, b: np.ndarray) -> np.ndarray:
                 return (lens[a] <= lens[b]) & keep(a, b)
 
-            keys = _probe_groups(all_comp // n, all_comp % n, is_probe, n, keep_probe)
+            keys = probe_groups(all_comp // n, all_comp % n, is_probe, n, keep_probe)
         i, j = keys // n, keys % n
         shared = shared_counts(index, i, j)
     denom = np.maximum(lens[i], lens[j]) if resemblance else np.minimum(lens[i], lens[j])
@@ -488,7 +218,7 @@ def _prefix_cost(index: FeatureIndex, floor: float) -> int:
     """Pairs the rarest-first prefixes of ``index`` would emit at ``floor``."""
     lens = index.lengths
     need = np.maximum(1, np.ceil(floor * lens - _EPS)).astype(np.int64)
-    pr, _ = _prefix_entries(index, index.ranks(), np.clip(lens - need + 1, 0, lens))
+    pr, _ = prefix_entries(index, index.ranks(), np.clip(lens - need + 1, 0, lens))
     posting = np.bincount(pr, minlength=index.n_features)
     return int((posting * (posting - 1) // 2).sum())
 
@@ -579,12 +309,3 @@ def overlap_scores(len_i: np.ndarray, len_j: np.ndarray, shared: np.ndarray, mea
     return score, cij, cji
 
 
-def shared_count(a: np.ndarray, b: np.ndarray) -> int:
-    """Number of values two sorted unique arrays share."""
-    if a.shape[0] == 0 or b.shape[0] == 0:
-        return 0
-    if a.shape[0] > b.shape[0]:
-        a, b = b, a
-    pos = np.searchsorted(b, a)
-    pos[pos >= b.shape[0]] = 0
-    return int(np.count_nonzero(b[pos] == a))

@@ -11,7 +11,8 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from .inverted_index import FeatureIndex, overlap_join, overlap_scores, shared_count, shared_counts
+from .feature_index import FeatureIndex, shared_count, shared_counts
+from .inverted_index import overlap_join, overlap_scores
 from .method import Method, PairScores
 
 

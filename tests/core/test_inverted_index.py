@@ -7,7 +7,9 @@ import pytest
 
 import ndd_desktop.core.dense_join as dj
 import ndd_desktop.core.inverted_index as ii
-from ndd_desktop.core.inverted_index import FeatureIndex, overlap_join, shared_counts
+from ndd_desktop.core import feature_index, posting_pairs
+from ndd_desktop.core.feature_index import FeatureIndex, shared_counts
+from ndd_desktop.core.inverted_index import overlap_join
 
 
 def planted_sets(seed, n=150, universe=3000):
@@ -67,8 +69,8 @@ def test_lsh_mode_finds_pairs_above_recall_score():
 def test_small_chunks_and_partitions_give_same_result(monkeypatch):
     sets = planted_sets(3)
     want = overlap_join(sets, 0.3, mode="prefix")
-    monkeypatch.setattr(ii, "CHUNK_ENTRIES", 500)
-    monkeypatch.setattr(ii, "CHUNK_PAIRS", 97)
+    monkeypatch.setattr(feature_index, "CHUNK_ENTRIES", 500)
+    monkeypatch.setattr(posting_pairs, "CHUNK_PAIRS", 97)
     idx = FeatureIndex(sets)
     flat = np.concatenate(sets)
     _, inv, counts = np.unique(flat, return_inverse=True, return_counts=True)

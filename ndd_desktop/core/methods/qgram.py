@@ -33,7 +33,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from ..hashing import char_gram_values
-from ..inverted_index import sorted_unique
+from ..feature_index import sorted_unique
 from ..method import MEASURES
 from ..normalize import strip_to_letters
 from ..params import ignore_param, param
