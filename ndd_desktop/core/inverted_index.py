@@ -34,7 +34,7 @@ exact shared counts, and never enumerates all N^2 pairs:
   (estimated on a sample), banded MinHash finds every pair at ``recall_score`` with
   probability >= 99.5 %, and pairs between the floor and it when they collide; the
   candidates are verified exactly (small sketches by sorting each pair's two rows
-  together, :func:`core.set_lsh.padded_shared_counts`).
+  together, :func:`core.pair_overlap.padded_shared_counts`).
 
 A time window (``window_seconds``) drops pairs whose dates lie further apart; a NaN date
 is compared with everything.
@@ -267,7 +267,7 @@ def _lsh_join(sketches, floor, measure, dates, window_seconds, recall_score, des
     if i.shape[0] and all(s.dtype == np.uint32 for s in sketches):
         # 32-bit sets (qgram): merge each pair's two sorted sketches, batch by batch; no
         # feature index over the collection.
-        from .set_lsh import merge_shared_counts
+        from .pair_overlap import merge_shared_counts
 
         shared = merge_shared_counts(sketches, i, j)
         all_lens = np.fromiter((s.shape[0] for s in sketches), dtype=np.int64, count=len(sketches))
@@ -280,9 +280,9 @@ def _lsh_join(sketches, floor, measure, dates, window_seconds, recall_score, des
     if sub_sketches and max(s.shape[0] for s in sub_sketches) <= PADDED_VERIFY_MAX:
         # Small sketches (bottom-k): sort each pair's two rows together and count equal
         # neighbours; far cheaper than a feature index for many candidates.
-        from .set_lsh import _padded, padded_shared_counts
+        from .pair_overlap import padded_matrix, padded_shared_counts
 
-        full, sub_lens = _padded(sub_sketches)
+        full, sub_lens = padded_matrix(sub_sketches)
         shared = padded_shared_counts(full, inv[: i.shape[0]], inv[i.shape[0] :])
     else:
         sub = FeatureIndex(sub_sketches)

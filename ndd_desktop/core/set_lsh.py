@@ -17,8 +17,8 @@ candidate with probability 1 - (1 - J^r)^b, and :func:`choose_bands` picks r and
 a pair at the design similarity is found with probability >= ``target``. Rounds run over
 flat batches of documents and only one group of r rounds' band keys is held at a time, so
 memory and the work per document stay flat as the collection grows. Candidates are
-verified exactly by the caller (:func:`merge_shared_counts` for uint32 sketches,
-:func:`padded_shared_counts` for small ones).
+verified exactly by the caller (:func:`core.pair_overlap.merge_shared_counts` for uint32 sketches,
+:func:`core.pair_overlap.padded_shared_counts` for small ones).
 
 Large sets (character q-grams, thousands of values) take LARGE_BINS bins per round. Small
 sets (median below SMALL_SET values, e.g. bottom-k sketches of 128 values) take
@@ -38,6 +38,7 @@ import numpy as np
 from .checkpoint import checkpoint
 from .hashing import mix64
 from .key_runs import run_pair_codes
+from .oph import as_u32, batch_cuts, flat_round, oph_signatures
 
 _SEED = 0x5E7
 #: Sets with a median size below this (bottom-k sketches) are "small".
@@ -56,29 +57,6 @@ def choose_bands(t_max: int, jaccard: float, target: float = 0.995) -> tuple[int
         if b >= 1 and 1.0 - (1.0 - jaccard**r) ** b >= target:
             best = (b, r)
     return best
-
-
-_ONES = np.uint64(0xFFFFFFFFFFFFFFFF)
-
-
-def _padded(sketches: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
-    """(N, max length) uint64 matrix of the sketches padded with 2^64 - 1, and lengths."""
-    n = len(sketches)
-    lens = np.fromiter((s.shape[0] for s in sketches), dtype=np.int64, count=n)
-    width = max(int(lens.max()) if n else 0, 1)
-    full = np.full((n, width), _ONES, dtype=np.uint64)
-    if int(lens.sum()):
-        valid = np.arange(width)[None, :] < lens[:, None]
-        full[valid] = np.concatenate([s for s in sketches if s.shape[0]]).astype(np.uint64)
-    return full, lens
-
-
-def _multiplier(k: int) -> int:
-    """An odd 64-bit multiplier for round k (SplitMix64 of k)."""
-    z = (k * 0x9E3779B97F4A7C15 + 0x5E7) & 0xFFFFFFFFFFFFFFFF
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
-    return (z ^ (z >> 31)) | 1
 
 
 _DOC_BITS = 24
@@ -106,117 +84,12 @@ def _packed_run_pairs(comp: np.ndarray, n: int) -> np.ndarray:
     return run_pair_codes(comp, same, n, row_mask=(1 << _DOC_BITS) - 1)
 
 
-def padded_shared_counts(full: np.ndarray, i: np.ndarray, j: np.ndarray, batch: int = 8192) -> np.ndarray:
-    """Exact shared values of rows i[k] and j[k] of a padded sketch matrix (:func:`_padded`):
-    the two rows are sorted together and equal neighbours counted (the padding value
-    2^64 - 1 is never counted)."""
-    out = np.empty(i.shape[0], dtype=np.int64)
-    for s in range(0, i.shape[0], batch):
-        z = np.concatenate([full[i[s : s + batch]], full[j[s : s + batch]]], axis=1)
-        z.sort(axis=1)
-        out[s : s + batch] = ((z[:, 1:] == z[:, :-1]) & (z[:, 1:] != _ONES)).sum(axis=1)
-    return out
-
-
-
-# -- large sets (character q-grams): rounds of one-permutation hashing over flat batches --
+# -- large sets (character q-grams): rounds of one-permutation hashing (core.oph) --
 
 #: Bins per round for large sets (a document of ~2,500 q-grams puts ~5 in each).
 LARGE_BINS = 512
 #: Largest number of rounds for large sets.
 LARGE_ROUNDS = 16
-#: Sketch values handled at once when candidates are verified.
-BATCH_ENTRIES = 8_000_000
-#: Sketch values plus band keys handled at once while signatures are built: numpy's
-#: temporaries stay below glibc's mmap threshold (32 MB), so they are reused instead of
-#: being mapped and page-faulted afresh on every operation.
-SIGNATURE_BATCH = 1_000_000
-_U32 = np.uint32(0xFFFFFFFF)
-_F1, _F2 = np.uint32(0x85EBCA6B), np.uint32(0xC2B2AE35)
-_S16, _S13 = np.uint32(16), np.uint32(13)
-
-
-def _fmix32(h: np.ndarray) -> np.ndarray:
-    """In place: the 32-bit finaliser of MurmurHash3 (a bijection of uint32)."""
-    with np.errstate(over="ignore"):
-        h ^= h >> _S16
-        h *= _F1
-        h ^= h >> _S13
-        h *= _F2
-        h ^= h >> _S16
-    return h
-
-
-def _as_u32(values: np.ndarray) -> np.ndarray:
-    """uint32 view of uniform hash values (64-bit values are folded)."""
-    if values.dtype == np.uint32:
-        return values
-    v = values.astype(np.uint64, copy=False)
-    return ((v ^ (v >> np.uint64(32))) & np.uint64(0xFFFFFFFF)).astype(np.uint32)
-
-
-def _seed32(k: int) -> np.uint32:
-    return np.uint32(_multiplier(k + 1000) & 0xFFFFFFFF)
-
-
-def _flat_round(flat: np.ndarray, base: np.ndarray, lens: np.ndarray, k: int, bins: int) -> np.ndarray:
-    """(docs, bins) uint32: round ``k`` of one-permutation hashing of a flat batch.
-
-    ``flat`` holds the batch's values (uint32, document after document) and ``base`` the
-    first slot (document * bins) of each value's document. The round permutes the values
-    by multiplying them with its own odd constant modulo 2^32 (the values are already
-    uniform hashes, so one multiplication reorders them as MinHash's permutations do; see
-    core.minhash_sketch); the top bits pick the bin and a bin keeps its smallest permuted
-    value. An empty bin borrows the next filled bin of its row (circularly), mixed with the
-    distance.
-    """
-    n = lens.shape[0]
-    with np.errstate(over="ignore"):
-        h = flat * _seed32(k)
-    slot = (h >> np.uint32(32 - int(np.log2(bins)))).astype(base.dtype)
-    slot += base
-    vals = np.full(n * bins, _U32, dtype=np.uint32)
-    np.minimum.at(vals, slot, h)
-    vals = vals.reshape(n, bins)
-    filled = vals != _U32
-    if not filled.all():
-        _densify(vals, filled, vals)
-    return vals
-
-
-_GOLDEN32 = np.uint32(0x9E3779B1)
-
-
-def _densify(vals: np.ndarray, filled: np.ndarray, out: np.ndarray) -> None:
-    """Into ``out`` (which may be ``vals``): each empty bin of ``vals`` takes the value of
-    the next filled bin of its row (circularly), mixed with the distance; rows with no
-    filled bin are left alone. ``bins`` (the row width) is a power of two.
-
-    Empty bins are few (a document of thousands of values over hundreds of bins leaves
-    well under 1 % empty), so the work follows them: every empty bin looks one bin further
-    along its row per step until it meets a filled one, and a step handles only the bins
-    still looking."""
-    bins = vals.shape[1]
-    flat_f = filled.reshape(-1)
-    flat_v = vals.reshape(-1)
-    pos = np.flatnonzero(~flat_f)
-    src = np.empty_like(pos)
-    dist = np.zeros(pos.shape[0], dtype=np.uint32)
-    looking = np.arange(pos.shape[0])
-    for step in range(1, bins):
-        if looking.shape[0] == 0:
-            break
-        p = pos[looking]
-        nxt = p - (p & (bins - 1)) + ((p + step) & (bins - 1))
-        hit = flat_f[nxt]
-        found = looking[hit]
-        src[found] = nxt[hit]
-        dist[found] = step
-        looking = looking[~hit]
-    done = dist > 0  # bins of rows with no filled bin found nothing
-    with np.errstate(over="ignore"):
-        borrowed = _fmix32(flat_v[src[done]] + dist[done] * _GOLDEN32)
-    out.reshape(-1)[pos[done]] = borrowed
 
 
 def band_pairs(
@@ -244,7 +117,7 @@ def band_pairs(
     live = np.flatnonzero(lens > 0)
     if live.shape[0] < 2:
         return np.empty(0, np.int64), np.empty(0, np.int64)
-    cuts = _batch_cuts(lens[live], bins)
+    cuts = batch_cuts(lens[live], bins)
     wide = n >= 1 << _DOC_BITS
     band_ids = np.arange(bins, dtype=np.uint64)[None, :]
     codes = []
@@ -255,7 +128,7 @@ def band_pairs(
             checkpoint()
             docs = live[c0:c1]
             blens = lens[docs]
-            flat = _as_u32(np.concatenate([sketches[d] for d in docs]))
+            flat = as_u32(np.concatenate([sketches[d] for d in docs]))
             # slots (document * bins + bin) of a batch fit 32 bits: a batch holds at most
             # max(SIGNATURE_BATCH, bins) of them
             base = np.repeat(np.arange(docs.shape[0], dtype=np.int32) * np.int32(bins), blens)
@@ -263,7 +136,7 @@ def band_pairs(
             with np.errstate(over="ignore"):
                 for k in range(r):
                     keys *= np.uint64(0x100000001B3)
-                    keys += _flat_round(flat, base, blens, g * r + k, bins)
+                    keys += flat_round(flat, base, blens, g * r + k, bins)
             keys = mix64(keys ^ band_ids, _SEED + 2 + g)
             part = slice(c0 * bins, c1 * bins)
             if wide:
@@ -285,42 +158,11 @@ def band_pairs(
     return u // n, u % n
 
 
-def _batch_cuts(lens: np.ndarray, bins: int) -> list[int]:
-    """Cut documents of these sizes into batches of about SIGNATURE_BATCH values plus
-    ``bins`` slots each (at least one document per batch): [0, c1, ..., len(lens)]."""
-    cum = np.cumsum(lens + bins)
-    cuts = [0]
-    while cuts[-1] < lens.shape[0]:
-        base = cum[cuts[-1] - 1] if cuts[-1] else 0
-        nxt = int(np.searchsorted(cum, base + SIGNATURE_BATCH, side="right"))
-        cuts.append(min(max(nxt, cuts[-1] + 1), lens.shape[0]))
-    return cuts
-
-
-#: Bins of the signature that screens the candidates of large sets, and its round (one
-#: that band_pairs never uses).
+#: Bins of the signature that screens the candidates of large sets.
 SCREEN_BINS = 128
-_SCREEN_ROUND = 10_000
 #: A candidate is dropped when its estimated Jaccard lies this many standard deviations
 #: below the design similarity (for a pair at the design, about 3e-7 of a chance).
 SCREEN_SIGMAS = 5.0
-
-
-def oph_signatures(sketches: Sequence[np.ndarray], docs: np.ndarray, lens: np.ndarray, bins: int = SCREEN_BINS) -> np.ndarray:
-    """(len(docs), bins) uint32: one densified one-permutation round of each document
-    (``lens`` its number of values; a round of its own, independent of the band rounds);
-    two rows agree in a bin with probability about the documents' Jaccard similarity."""
-    out = np.full((docs.shape[0], bins), _U32, dtype=np.uint32)
-    live = np.flatnonzero(lens > 0)
-    cuts = _batch_cuts(lens[live], bins)
-    for c0, c1 in zip(cuts[:-1], cuts[1:]):
-        checkpoint()
-        rows = live[c0:c1]
-        blens = lens[rows]
-        flat = _as_u32(np.concatenate([sketches[d] for d in docs[rows].tolist()]))
-        base = np.repeat(np.arange(rows.shape[0], dtype=np.int32) * np.int32(bins), blens)
-        out[rows] = _flat_round(flat, base, blens, _SCREEN_ROUND, bins)
-    return out
 
 
 def screen_candidates(
@@ -364,42 +206,6 @@ def sorted_unique_codes(codes: list[np.ndarray]) -> np.ndarray:
     if u.shape[0] > 1:
         u = u[np.concatenate(([True], u[1:] != u[:-1]))]
     return u
-
-
-def merge_shared_counts(
-    sketches: Sequence[np.ndarray], i: np.ndarray, j: np.ndarray, batch_entries: int = BATCH_ENTRIES
-) -> np.ndarray:
-    """Exact number of values shared by sketches i[k] and j[k] (sorted unique uint32 arrays).
-
-    Pairs are taken in batches; the sketches of pair p become keys p * 2^32 + value, so
-    the i side and the j side of a batch are each one sorted run, a stable sort (merge of
-    two runs) puts equal keys side by side, and equal neighbours are the shared values.
-    """
-    m = i.shape[0]
-    out = np.zeros(m, dtype=np.int64)
-    if m == 0:
-        return out
-    lens = np.fromiter((s.shape[0] for s in sketches), dtype=np.int64, count=len(sketches))
-    cum = np.cumsum(lens[i] + lens[j])
-    start = 0
-    while start < m:
-        checkpoint()
-        base = cum[start - 1] if start else 0
-        stop = int(np.searchsorted(cum, base + batch_entries, side="right"))
-        stop = min(max(stop, start + 1), m)
-        ii, jj = i[start:stop], j[start:stop]
-        tag = np.arange(stop - start, dtype=np.uint64) << np.uint64(32)
-        a = np.concatenate([sketches[d] for d in ii]).astype(np.uint64)
-        a |= np.repeat(tag, lens[ii])
-        bb = np.concatenate([sketches[d] for d in jj]).astype(np.uint64)
-        bb |= np.repeat(tag, lens[jj])
-        z = np.concatenate((a, bb))
-        del a, bb
-        z.sort(kind="stable")
-        eq = z[1:][z[1:] == z[:-1]]
-        out[start:stop] = np.bincount((eq >> np.uint64(32)).astype(np.intp), minlength=stop - start)
-        start = stop
-    return out
 
 
 def lsh_pairs(sketches: Sequence[np.ndarray], jaccard: float, screen: bool = False) -> tuple[np.ndarray, np.ndarray]:

@@ -113,12 +113,12 @@ def test_window_drops_far_apart_dates_and_keeps_unknown():
 
 
 def test_padded_shared_counts_against_python_sets():
-    from ndd_desktop.core.set_lsh import _padded, padded_shared_counts
+    from ndd_desktop.core.pair_overlap import padded_matrix, padded_shared_counts
 
     rng = np.random.default_rng(5)
     pool = rng.integers(0, 2**64 - 2, 400, dtype=np.uint64)
     sets = [np.unique(rng.choice(pool, int(rng.integers(0, 130)))) for _ in range(60)]
-    full, lens = _padded(sets)
+    full, lens = padded_matrix(sets)
     i, j = np.triu_indices(len(sets), 1)
     got = padded_shared_counts(full, i, j, batch=97)
     want = [len(set(sets[a].tolist()) & set(sets[b].tolist())) for a, b in zip(i, j)]
@@ -143,7 +143,7 @@ def test_small_set_bands_find_near_duplicate_bottom_k_sketches():
 
 
 def test_merge_shared_counts_against_python_sets():
-    from ndd_desktop.core.set_lsh import merge_shared_counts
+    from ndd_desktop.core.pair_overlap import merge_shared_counts
 
     rng = np.random.default_rng(11)
     sets = [np.unique(rng.integers(0, 3000, int(rng.integers(0, 400))).astype(np.uint32)) for _ in range(60)]
@@ -172,7 +172,7 @@ def test_large_bands_find_near_duplicate_qgram_sized_sets():
 
 
 def test_densify_borrows_the_next_filled_bin_circularly():
-    from ndd_desktop.core.set_lsh import _densify, _fmix32
+    from ndd_desktop.core.oph import densify, fmix32
 
     rng = np.random.default_rng(13)
     bins = 16
@@ -181,9 +181,9 @@ def test_densify_borrows_the_next_filled_bin_circularly():
     filled[0], filled[1], filled[2] = False, False, False
     filled[1, 0], filled[2, bins - 1] = True, True  # a lone bin at either end of the row
     out = vals.copy()
-    _densify(vals, filled, out)
-    in_place = vals.copy()  # the way _flat_round calls it: empty bins are written, filled ones read
-    _densify(in_place, filled, in_place)
+    densify(vals, filled, out)
+    in_place = vals.copy()  # the way flat_round calls it: empty bins are written, filled ones read
+    densify(in_place, filled, in_place)
     assert np.array_equal(in_place, out)
     for r in range(40):
         for c in range(bins):
@@ -192,7 +192,7 @@ def test_densify_borrows_the_next_filled_bin_circularly():
                 continue
             d = next(d for d in range(1, bins + 1) if filled[r, (c + d) % bins])
             with np.errstate(over="ignore"):
-                want = _fmix32(np.array([vals[r, (c + d) % bins] + np.uint32(d) * np.uint32(0x9E3779B1)], dtype=np.uint32))
+                want = fmix32(np.array([vals[r, (c + d) % bins] + np.uint32(d) * np.uint32(0x9E3779B1)], dtype=np.uint32))
             assert out[r, c] == want[0], (r, c)
 
 
