@@ -100,10 +100,10 @@ def main(argv=None) -> int:
         store = Store.open(path)
         arrays = store.pair_arrays("qgram", "bench")
         group = groups_at(store, "qgram", "bench", 0.5, arrays=arrays).groups[0]
-        from ndd_desktop.core.hashing import _word_tables
+        from ndd_desktop.core.hashing import word_tables
 
         t0 = time.perf_counter()
-        _word_tables()  # built once per process (a scan or any text comparison builds it too)
+        word_tables()  # built once per process (a scan or any text comparison builds it too)
         tables = time.perf_counter() - t0
         t0 = time.perf_counter()
         lookup = PairLookup(arrays.a, arrays.b, arrays.score)

@@ -1,5 +1,6 @@
 """Vectorised hashing of character n-grams and word shingles: 64-bit hashes of one text
-(bottomk, hybrid, fingerprint), and 32-bit values of many texts at once (qgram, minhash).
+(bottomk, hybrid, fingerprint). The 32-bit values of many texts at once (qgram, minhash)
+are in :mod:`core.batch_hashing`, which builds on the token tables here.
 
 No Python loop runs per n-gram or per shingle: the text becomes an array of code points,
 and each n-gram's hash is built with n vectorised passes. Word tokens are hashed by
@@ -10,7 +11,6 @@ which keeps word order and character order significant. All arithmetic wraps mod
 from __future__ import annotations
 
 import functools
-from typing import Sequence
 
 import numpy as np
 
@@ -19,7 +19,7 @@ from .normalize import combining_mark_ranges
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_BASE = np.uint64(0x100000001B3)  # odd multiplier for the polynomial combination
+POLY_BASE = np.uint64(0x100000001B3)  # odd multiplier for the polynomial combination
 _S30, _S27, _S31 = np.uint64(30), np.uint64(27), np.uint64(31)
 
 
@@ -37,13 +37,13 @@ def codepoints(text: str) -> np.ndarray:
     return np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32).astype(np.uint64)
 
 
-def _combine(values: np.ndarray, n: int) -> np.ndarray:
+def combine_windows(values: np.ndarray, n: int) -> np.ndarray:
     """Polynomial hash of every window of n consecutive values (length len - n + 1)."""
     m = values.shape[0] - n + 1
     h = values[:m].copy()
     with np.errstate(over="ignore"):
         for k in range(1, n):
-            h = h * _BASE + values[k : k + m]
+            h = h * POLY_BASE + values[k : k + m]
     return h
 
 
@@ -57,8 +57,8 @@ def hash_char_ngrams(text: str, n: int, seed: int = 0) -> np.ndarray:
     if cps.shape[0] == 0:
         return np.empty(0, dtype=np.uint64)
     if cps.shape[0] < n:
-        return mix64(_combine(cps, cps.shape[0]) + np.uint64(n), seed)
-    return mix64(_combine(cps, n) + np.uint64(n), seed)
+        return mix64(combine_windows(cps, cps.shape[0]) + np.uint64(n), seed)
+    return mix64(combine_windows(cps, n) + np.uint64(n), seed)
 
 
 def hash_bytes_windows(data: bytes, n: int, seed: int = 0) -> np.ndarray:
@@ -69,32 +69,32 @@ def hash_bytes_windows(data: bytes, n: int, seed: int = 0) -> np.ndarray:
     return mix64(_rolling_combine(arr, n), seed)
 
 
-_BASE_INV = np.uint64(pow(int(_BASE), -1, 1 << 64))
+_BASE_INV = np.uint64(pow(int(POLY_BASE), -1, 1 << 64))
 
 
 def _rolling_combine(values: np.ndarray, n: int) -> np.ndarray:
-    """Same values as ``_combine(values, n)`` in O(len) instead of O(len * n).
+    """Same values as ``combine_windows(values, n)`` in O(len) instead of O(len * n).
 
     Window s is sum(v[s+k] * B^(n-1-k)) = B^(s+n-1) * (Q[s+n] - Q[s]) with prefix sums
     Q[i] = sum(v[j] * B^-j, j < i); B is odd, so it is invertible modulo 2^64.
     """
     m = values.shape[0] - n + 1
     if n <= 8:
-        return _combine(values, n)
+        return combine_windows(values, n)
     with np.errstate(over="ignore"):
         inv_pows = np.full(values.shape[0], _BASE_INV, dtype=np.uint64)
         inv_pows[0] = 1
         np.multiply.accumulate(inv_pows, out=inv_pows)
         prefix = np.zeros(values.shape[0] + 1, dtype=np.uint64)
         np.cumsum(values * inv_pows, out=prefix[1:])
-        pows = np.full(m, _BASE, dtype=np.uint64)
-        pows[0] = np.uint64(pow(int(_BASE), n - 1, 1 << 64))
+        pows = np.full(m, POLY_BASE, dtype=np.uint64)
+        pows[0] = np.uint64(pow(int(POLY_BASE), n - 1, 1 << 64))
         np.multiply.accumulate(pows, out=pows)
         return (prefix[n : n + m] - prefix[:m]) * pows
 
 
 @functools.cache
-def _word_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def word_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Lookup tables over all code points: is a word character (a letter, a digit, "_" or a
     combining mark), is written without spaces, is a combining mark.
 
@@ -118,7 +118,7 @@ def _word_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return word, nospace & word, mark
 
 
-def _token_starts(positions: np.ndarray, cpw: np.ndarray) -> np.ndarray:
+def token_starts(positions: np.ndarray, cpw: np.ndarray) -> np.ndarray:
     """Whether each word character (at ``positions``, code points ``cpw``) starts a token, as
     ``core.normalize.tokens`` splits: after a gap, or when it or the character before it is
     written without spaces, unless it is a combining mark (which stays with its letter)."""
@@ -126,7 +126,7 @@ def _token_starts(positions: np.ndarray, cpw: np.ndarray) -> np.ndarray:
     new[0] = True
     np.not_equal(np.diff(positions), 1, out=new[1:])
     if cpw.max() >= _NOSPACE_MIN:
-        _, nospace_table, mark_table = _word_tables()
+        _, nospace_table, mark_table = word_tables()
         ns = nospace_table[cpw]
         new[1:] |= (ns[1:] | ns[:-1]) & ~mark_table[cpw[1:]]
     return new
@@ -155,13 +155,13 @@ def _char_table(seed: int) -> np.ndarray:
     cp = np.tile(np.arange(256, dtype=np.uint64), 32)
     off = np.repeat(np.arange(32, dtype=np.uint64), 256)
     with np.errstate(over="ignore"):
-        return mix64(cp * _BASE + off * _GOLDEN, seed)
+        return mix64(cp * POLY_BASE + off * _GOLDEN, seed)
 
 
 def _token_core(cps: np.ndarray, seed: int, with_ends: bool = False) -> tuple[np.ndarray, ...]:
     """Token hashes of a code point array and the position of each token's first character
     (``with_ends``: and the position after its last character)."""
-    word_table = _word_tables()[0]
+    word_table = word_tables()[0]
     # Latin-1 text (the common case) looks up a 256-entry table that stays in the CPU cache.
     cps = cps.astype(np.intp)  # signed indices gather several times faster than uint64
     is_word = (word_table[:256] if cps.max() < 256 else word_table)[cps]
@@ -170,7 +170,7 @@ def _token_core(cps: np.ndarray, seed: int, with_ends: bool = False) -> tuple[np
         none = np.empty(0, dtype=np.int64)
         return (np.empty(0, dtype=np.uint64), none, none) if with_ends else (np.empty(0, dtype=np.uint64), none)
     cpw = cps[positions]
-    new = _token_starts(positions, cpw)
+    new = token_starts(positions, cpw)
     first = np.flatnonzero(new)
     offset = np.arange(positions.shape[0]) - np.repeat(first, np.diff(np.append(first, positions.shape[0])))
     table = _char_table(seed)
@@ -182,7 +182,7 @@ def _token_core(cps: np.ndarray, seed: int, with_ends: bool = False) -> tuple[np
         per_char[small] = table[offset[small] * 256 + cpw[small]]
         big = ~small
         with np.errstate(over="ignore"):
-            per_char[big] = mix64(cpw[big].astype(np.uint64) * _BASE + offset[big].astype(np.uint64) * _GOLDEN, seed)
+            per_char[big] = mix64(cpw[big].astype(np.uint64) * POLY_BASE + offset[big].astype(np.uint64) * _GOLDEN, seed)
     # Sum per token as differences of one running sum (wraps modulo 2^64 like reduceat).
     running = np.cumsum(per_char)
     ends = np.append(first[1:], positions.shape[0]) - 1
@@ -222,7 +222,7 @@ def hash_word_shingles(text: str, w: int, seed: int = 0) -> np.ndarray:
     if toks.shape[0] == 0:
         return np.empty(0, dtype=np.uint64)
     n = min(w, toks.shape[0])
-    return mix64(_combine(toks, n) + np.uint64(w), seed + 2)
+    return mix64(combine_windows(toks, n) + np.uint64(w), seed + 2)
 
 
 def shingle_hashes_of_tokens(token_list: list[str], w: int, seed: int = 0) -> np.ndarray:
@@ -230,217 +230,3 @@ def shingle_hashes_of_tokens(token_list: list[str], w: int, seed: int = 0) -> np
     if not token_list:
         return np.empty(0, dtype=np.uint64)
     return hash_word_shingles(" ".join(token_list), w, seed)
-
-
-# -- 32-bit shingle values for MinHash: many texts in one pass, no Python loop per shingle --
-#
-# MinHash only needs each distinct shingle of a document to become one well-mixed 32-bit
-# number (collisions of 32-bit values cost ~2^-32 per pair of shingles). The values below
-# are built straight from the text's bytes:
-#
-# * a character q-gram of Latin-1 text with q <= 8 is its q bytes read as one
-#   little-endian integer (one unaligned 64-bit load and a mask per position, exact);
-#   longer grams and grams with other characters get a polynomial hash of their code points;
-# * a word token is its UTF-8 bytes read in 8-byte pieces (exact up to 8 bytes, pieces
-#   folded through a mixer beyond), mixed once; a w-shingle is a polynomial of its
-#   w token hashes;
-# * each gram or shingle key is mixed (multiply, xor-shift, multiply) and its high 32 bits,
-#   forced odd, are the value (the permutations of core.minhash_sketch are bijections of
-#   the odd numbers).
-#
-# ASCII (words) or Latin-1 (characters) batches run the byte path; other batches run a code
-# point path that gives the same values for the same shingles.
-
-_K1 = np.uint64(0x9FB21C651E98DF25)
-_K2 = np.uint64(0xC2B2AE3D27D4EB4F)
-_SHORT_TAG = 0xA0761D6478BD642F  # separates "the whole (short) text" from a full shingle
-_S32 = np.uint64(32)
-_LOW_MASKS = np.array([(1 << (8 * k)) - 1 for k in range(8)] + [(1 << 64) - 1], dtype=np.uint64)
-_LITTLE = np.little_endian
-
-
-def _mix_inplace(z: np.ndarray) -> np.ndarray:
-    """z <- mix(z) for a uint64 array (multiply, xor-shift, multiply; a bijection)."""
-    with np.errstate(over="ignore"):
-        z *= _K1
-        if _LITTLE and z.flags.c_contiguous:
-            halves = z.view(np.uint32)  # z ^= z >> 32 only changes the low halves
-            np.bitwise_xor(halves[0::2], halves[1::2], out=halves[0::2])
-        else:
-            z ^= z >> _S32
-        z *= _K2
-    return z
-
-
-def _odd_high32(z: np.ndarray) -> np.ndarray:
-    """The high 32 bits of each uint64 of a mixed array, forced odd (a new uint32 array)."""
-    if _LITTLE and z.flags.c_contiguous:
-        high = z.view(np.uint32)[1::2]
-    else:
-        high = (z >> _S32).astype(np.uint32)
-    return np.bitwise_or(high, np.uint32(1))
-
-
-def _u64_at_every_byte(padded: np.ndarray, n: int) -> np.ndarray:
-    """A read-only uint64 view of ``padded`` (uint8, >= n + 7 long) starting at each of n bytes."""
-    return np.ndarray((n,), dtype="<u8", buffer=padded, offset=0, strides=(1,))
-
-
-def _gram_keys(cps: np.ndarray, q: int) -> np.ndarray:
-    """64-bit keys of every q-gram of a code point array (uint8 or uint32; length >= q).
-
-    A gram of code points < 256 with q <= 8 is its code points packed little-endian (what
-    the byte path reads directly); any other gram gets a mixed polynomial hash.
-    """
-    m = cps.shape[0] - q + 1
-    wide = cps.astype(np.uint64)
-    if q <= 8:
-        keys = wide[:m].copy()
-        for k in range(1, q):
-            keys |= wide[k : k + m] << np.uint64(8 * k)
-        if cps.dtype == np.uint8 or int(cps.max()) < 256:
-            return keys
-        big = np.zeros(cps.shape[0] + 1, dtype=np.int64)
-        np.cumsum(cps >= 256, out=big[1:])
-        other = np.flatnonzero(big[q : q + m] != big[:m])
-        keys[other] = _mix_inplace(_combine(wide, q)[other] + np.uint64(q))
-        return keys
-    return _mix_inplace(_combine(wide, q) + np.uint64(q))
-
-
-def _short_key(key: int, length: int) -> np.uint64:
-    return np.uint64((key ^ (_SHORT_TAG * (length + 1))) & 0xFFFFFFFFFFFFFFFF)
-
-
-def char_gram_values(texts: Sequence[str], q: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """32-bit odd values of the character q-grams of many texts: (values, starts, counts).
-
-    The q-grams of text k (with repeats) are ``values[starts[k] : starts[k] + counts[k]]``;
-    a non-empty text shorter than q has one value (of the whole text), an empty one none.
-    ``values`` also holds grams that straddle two texts; no text's range covers them.
-    """
-    n = len(texts)
-    lengths = np.fromiter(map(len, texts), dtype=np.int64, count=n)
-    starts = np.zeros(n, dtype=np.int64)
-    np.cumsum(lengths[:-1], out=starts[1:])
-    joined = "".join(texts)
-    total = len(joined)
-    try:
-        raw = joined.encode("latin-1")
-    except UnicodeEncodeError:
-        raw = None
-    m = max(total - q + 1, 0)
-    if m == 0:
-        keys = np.empty(0, dtype=np.uint64)
-    elif raw is not None and q <= 8:
-        padded = np.frombuffer(raw + bytes(8), dtype=np.uint8)
-        keys = np.bitwise_and(_u64_at_every_byte(padded, m), _LOW_MASKS[q])
-    else:
-        cps = np.frombuffer(raw, dtype=np.uint8) if raw is not None else _codepoints32(joined)
-        keys = _gram_keys(cps, q)
-    counts = np.maximum(lengths - q + 1, 0)
-    short = np.flatnonzero((lengths > 0) & (lengths < q))
-    if short.shape[0]:
-        extra = []
-        for k in short.tolist():
-            cps = _codepoints32(texts[k])
-            extra.append(_short_key(int(_gram_keys(cps, cps.shape[0])[0]), cps.shape[0]))
-        starts[short] = m + np.arange(short.shape[0])
-        counts[short] = 1
-        keys = np.concatenate((keys, np.array(extra, dtype=np.uint64)))
-    return _odd_high32(_mix_inplace(keys)), starts, counts
-
-
-def _codepoints32(text: str) -> np.ndarray:
-    return np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
-
-
-def _ascii_word_spans(raw: bytes) -> tuple[np.ndarray, np.ndarray]:
-    """(start, length) of every run of [0-9A-Za-z_] in ASCII bytes."""
-    arr = np.frombuffer(raw, dtype=np.uint8)
-    word = np.zeros(arr.shape[0] + 2, dtype=np.int8)
-    inner = word[1:-1].view(bool)
-    with np.errstate(over="ignore"):
-        np.less(np.bitwise_or(arr, np.uint8(0x20)) - np.uint8(ord("a")), np.uint8(26), out=inner)
-        inner |= (arr - np.uint8(ord("0"))) < np.uint8(10)
-    inner |= arr == np.uint8(ord("_"))
-    edges = np.flatnonzero(word[1:] != word[:-1])  # alternately a token start and end
-    starts = edges[0::2]
-    return starts, edges[1::2] - starts
-
-
-def _unicode_word_spans(cps: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(start, length) in code points of every token, as ``core.normalize.tokens`` splits."""
-    idx = cps.astype(np.intp)
-    positions = np.flatnonzero(_word_tables()[0][idx])
-    if positions.shape[0] == 0:
-        return positions, positions
-    new = _token_starts(positions, idx[positions])
-    first = np.flatnonzero(new)
-    last = np.append(first[1:], positions.shape[0]) - 1
-    starts = positions[first]
-    return starts, positions[last] + 1 - starts
-
-
-def _token_keys(raw: bytes, starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
-    """64-bit keys of byte spans: the bytes themselves up to 8, 8-byte pieces folded beyond."""
-    padded = np.frombuffer(raw + bytes(8), dtype=np.uint8)
-    # np.take would copy the unaligned view anyway, more slowly than an explicit copy.
-    at = np.ascontiguousarray(_u64_at_every_byte(padded, len(raw)))
-    keys = np.take(at, starts)
-    keys &= np.take(_LOW_MASKS, np.minimum(lengths, 8))
-    longer = np.flatnonzero(lengths > 8)
-    k = 1
-    while longer.shape[0]:
-        piece = at[starts[longer] + 8 * k] & np.take(_LOW_MASKS, np.minimum(lengths[longer] - 8 * k, 8))
-        keys[longer] = _mix_inplace(keys[longer]) ^ piece
-        k += 1
-        longer = longer[lengths[longer] > 8 * k]
-    return keys
-
-
-def word_shingle_values(texts: Sequence[str], w: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """32-bit odd values of the w-token shingles of many texts: (values, starts, counts).
-
-    As ``char_gram_values``; a text with 1..w-1 tokens has one value (of all its tokens).
-    Tokens are those of ``core.normalize.tokens``.
-    """
-    n = len(texts)
-    joined = " ".join(texts)  # the space keeps tokens of neighbouring texts apart
-    lengths = np.fromiter(map(len, texts), dtype=np.int64, count=n)
-    text_starts = np.zeros(n, dtype=np.int64)
-    np.cumsum(lengths[:-1] + 1, out=text_starts[1:])
-    if joined.isascii():
-        raw = joined.encode("ascii")
-        tok_starts, tok_lens = _ascii_word_spans(raw)
-        byte_starts = tok_starts
-    else:
-        raw = joined.encode("utf-8", "surrogatepass")
-        cps = _codepoints32(joined)
-        tok_starts, char_lens = _unicode_word_spans(cps)
-        byte_at = np.zeros(cps.shape[0] + 1, dtype=np.int64)
-        np.cumsum(1 + (cps >= 0x80).astype(np.int64) + (cps >= 0x800) + (cps >= 0x10000), out=byte_at[1:])
-        byte_starts = byte_at[tok_starts]
-        tok_lens = byte_at[tok_starts + char_lens] - byte_starts
-    first_tok = np.searchsorted(tok_starts, text_starts)
-    ntok = np.diff(np.append(first_tok, tok_starts.shape[0]))
-    tok = _mix_inplace(_token_keys(raw, byte_starts, tok_lens))
-    m = max(tok.shape[0] - w + 1, 0)
-    shingles = tok[:m].copy()
-    with np.errstate(over="ignore"):
-        for k in range(1, w):
-            shingles *= _BASE
-            shingles += tok[k : k + m]
-    counts = np.where(ntok >= w, ntok - w + 1, np.minimum(ntok, 1))
-    starts = first_tok.copy()
-    short = np.flatnonzero((ntok > 0) & (ntok < w))
-    if short.shape[0]:
-        extra = tok[first_tok[short]].copy()
-        with np.errstate(over="ignore"):
-            for k in range(1, w - 1):
-                more = ntok[short] > k
-                extra[more] = extra[more] * _BASE + tok[first_tok[short[more]] + k]
-            extra ^= np.array([_short_key(0, int(c)) for c in ntok[short]], dtype=np.uint64)
-        starts[short] = m + np.arange(short.shape[0])
-        shingles = np.concatenate((shingles, extra))
-    return _odd_high32(_mix_inplace(shingles)), starts, counts

@@ -2,7 +2,7 @@
 
 Broder's sketch of a document is, for each of t min-wise independent permutations pi_i of
 the shingle fingerprints, min(pi_i(S_D)). Here the fingerprints are the 32-bit odd shingle
-values of ``core.hashing`` (``word_shingle_values``, ``char_gram_values``); they are
+values of ``core.batch_hashing`` (``word_shingle_values``, ``char_gram_values``); they are
 already well mixed, so a permutation only needs to reorder them independently of the other
 permutations: multiply by a random odd 32-bit constant a_i modulo 2^32, a bijection of the
 odd 32-bit numbers. The minimum is 32 bits: as Broder notes, once the shingles are
@@ -32,7 +32,8 @@ from typing import Iterator, Sequence
 
 import numpy as np
 
-from .hashing import char_gram_values, mix64, word_shingle_values
+from .batch_hashing import char_gram_values, word_shingle_values
+from .hashing import mix64
 
 #: Seed of the permutation multipliers; changing it changes every stored sketch.
 PERMUTATION_SEED = 0x5EED

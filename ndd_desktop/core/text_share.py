@@ -26,11 +26,10 @@ from typing import Sequence
 
 import numpy as np
 
-from .hashing import mix64, token_hashes
+from .hashing import POLY_BASE, mix64, token_hashes
 
 #: Words in a row that count as shared text.
 RUN = 5
-_BASE = np.uint64(0x100000001B3)
 
 
 @dataclass(frozen=True)
@@ -78,7 +77,7 @@ def _runs(tokens: np.ndarray, w: int) -> np.ndarray:
     at = tokens[:m].copy()
     with np.errstate(over="ignore"):
         for k in range(1, w):
-            at *= _BASE
+            at *= POLY_BASE
             at += tokens[k : k + m]
     return mix64(at ^ np.uint64(w), 7)
 

@@ -6,7 +6,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ndd_desktop.core import hashing
+from ndd_desktop.core import batch_hashing, hashing
 from ndd_desktop.core.normalize import normalize, tokens
 
 MASK = (1 << 64) - 1
@@ -135,36 +135,36 @@ def _runs(result):
 @settings(max_examples=60, deadline=None)
 @given(st.lists(TEXTS, max_size=8), st.integers(1, 4))
 def test_word_values_count_and_batch_independence(texts, w):
-    runs = _runs(hashing.word_shingle_values(texts, w))
+    runs = _runs(batch_hashing.word_shingle_values(texts, w))
     for text, run in zip(texts, runs):
         ntok = len(tokens(text))
         assert run.shape[0] == (ntok - w + 1 if ntok >= w else min(ntok, 1))
         # alone, and next to a non-ASCII text (the code point path)
-        assert np.array_equal(run, _runs(hashing.word_shingle_values([text], w))[0])
-        assert np.array_equal(run, _runs(hashing.word_shingle_values(["ü", text], w))[1])
+        assert np.array_equal(run, _runs(batch_hashing.word_shingle_values([text], w))[0])
+        assert np.array_equal(run, _runs(batch_hashing.word_shingle_values(["ü", text], w))[1])
 
 
 @settings(max_examples=60, deadline=None)
 @given(st.lists(TEXTS, max_size=8), st.integers(1, 10))
 def test_char_values_count_and_batch_independence(texts, q):
-    runs = _runs(hashing.char_gram_values(texts, q))
+    runs = _runs(batch_hashing.char_gram_values(texts, q))
     for text, run in zip(texts, runs):
         assert run.shape[0] == (len(text) - q + 1 if len(text) >= q else min(len(text), 1))
-        assert np.array_equal(run, _runs(hashing.char_gram_values([text], q))[0])
-        assert np.array_equal(run, _runs(hashing.char_gram_values(["日", text], q))[1])
+        assert np.array_equal(run, _runs(batch_hashing.char_gram_values([text], q))[0])
+        assert np.array_equal(run, _runs(batch_hashing.char_gram_values(["日", text], q))[1])
 
 
 @settings(deadline=None)
 @given(TEXTS)
 def test_equal_shingles_get_equal_values(text):
     toks = tokens(text)
-    (run,) = _runs(hashing.word_shingle_values([text], 1))
+    (run,) = _runs(batch_hashing.word_shingle_values([text], 1))
     for a in range(len(toks)):
         for b in range(len(toks)):
             if toks[a] == toks[b]:
                 assert run[a] == run[b]
     grams = [text[i : i + 3] for i in range(len(text) - 2)]
-    (run,) = _runs(hashing.char_gram_values([text], 3))
+    (run,) = _runs(batch_hashing.char_gram_values([text], 3))
     for a in range(len(grams)):
         for b in range(len(grams)):
             if grams[a] == grams[b]:
@@ -174,12 +174,12 @@ def test_equal_shingles_get_equal_values(text):
 def test_long_tokens_and_word_order():
     long_a = "abcdefghijklmnopqrstuvwxyz0123456789"
     long_b = long_a[:-1] + "x"
-    (run,) = _runs(hashing.word_shingle_values([f"{long_a} {long_b} {long_a}"], 1))
+    (run,) = _runs(batch_hashing.word_shingle_values([f"{long_a} {long_b} {long_a}"], 1))
     assert run[0] == run[2] != run[1]
-    (ab,) = _runs(hashing.word_shingle_values(["alpha beta gamma"], 3))
-    (ba,) = _runs(hashing.word_shingle_values(["gamma beta alpha"], 3))
+    (ab,) = _runs(batch_hashing.word_shingle_values(["alpha beta gamma"], 3))
+    (ba,) = _runs(batch_hashing.word_shingle_values(["gamma beta alpha"], 3))
     assert ab[0] != ba[0]
     # a short text's one value differs from the shingle of the same tokens at full length
-    (short,) = _runs(hashing.word_shingle_values(["alpha beta"], 3))
-    (full,) = _runs(hashing.word_shingle_values(["alpha beta"], 2))
+    (short,) = _runs(batch_hashing.word_shingle_values(["alpha beta"], 3))
+    (full,) = _runs(batch_hashing.word_shingle_values(["alpha beta"], 2))
     assert short[0] != full[0]

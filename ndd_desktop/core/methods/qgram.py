@@ -3,7 +3,7 @@
 The text is reduced to its letters and digits (white space and punctuation removed, the
 paper's Tw; combining marks such as Indic vowel signs stay with their letters), cut into
 overlapping q-grams (q = 4, the paper's best), and the sketch is the *set* of their 32-bit
-values (uint32, ``core.hashing.char_gram_values``), sorted; two q-grams collide with
+values (uint32, ``core.batch_hashing.char_gram_values``), sorted; two q-grams collide with
 probability 2^-31, negligible for sets of a few thousand values.
 Two documents score
 
@@ -32,7 +32,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from ..hashing import char_gram_values
+from ..batch_hashing import char_gram_values
 from ..feature_index import sorted_unique
 from ..method import MEASURES
 from ..normalize import strip_to_letters

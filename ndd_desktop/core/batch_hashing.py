@@ -1,0 +1,221 @@
+"""32-bit shingle and q-gram values of many texts in one pass (qgram, minhash).
+
+MinHash only needs each distinct shingle of a document to become one well-mixed 32-bit
+number (collisions of 32-bit values cost ~2^-32 per pair of shingles). The values below
+are built straight from the text's bytes:
+
+* a character q-gram of Latin-1 text with q <= 8 is its q bytes read as one
+  little-endian integer (one unaligned 64-bit load and a mask per position, exact);
+  longer grams and grams with other characters get a polynomial hash of their code points;
+* a word token is its UTF-8 bytes read in 8-byte pieces (exact up to 8 bytes, pieces
+  folded through a mixer beyond), mixed once; a w-shingle is a polynomial of its
+  w token hashes;
+* each gram or shingle key is mixed (multiply, xor-shift, multiply) and its high 32 bits,
+  forced odd, are the value (the permutations of core.minhash_sketch are bijections of
+  the odd numbers).
+
+ASCII (words) or Latin-1 (characters) batches run the byte path; other batches run a code
+point path that gives the same values for the same shingles.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import numpy as np
+
+from .hashing import POLY_BASE, combine_windows, token_starts, word_tables
+
+_K1 = np.uint64(0x9FB21C651E98DF25)
+_K2 = np.uint64(0xC2B2AE3D27D4EB4F)
+_SHORT_TAG = 0xA0761D6478BD642F  # separates "the whole (short) text" from a full shingle
+_S32 = np.uint64(32)
+_LOW_MASKS = np.array([(1 << (8 * k)) - 1 for k in range(8)] + [(1 << 64) - 1], dtype=np.uint64)
+_LITTLE = np.little_endian
+
+
+def _mix_inplace(z: np.ndarray) -> np.ndarray:
+    """z <- mix(z) for a uint64 array (multiply, xor-shift, multiply; a bijection)."""
+    with np.errstate(over="ignore"):
+        z *= _K1
+        if _LITTLE and z.flags.c_contiguous:
+            halves = z.view(np.uint32)  # z ^= z >> 32 only changes the low halves
+            np.bitwise_xor(halves[0::2], halves[1::2], out=halves[0::2])
+        else:
+            z ^= z >> _S32
+        z *= _K2
+    return z
+
+
+def _odd_high32(z: np.ndarray) -> np.ndarray:
+    """The high 32 bits of each uint64 of a mixed array, forced odd (a new uint32 array)."""
+    if _LITTLE and z.flags.c_contiguous:
+        high = z.view(np.uint32)[1::2]
+    else:
+        high = (z >> _S32).astype(np.uint32)
+    return np.bitwise_or(high, np.uint32(1))
+
+
+def _u64_at_every_byte(padded: np.ndarray, n: int) -> np.ndarray:
+    """A read-only uint64 view of ``padded`` (uint8, >= n + 7 long) starting at each of n bytes."""
+    return np.ndarray((n,), dtype="<u8", buffer=padded, offset=0, strides=(1,))
+
+
+def _gram_keys(cps: np.ndarray, q: int) -> np.ndarray:
+    """64-bit keys of every q-gram of a code point array (uint8 or uint32; length >= q).
+
+    A gram of code points < 256 with q <= 8 is its code points packed little-endian (what
+    the byte path reads directly); any other gram gets a mixed polynomial hash.
+    """
+    m = cps.shape[0] - q + 1
+    wide = cps.astype(np.uint64)
+    if q <= 8:
+        keys = wide[:m].copy()
+        for k in range(1, q):
+            keys |= wide[k : k + m] << np.uint64(8 * k)
+        if cps.dtype == np.uint8 or int(cps.max()) < 256:
+            return keys
+        big = np.zeros(cps.shape[0] + 1, dtype=np.int64)
+        np.cumsum(cps >= 256, out=big[1:])
+        other = np.flatnonzero(big[q : q + m] != big[:m])
+        keys[other] = _mix_inplace(combine_windows(wide, q)[other] + np.uint64(q))
+        return keys
+    return _mix_inplace(combine_windows(wide, q) + np.uint64(q))
+
+
+def _short_key(key: int, length: int) -> np.uint64:
+    return np.uint64((key ^ (_SHORT_TAG * (length + 1))) & 0xFFFFFFFFFFFFFFFF)
+
+
+def char_gram_values(texts: Sequence[str], q: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """32-bit odd values of the character q-grams of many texts: (values, starts, counts).
+
+    The q-grams of text k (with repeats) are ``values[starts[k] : starts[k] + counts[k]]``;
+    a non-empty text shorter than q has one value (of the whole text), an empty one none.
+    ``values`` also holds grams that straddle two texts; no text's range covers them.
+    """
+    n = len(texts)
+    lengths = np.fromiter(map(len, texts), dtype=np.int64, count=n)
+    starts = np.zeros(n, dtype=np.int64)
+    np.cumsum(lengths[:-1], out=starts[1:])
+    joined = "".join(texts)
+    total = len(joined)
+    try:
+        raw = joined.encode("latin-1")
+    except UnicodeEncodeError:
+        raw = None
+    m = max(total - q + 1, 0)
+    if m == 0:
+        keys = np.empty(0, dtype=np.uint64)
+    elif raw is not None and q <= 8:
+        padded = np.frombuffer(raw + bytes(8), dtype=np.uint8)
+        keys = np.bitwise_and(_u64_at_every_byte(padded, m), _LOW_MASKS[q])
+    else:
+        cps = np.frombuffer(raw, dtype=np.uint8) if raw is not None else _codepoints32(joined)
+        keys = _gram_keys(cps, q)
+    counts = np.maximum(lengths - q + 1, 0)
+    short = np.flatnonzero((lengths > 0) & (lengths < q))
+    if short.shape[0]:
+        extra = []
+        for k in short.tolist():
+            cps = _codepoints32(texts[k])
+            extra.append(_short_key(int(_gram_keys(cps, cps.shape[0])[0]), cps.shape[0]))
+        starts[short] = m + np.arange(short.shape[0])
+        counts[short] = 1
+        keys = np.concatenate((keys, np.array(extra, dtype=np.uint64)))
+    return _odd_high32(_mix_inplace(keys)), starts, counts
+
+
+def _codepoints32(text: str) -> np.ndarray:
+    return np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+
+
+def _ascii_word_spans(raw: bytes) -> tuple[np.ndarray, np.ndarray]:
+    """(start, length) of every run of [0-9A-Za-z_] in ASCII bytes."""
+    arr = np.frombuffer(raw, dtype=np.uint8)
+    word = np.zeros(arr.shape[0] + 2, dtype=np.int8)
+    inner = word[1:-1].view(bool)
+    with np.errstate(over="ignore"):
+        np.less(np.bitwise_or(arr, np.uint8(0x20)) - np.uint8(ord("a")), np.uint8(26), out=inner)
+        inner |= (arr - np.uint8(ord("0"))) < np.uint8(10)
+    inner |= arr == np.uint8(ord("_"))
+    edges = np.flatnonzero(word[1:] != word[:-1])  # alternately a token start and end
+    starts = edges[0::2]
+    return starts, edges[1::2] - starts
+
+
+def _unicode_word_spans(cps: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(start, length) in code points of every token, as ``core.normalize.tokens`` splits."""
+    idx = cps.astype(np.intp)
+    positions = np.flatnonzero(word_tables()[0][idx])
+    if positions.shape[0] == 0:
+        return positions, positions
+    new = token_starts(positions, idx[positions])
+    first = np.flatnonzero(new)
+    last = np.append(first[1:], positions.shape[0]) - 1
+    starts = positions[first]
+    return starts, positions[last] + 1 - starts
+
+
+def _token_keys(raw: bytes, starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    """64-bit keys of byte spans: the bytes themselves up to 8, 8-byte pieces folded beyond."""
+    padded = np.frombuffer(raw + bytes(8), dtype=np.uint8)
+    # np.take would copy the unaligned view anyway, more slowly than an explicit copy.
+    at = np.ascontiguousarray(_u64_at_every_byte(padded, len(raw)))
+    keys = np.take(at, starts)
+    keys &= np.take(_LOW_MASKS, np.minimum(lengths, 8))
+    longer = np.flatnonzero(lengths > 8)
+    k = 1
+    while longer.shape[0]:
+        piece = at[starts[longer] + 8 * k] & np.take(_LOW_MASKS, np.minimum(lengths[longer] - 8 * k, 8))
+        keys[longer] = _mix_inplace(keys[longer]) ^ piece
+        k += 1
+        longer = longer[lengths[longer] > 8 * k]
+    return keys
+
+
+def word_shingle_values(texts: Sequence[str], w: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """32-bit odd values of the w-token shingles of many texts: (values, starts, counts).
+
+    As ``char_gram_values``; a text with 1..w-1 tokens has one value (of all its tokens).
+    Tokens are those of ``core.normalize.tokens``.
+    """
+    n = len(texts)
+    joined = " ".join(texts)  # the space keeps tokens of neighbouring texts apart
+    lengths = np.fromiter(map(len, texts), dtype=np.int64, count=n)
+    text_starts = np.zeros(n, dtype=np.int64)
+    np.cumsum(lengths[:-1] + 1, out=text_starts[1:])
+    if joined.isascii():
+        raw = joined.encode("ascii")
+        tok_starts, tok_lens = _ascii_word_spans(raw)
+        byte_starts = tok_starts
+    else:
+        raw = joined.encode("utf-8", "surrogatepass")
+        cps = _codepoints32(joined)
+        tok_starts, char_lens = _unicode_word_spans(cps)
+        byte_at = np.zeros(cps.shape[0] + 1, dtype=np.int64)
+        np.cumsum(1 + (cps >= 0x80).astype(np.int64) + (cps >= 0x800) + (cps >= 0x10000), out=byte_at[1:])
+        byte_starts = byte_at[tok_starts]
+        tok_lens = byte_at[tok_starts + char_lens] - byte_starts
+    first_tok = np.searchsorted(tok_starts, text_starts)
+    ntok = np.diff(np.append(first_tok, tok_starts.shape[0]))
+    tok = _mix_inplace(_token_keys(raw, byte_starts, tok_lens))
+    m = max(tok.shape[0] - w + 1, 0)
+    shingles = tok[:m].copy()
+    with np.errstate(over="ignore"):
+        for k in range(1, w):
+            shingles *= POLY_BASE
+            shingles += tok[k : k + m]
+    counts = np.where(ntok >= w, ntok - w + 1, np.minimum(ntok, 1))
+    starts = first_tok.copy()
+    short = np.flatnonzero((ntok > 0) & (ntok < w))
+    if short.shape[0]:
+        extra = tok[first_tok[short]].copy()
+        with np.errstate(over="ignore"):
+            for k in range(1, w - 1):
+                more = ntok[short] > k
+                extra[more] = extra[more] * POLY_BASE + tok[first_tok[short[more]] + k]
+            extra ^= np.array([_short_key(0, int(c)) for c in ntok[short]], dtype=np.uint64)
+        starts[short] = m + np.arange(short.shape[0])
+        shingles = np.concatenate((shingles, extra))
+    return _odd_high32(_mix_inplace(shingles)), starts, counts
