@@ -34,20 +34,28 @@ class PairSetData:
     pairs_key: str
     floor: float
     arrays: Any  # store.PairArrays
-    docs: dict[int, Any]
+    docs: dict[int, Any]  # the documents of the pairs, of the reviewer's verdicts and keepers
     verdicts: dict[tuple[int, int], str] = field(default_factory=dict)
     complete_from: float | None = None  # see store.PairSet
     saved_threshold: float | None = None  # the reviewer's, kept in the store for this pair set
+    documents: int = 0  # readable documents in the collection (most are in no pair)
 
 
 def read_pair_set(store, method: str, params: dict, pairs_key: str, floor: float) -> PairSetData:
-    """Read a pair set with its documents and the verdicts."""
+    """Read a pair set with the documents any view of it can name, and the verdicts.
+
+    Only the documents of its pairs, of the reviewer's verdicts and of the chosen keepers
+    are read (a group is formed from those): in a large collection most documents are in no
+    pair, and reading them all cost the window seconds per 100,000 documents."""
     arrays = store.pair_arrays(method, pairs_key)
-    docs = {d.id: d for d in store.documents()}
+    verdicts = store.verdicts()
+    named = np.concatenate((arrays.a, arrays.b, np.asarray([x for pair in verdicts for x in pair], dtype=np.int64),
+                            np.asarray(sorted(store.keepers()), dtype=np.int64)))
+    docs = {d.id: d for d in store.documents(np.unique(named).tolist())}
     pset = store.pair_set(method, pairs_key)
     complete_from = pset.complete_from if pset is not None else None
-    return PairSetData(method, dict(params), pairs_key, floor, arrays, docs, store.verdicts(), complete_from,
-                       store.saved_threshold(method, pairs_key))
+    return PairSetData(method, dict(params), pairs_key, floor, arrays, docs, verdicts, complete_from,
+                       store.saved_threshold(method, pairs_key), store.count_documents())
 
 
 class Session:
@@ -165,10 +173,11 @@ class Session:
         store, t, rule, prio, mode = self.store, self.threshold, self.keeper_rule, self.folder_priority, \
             self.grouping_mode
         arrays = self.data.arrays if self.data is not None else None
+        docs = self.data.docs if self.data is not None else None
 
         def job() -> Any:
             return groups_at(store, method, pairs_key, t, keeper_rule=rule, folder_priority=prio, grouping=mode,
-                             arrays=arrays)
+                             arrays=arrays, docs=docs)
 
         return job
 

@@ -288,7 +288,7 @@ class MainWindow(OpeningMixin, QMainWindow):
         # labels tell apart folders of one name (two "letters" folders: a/letters, b/letters)
         set_root_names({d.root for d in data.docs.values()} | {r.path for r in self.collection.store.roots()})
         t = self.collection.threshold
-        self.threshold.set_scores(data.arrays.score, data.floor, documents=len(data.docs))
+        self.threshold.set_scores(data.arrays.score, data.floor, documents=data.documents)
         self.threshold.set_source(f"{data.method} pairs",
                                   f"The pairs shown are those of the last {data.method} scan "
                                   f"(parameters: {_params_text(data.params)}).\n"
@@ -305,7 +305,7 @@ class MainWindow(OpeningMixin, QMainWindow):
         self._show_pairs_status()
         if self.pairs.model.total_rows():
             self.pairs.select_row(0)
-        heap.settle(len(data.docs))  # a large collection: keep later full collections short
+        heap.settle(data.documents)  # a large collection: keep later full collections short
 
     def _pairs_status_text(self) -> str:
         d = self.collection.data if self.collection is not None else None
@@ -465,7 +465,7 @@ class MainWindow(OpeningMixin, QMainWindow):
         if self.collection is None or self.collection.data is None:
             self._warn("Scan first: the export needs pairs.")
             return None
-        if not self.collection.data.docs:
+        if not self.collection.data.documents:
             self._warn("Nothing to export: the collection holds no readable documents.")
             return None
         c = self.collection

@@ -277,6 +277,14 @@ class MethodComparePanel(QWidget):
         elif self._list_stale:
             self._fill_list()
 
+    def _docs_of(self, rows: np.ndarray) -> dict[int, Any]:
+        """The documents of these pairs: those the window holds (the pairs shown), the rest
+        (pairs of another method only) read from the store."""
+        missing = sorted({int(x) for x in rows.reshape(-1).tolist()} - self.docs.keys())
+        if not missing or self.store is None:
+            return self.docs
+        return {**self.docs, **{d.id: d for d in self.store.documents(missing)}}
+
     def _fill_list(self) -> None:
         self._list_stale = False
         self.model.clear()
@@ -287,10 +295,11 @@ class MethodComparePanel(QWidget):
         # looked up all at once: one call per row would cost ~0.3 s here for 5,000 rows
         first = self.result.score_a.values(rows[:, 0], rows[:, 1]).tolist()
         second = self.result.score_b.values(rows[:, 0], rows[:, 1]).tolist()
+        docs = self._docs_of(rows)
         for (a, b), sa, sb in zip(rows.tolist(), first, second):
             self.model.appendRow([
-                QStandardItem(doc_label(self.docs[a]) if a in self.docs else f"#{a}"),
-                QStandardItem(doc_label(self.docs[b]) if b in self.docs else f"#{b}"),
+                QStandardItem(doc_label(docs[a]) if a in docs else f"#{a}"),
+                QStandardItem(doc_label(docs[b]) if b in docs else f"#{b}"),
                 QStandardItem("–" if math.isnan(sa) else f"{sa:.3f}"),
                 QStandardItem("–" if math.isnan(sb) else f"{sb:.3f}"),
             ])

@@ -140,6 +140,7 @@ def groups_at(
     folder_priority: Sequence[str] = (),
     grouping: str = "components",
     arrays: PairArrays | None = None,
+    docs: dict[int, DocumentInfo] | None = None,
 ) -> Grouping:
     """Group the stored pairs of (method, pairs_key) at ``threshold``.
 
@@ -147,7 +148,8 @@ def groups_at(
     containments; the score where the method has none). A reviewer's keeper choice in a
     group wins over ``keeper_rule``. ``grouping`` is "components" or "principal" (see the
     module docstring). ``arrays``: the pair set already read with ``store.pair_arrays``
-    (the window keeps it, so moving the threshold does not read it again).
+    (the window keeps it, so moving the threshold does not read it again); ``docs``: documents
+    already read, by id (the rest are read from the store).
 
     Raises:
         ValueError: an unknown measure, grouping or keeper rule.
@@ -177,7 +179,11 @@ def groups_at(
     ids = sorted({x for e in edges for x in e} | above)
     if not ids:
         return Grouping([], set(), 0)
-    docs = {d.id: d for d in store.documents(ids)}
+    known = docs or {}
+    docs = {i: known[i] for i in ids if i in known}
+    missing = [i for i in ids if i not in docs]
+    if missing:
+        docs.update((d.id, d) for d in store.documents(missing))
     ids = [i for i in ids if i in docs]  # documents gone since the pairs were stored
     # A text cut at the size limit was compared on its beginning only: two long files with
     # one beginning score 1.0 whatever follows. Such a document joins a group only through

@@ -18,7 +18,7 @@ from typing import Iterator
 
 from sqlalchemy import Engine, create_engine, event, text
 from sqlalchemy import exc as sa_exc
-from sqlalchemy.pool import NullPool, StaticPool
+from sqlalchemy.pool import QueuePool, StaticPool
 
 from .types import StoreDamaged, StoreError, StoreFull, StoreReadOnly
 
@@ -28,6 +28,8 @@ HEAD_REVISION = "0006"
 FIRST_REVISION = "0001"
 BUSY_TIMEOUT_MS = 60_000
 MIGRATIONS_DIR = Path(__file__).with_name("migrations")
+#: Connections the pool keeps open (the window's thread, a regroup, a version order, a scan).
+POOL_SIZE = 4
 SQLITE_MAGIC = b"SQLite format 3\x00"
 
 
@@ -87,8 +89,12 @@ def make_engines(path: str, *, read_only: bool = False, immutable: bool = False,
         def connect() -> sqlite3.Connection:
             return sqlite3.connect(uri, uri=True, check_same_thread=False, timeout=BUSY_TIMEOUT_MS / 1000)
 
-        # NullPool: a connection per operation, safe from the GUI thread and a worker alike.
-        engine = create_engine("sqlite://", poolclass=NullPool, creator=connect)
+        # A pool: each operation checks a connection out for itself alone (safe from the GUI
+        # thread and a worker alike) and hands it back; a few are kept open, because opening
+        # one (and its pragmas) cost more than many small reads (the version order of 50,000
+        # groups reads 50,000 times). Beyond POOL_SIZE at once, extra ones are opened and closed.
+        engine = create_engine("sqlite://", poolclass=QueuePool, pool_size=POOL_SIZE, max_overflow=-1,
+                               creator=connect)
     event.listen(engine, "connect", _connect_hook(read_only, max_pages))
     event.listen(engine, "begin", _on_begin)
     return engine, engine.execution_options(ndd_write=True), engine.execution_options(ndd_write=True, ndd_durable=True)

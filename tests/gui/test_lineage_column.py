@@ -98,3 +98,21 @@ def test_model_sorts_members_by_place_and_ignores_a_stale_order(qtbot):
     tree.view.sortByColumn(-1, Qt.SortOrder.AscendingOrder)  # back to the grouping's order
     assert [m.index(k, 0, g1).data(DOC_ROLE) for k in range(3)] == [1, 2, 3]
     assert m.index(5, 0, g1) == QModelIndex()
+
+
+def test_a_new_grouping_stops_the_version_order_of_the_old_one(qtbot, window, tmp_path):
+    """A regroup while the version order of the previous groups is still being worked out
+    cancels that work (minutes on a large collection) and orders the new groups once."""
+    window.open_folder(str(histories(tmp_path / "docs")))
+    scan(qtbot, window)
+    c = window.collection
+    qtbot.waitUntil(lambda: len(window.clusters.model.orders) == 2, timeout=20000)
+    wait_idle(qtbot, window)
+    shown: list = []
+    c.lineageChanged.connect(shown.append)
+    c.order_versions()
+    first = c._lineage_worker
+    c.order_versions()  # the groups changed again before the first order arrived
+    assert first.cancel_token.cancelled
+    qtbot.waitUntil(lambda: c._lineage_worker is None and not c.busy(), timeout=20000)
+    assert len(shown) == 1 and sorted(shown[0]) == [g.group_id for g in c.grouping.groups]

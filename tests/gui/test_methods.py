@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from gui_helpers import wait_idle
 
+from ndd_desktop.gui.formatting import doc_label
+
 
 def test_second_method_and_agreement(qtbot, scanned):
     w = scanned
@@ -116,3 +118,19 @@ def test_the_comparison_runs_when_its_tab_is_shown(qtbot, scanned, monkeypatch):
     w.tabs.setCurrentIndex(2)
     listed = len(getattr(panel.result, panel.which.currentData()))
     assert panel.model.rowCount() == min(listed, 5000)
+
+
+def test_pairs_of_documents_the_window_does_not_hold_are_named(qtbot, scanned):
+    """The window holds only the documents of the pair set it shows; the comparison names
+    the documents of the other set's pairs from the store, never as "#id"."""
+    w = scanned
+    panel = run_other_method(qtbot, w, "bottomk", 2)
+    store = w.collection.store
+    panel.set_store(store, {})  # as if the shown pair set named none of these documents
+    qtbot.waitUntil(lambda: not panel.busy() and panel.result is not None, timeout=10000)
+    panel.which.setCurrentIndex(2)  # both
+    assert panel.model.rowCount() > 0
+    labels = {doc_label(d) for d in store.documents()}
+    for row in range(panel.model.rowCount()):
+        for col in (0, 1):
+            assert panel.model.item(row, col).text() in labels  # not "#12"

@@ -67,7 +67,7 @@ def test_scan_without_pairs_says_none_were_found_at_the_floor(qtbot, window, tmp
     assert "No pairs yet" in window.threshold.counts_label.text()
     scan(qtbot, window)
     data = window.collection.data
-    assert len(data.arrays) == 0 and len(data.docs) == 5
+    assert len(data.arrays) == 0 and data.documents == 5 and data.docs == {}  # no pair: no document to name
     text = window.threshold.counts_label.text()
     assert f"No near-duplicates found at or above {data.floor:.2f}" in text
     assert "…" not in text
