@@ -5,9 +5,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ndd_desktop.core.threads import (
-    MailRecord, build_threads, contained, message_ids, normalize_subject, split_quoted, words,
-)
+from ndd_desktop.core.quotes import contained, split_quoted, words
+from ndd_desktop.core.threads import MailRecord, build_threads, message_ids, normalize_subject
 
 A_TEXT = ("Dear all, the council will meet on Thursday at ten in the small hall to settle the harbour budget. "
           "Please bring the survey of the east quay and the figures from last spring.")
