@@ -6,7 +6,8 @@ import numpy as np
 from gui_helpers import wait_idle
 from PySide6.QtCore import Qt
 
-from ndd_desktop.gui.threshold_panel import LABEL_WIDTH, SLIDER_STEPS, axis_labels
+from ndd_desktop.gui.score_histogram import LABEL_WIDTH, axis_labels
+from ndd_desktop.gui.threshold_panel import SLIDER_STEPS
 
 
 def test_threshold_refilters_and_regroups_without_rescan(qtbot, scanned):
