@@ -42,12 +42,12 @@ class PairSetData:
 
 def read_pair_set(store, method: str, params: dict, pairs_key: str, floor: float) -> PairSetData:
     """Read a pair set with its documents and the verdicts."""
-    arrays = store.pair_arrays(method, pairs_key)
-    docs = {d.id: d for d in store.documents()}
-    pset = store.pair_set(method, pairs_key)
+    arrays = store.pairs.arrays(method, pairs_key)
+    docs = {d.id: d for d in store.documents.all()}
+    pset = store.pairs.find_set(method, pairs_key)
     complete_from = pset.complete_from if pset is not None else None
-    return PairSetData(method, dict(params), pairs_key, floor, arrays, docs, store.verdicts(), complete_from,
-                       store.saved_threshold(method, pairs_key))
+    return PairSetData(method, dict(params), pairs_key, floor, arrays, docs, store.review.verdicts(), complete_from,
+                       store.settings.saved_threshold(method, pairs_key))
 
 
 class Session:
@@ -151,7 +151,7 @@ class Session:
         if self.closed or self.store.read_only:  # read-only: the setting applies until closed
             return
         try:
-            self.store.set_setting(key, value)
+            self.store.settings.put(key, value)
         except Exception as exc:  # a locked or full disk must not break tuning
             if self.on_error is not None:
                 self.on_error(f"could not save {key} in the collection: {exc}")
@@ -186,7 +186,7 @@ class Session:
         """The pairs at or above the threshold, best first, streamed from the store."""
         if self.method is None:
             return iter(())
-        return self.store.iter_pairs(self.method, self.pairs_key, self.threshold, batch=batch)
+        return self.store.pairs.iter_rows(self.method, self.pairs_key, self.threshold, batch=batch)
 
     def pairs_at_threshold(self) -> int:
         """Pairs at or above the threshold."""
@@ -194,7 +194,7 @@ class Session:
             return int(np.count_nonzero(self.data.arrays.score >= self.threshold))
         if self.method is None:
             return 0
-        return self.store.count_pairs(self.method, self.pairs_key, self.threshold)
+        return self.store.pairs.count(self.method, self.pairs_key, self.threshold)
 
     # -- review ---------------------------------------------------------------------------
     def verdict(self, a: int, b: int) -> str | None:
@@ -207,7 +207,7 @@ class Session:
         """Save a verdict at once and remember the old one for undo; returns the pair (a < b)."""
         a, b = min(a, b), max(a, b)
         old = self.verdict(a, b)
-        self.store.set_verdict(a, b, verdict)
+        self.store.review.set_verdict(a, b, verdict)
         if self.data is not None:
             if verdict is None:
                 self.data.verdicts.pop((a, b), None)
@@ -222,13 +222,13 @@ class Session:
         undo puts back the group's chosen keepers as they were. Returns whether anything
         was recorded for undo."""
         doc_id = int(doc_id)
-        chosen = self.store.keepers()
+        chosen = self.store.review.keepers()
         members = {int(m) for m in group_members} | {doc_id}
         before = {m: m in chosen for m in members}
         for m in sorted(members):
             if m != doc_id and m in chosen:
-                self.store.set_keeper(m, False)
-        self.store.set_keeper(doc_id, True)
+                self.store.review.set_keeper(m, False)
+        self.store.review.set_keeper(doc_id, True)
         if record_undo and any(before[m] != (m == doc_id) for m in members):
             self._undo.append(("keeper", doc_id, before))
             return True
@@ -250,10 +250,10 @@ class Session:
         if kind == "verdict":
             self.set_verdict(key[0], key[1], before, record_undo=False)
         else:
-            chosen = self.store.keepers()
+            chosen = self.store.review.keepers()
             for member, was_chosen in before.items():
                 if was_chosen != (member in chosen):
-                    self.store.set_keeper(member, was_chosen)
+                    self.store.review.set_keeper(member, was_chosen)
         return kind, key
 
     # -- export ---------------------------------------------------------------------------

@@ -177,8 +177,8 @@ def _pairs_at_threshold_note(db: str, method, settings: dict, floor: float | Non
     pairs_key = method.pairs_key(params)
     with open_store(db) as store:
         threshold, _ = choose_threshold(store, method.name, params, pairs_key)
-        shown = store.count_pairs(method.name, pairs_key, threshold)
-        pset = store.pair_set(method.name, pairs_key)
+        shown = store.pairs.count(method.name, pairs_key, threshold)
+        pset = store.pairs.find_set(method.name, pairs_key)
     if floor is None:  # --floor not given: the scan used the pair set's stored floor
         floor = pset.floor if pset is not None else 0.0
     if shown != stored:
@@ -197,7 +197,7 @@ def _refuse_dropping_folders(store: Store, roots: list[Root]) -> None:
         given = {r.path for r in normalise_roots(roots)}
     except ScanError:  # the job reports bad folders itself
         return
-    dropped = [r.path for r in store.roots() if r.path not in given]
+    dropped = [r.path for r in store.documents.roots() if r.path not in given]
     if not dropped:
         return
     listed = ", ".join(one_line(p) for p in dropped)
@@ -329,7 +329,7 @@ def cmd_clusters(args: argparse.Namespace) -> int:
         session = open_session(store, args)
         grouping = session.groups()
         method, threshold = session.method, session.threshold
-        docs = {d.id: d for d in store.documents([m for g in grouping.groups for m in g.members])}
+        docs = {d.id: d for d in store.documents.all([m for g in grouping.groups for m in g.members])}
     if args.format == "json":
         out = [
             {
@@ -402,14 +402,14 @@ def cmd_errors(args: argparse.Namespace) -> int:
     ``--format`` every file with its reason."""
     if not args.all and args.format is None:
         with open_store(args.db) as store:
-            total = write_groups(((d.status, d.reason, d.relpath) for d in store.errors()), sys.stdout)
+            total = write_groups(((d.status, d.reason, d.relpath) for d in store.documents.errors()), sys.stdout)
         sys.stdout.write(f"{total:,} files skipped or failed" + (" (every file: --all)\n" if total else "\n"))
         return EXIT_OK
     with open_store(args.db) as store:
         rows = [
             {"path": d.relpath, "root": d.root, "status": d.status, "reason": d.reason, "format": d.format,
              "size": d.size, "id": d.id}
-            for d in store.errors()
+            for d in store.documents.errors()
         ]
     write_rows(rows, args.format or "csv", sys.stdout, ERROR_COLUMNS)
     return EXIT_OK

@@ -58,7 +58,7 @@ def cmd_folders(args: argparse.Namespace) -> int:
     from .output import write_rows
 
     with open_store(args.db) as store:
-        if store.last_method() is None and args.method is None:
+        if store.scans.last_method() is None and args.method is None:
             raise UsageError("the collection has not been scanned yet (run 'ndd scan')")
         method, _, pairs_key, threshold = select_pair_set(store, args)
         analysis = analyse_folders(store, method.name, pairs_key, threshold, args.min_share)

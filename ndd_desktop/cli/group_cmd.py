@@ -46,7 +46,7 @@ def cmd_group(args: argparse.Namespace) -> int:
     with open_store(args.db) as store:
         keeper_rule, grouping_mode, priority = grouping_options(store, args)
         method, _, pairs_key, threshold = select_pair_set(store, args)
-        arrays = store.pair_arrays(method.name, pairs_key)
+        arrays = store.pairs.arrays(method.name, pairs_key)
         grouping = groups_at(store, method.name, pairs_key, threshold, keeper_rule=keeper_rule,
                              folder_priority=priority, grouping=grouping_mode, arrays=arrays)
         group = next((g for g in grouping.groups if g.group_id == args.id), None)

@@ -61,7 +61,7 @@ def cmd_lineage(args: argparse.Namespace) -> int:
         finally:
             if bar:
                 bar.close()
-        docs = {d.id: d for d in store.documents([m for g in groups for m in g.members], status=None)}
+        docs = {d.id: d for d in store.documents.all([m for g in groups for m in g.members], status=None)}
     entries = []
     for g in groups:
         o = orders[g.group_id]

@@ -126,7 +126,7 @@ class Collection(QObject):
 
     def roots(self) -> list[Root]:
         """The folders of the collection."""
-        return self.store.roots()
+        return self.store.documents.roots()
 
     # -- threshold and groups -------------------------------------------------------------
     def set_threshold(self, threshold: float) -> None:

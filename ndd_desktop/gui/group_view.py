@@ -133,7 +133,7 @@ class GroupViewDialog(QDialog):
         self.title.setText(f"<b>Reference:</b> {html.escape(doc_label(ref))} · {human_size(ref.size)} · "
                            f"dated {fmt_date(doc_date(ref))}")
         # the text only: its words are cut on the worker, not here
-        text = self.collection.store.document_text(self.view.reference) or ""
+        text = self.collection.store.documents.text(self.view.reference) or ""
         self.reference_text.setPlainText(text.replace("\f", "\n"))
         others = self.view.others()
         self.table.setSortingEnabled(False)
@@ -274,7 +274,7 @@ class GroupViewDialog(QDialog):
         self._after_review("undo", change.verdicts_before)
 
     def _after_review(self, action: str, pairs: dict) -> None:
-        verdicts = self.collection.store.verdicts()
+        verdicts = self.collection.store.review.verdicts()
         data = self.collection.data
         if data is not None:  # the window's copy of the verdicts, then the groups anew
             data.verdicts = verdicts

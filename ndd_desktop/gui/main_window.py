@@ -237,7 +237,7 @@ class MainWindow(OpeningMixin, QMainWindow):
         (an unchanged failed file is not read again, so the scan does not report it)."""
         self.errors.clear()
         if self.collection is not None:
-            self.errors.add(self.collection.store.errors())
+            self.errors.add(self.collection.store.documents.errors())
         return self.errors.count()
 
     def _scan_finished(self, summary: Any) -> None:
@@ -286,7 +286,7 @@ class MainWindow(OpeningMixin, QMainWindow):
     def _pair_set_loaded(self, data: PairSetData) -> None:
         method = get_method(data.method)
         # labels tell apart folders of one name (two "letters" folders: a/letters, b/letters)
-        set_root_names({d.root for d in data.docs.values()} | {r.path for r in self.collection.store.roots()})
+        set_root_names({d.root for d in data.docs.values()} | {r.path for r in self.collection.store.documents.roots()})
         t = self.collection.threshold
         self.threshold.set_scores(data.arrays.score, data.floor, documents=len(data.docs))
         self.threshold.set_source(f"{data.method} pairs",
@@ -358,11 +358,11 @@ class MainWindow(OpeningMixin, QMainWindow):
         if self.collection is None:
             return True
         store = self.collection.store
-        ids = {d.id for d in store.documents(status=None) if d.root == path}
+        ids = {d.id for d in store.documents.all(status=None) if d.root == path}
         if not ids:
             return True
-        decisions = sum(1 for a, b in store.verdicts() if a in ids or b in ids)
-        decisions += len(store.keepers() & ids)
+        decisions = sum(1 for a, b in store.review.verdicts() if a in ids or b in ids)
+        decisions += len(store.review.keepers() & ids)
         text = (f"Remove the folder\n{path}\nfrom this collection?\n\n"
                 f"{len(ids):,} document{'s' if len(ids) != 1 else ''} read from it will be dropped from the "
                 f"collection, with their pairs")
@@ -384,14 +384,14 @@ class MainWindow(OpeningMixin, QMainWindow):
         roots = [Root(p, r) for p, r in self.setup.roots()]
         removed = 0
         try:
-            if roots != self.collection.store.roots():
-                removed = self.collection.store.set_roots(roots)
+            if roots != self.collection.store.documents.roots():
+                removed = self.collection.store.documents.set_roots(roots)
         except StoreError as exc:
             self.statusBar().showMessage(str(exc))
         if removed:
             store = self.collection.store
             self.errors.clear()
-            self.errors.add(store.errors())
+            self.errors.add(store.documents.errors())
             if self.collection.data is not None:
                 self.review.set_pairs_shown(False)  # until the pairs are read again without them
                 self.collection.reload()
@@ -457,7 +457,7 @@ class MainWindow(OpeningMixin, QMainWindow):
             return
         docs, store = self.collection.data.docs, self.collection.store
         if a in docs and b in docs:
-            self.compare.show_pair(docs[a], docs[b], store.document_text)
+            self.compare.show_pair(docs[a], docs[b], store.documents.text)
 
     # -- export ---------------------------------------------------------------------------
     def open_export(self) -> ExportDialog | None:

@@ -106,8 +106,8 @@ def compare_texts(text_a: str | None, text_b: str | None, fmt_a: str | None, fmt
 
 def compare_documents(store: Store, a_id: int, b_id: int, *, budget: float | None = BUDGET) -> PairPassages:
     """The placed passages of two documents of ``store``."""
-    docs = {d.id: d for d in store.documents([a_id, b_id], status=None)}
-    texts = store.texts([a_id, b_id])
+    docs = {d.id: d for d in store.documents.all([a_id, b_id], status=None)}
+    texts = store.documents.texts([a_id, b_id])
     da, db = docs.get(a_id), docs.get(b_id)
     shared, placed, contained = place_passages(
         words_of(texts.get(a_id, "")), words_of(texts.get(b_id, "")),
@@ -126,7 +126,7 @@ def find_document(store: Store, path: str) -> DocumentInfo:
     Raises:
         NotInCollection: no document, or several, at that path.
     """
-    docs = store.documents(status=None)
+    docs = store.documents.all(status=None)
     full = os.path.abspath(path)
     hits = [d for d in docs if os.path.join(d.root, *d.relpath.split("/")) == full]
     if not hits:

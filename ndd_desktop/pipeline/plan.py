@@ -68,7 +68,7 @@ def make_plan(
     ``reread``: None when the reading options are those the documents were read with;
     otherwise the files (root, relative path) to read again even when unchanged.
     """
-    known: dict[tuple[str, str], KnownFile] = store.known_files(RETRIED_REASONS)
+    known: dict[tuple[str, str], KnownFile] = store.scans.known_files(RETRIED_REASONS)
     plan = ScanPlan(walk_errors=walk_errors, reading_changed=reread is not None)
     reread = reread or set()
     for entry in entries:
@@ -96,7 +96,7 @@ def make_plan(
     seen = set(plan.entries)
     seen.update((d.root, d.container or d.relpath) for d in walk_errors)
     plan.missing_file_ids = [kf.file_id for key, kf in known.items() if key not in seen]
-    for doc in store.documents_of_files(plan.missing_file_ids):
+    for doc in store.scans.documents_of_files(plan.missing_file_ids):
         if doc.status == "ok" and doc.xxh128:
             plan.move_pool.setdefault(doc.xxh128, []).append(doc.doc_id)
     return plan

@@ -95,7 +95,7 @@ def _load(store: Store, ids: np.ndarray, needed: np.ndarray, cache: dict[int, Ru
     missing = [int(x) for x in needed.tolist() if int(x) not in cache]
     for start in range(0, len(missing), TEXT_BATCH):
         part = missing[start : start + TEXT_BATCH]
-        texts = store.texts([int(ids[x]) for x in part])
+        texts = store.documents.texts([int(ids[x]) for x in part])
         read = method.texts_to_verify([normalize(texts.get(int(ids[x])) or "", ignore) for x in part], params)
         for x, text in zip(part, read):
             cache[x] = runs_of(text)
