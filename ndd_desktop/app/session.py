@@ -77,7 +77,7 @@ class Session:
         """Read a pair set and the threshold it opens at (given, else saved, else the
         method's default); changes nothing (safe on another thread)."""
         data = read_pair_set(self.store, method, params, pairs_key, floor)
-        return data, choose_threshold(self.store, method, params, pairs_key, threshold)[0]
+        return data, choose_threshold(self.store.settings, method, params, pairs_key, threshold)[0]
 
     def show(self, data: PairSetData, threshold: float) -> None:
         """Make ``data`` the pair set shown, at ``threshold`` (never below its floor); the

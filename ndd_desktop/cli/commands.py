@@ -176,7 +176,7 @@ def _pairs_at_threshold_note(db: str, method, settings: dict, floor: float | Non
     params = method.params(settings)
     pairs_key = method.pairs_key(params)
     with open_store(db) as store:
-        threshold, _ = choose_threshold(store, method.name, params, pairs_key)
+        threshold, _ = choose_threshold(store.settings, method.name, params, pairs_key)
         shown = store.pairs.count(method.name, pairs_key, threshold)
         pset = store.pairs.find_set(method.name, pairs_key)
     if floor is None:  # --floor not given: the scan used the pair set's stored floor

@@ -36,11 +36,11 @@ def cmd_compare(args: argparse.Namespace) -> int:
 
     with open_store(args.db) as store:
         try:
-            a = find_document(store, args.path_a)
-            b = find_document(store, args.path_b)
+            a = find_document(store.documents, args.path_a)
+            b = find_document(store.documents, args.path_b)
         except NotInCollection as exc:
             raise UsageError(str(exc)) from None
-        result = compare_documents(store, a.id, b.id)
+        result = compare_documents(store.documents, a.id, b.id)
     if args.format == "json":
         json.dump(printable(result.to_dict()), sys.stdout, indent=1, ensure_ascii=False)
         sys.stdout.write("\n")

@@ -57,7 +57,7 @@ def cmd_group(args: argparse.Namespace) -> int:
         reference = group.keeper
         if args.reference:
             try:
-                doc = find_document(store, args.reference)
+                doc = find_document(store.documents, args.reference)
             except NotInCollection as exc:
                 raise UsageError(str(exc)) from None
             if doc.id not in group.members:

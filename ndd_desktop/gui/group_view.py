@@ -261,7 +261,7 @@ class GroupViewDialog(QDialog):
         """Apply a bulk action to the whole group (undoable with :meth:`undo`)."""
         if not self._writable():
             return
-        change = bulk_review(self.collection.store, self.view.members, self.view.reference, action)
+        change = bulk_review(self.collection.store.review, self.view.members, self.view.reference, action)
         self._undo.append(change)
         self._after_review(action, change.verdicts_before)
 
@@ -270,7 +270,7 @@ class GroupViewDialog(QDialog):
         if not self._undo or not self._writable():
             return
         change = self._undo.pop()
-        undo_bulk(self.collection.store, change)
+        undo_bulk(self.collection.store.review, change)
         self._after_review("undo", change.verdicts_before)
 
     def _after_review(self, action: str, pairs: dict) -> None:

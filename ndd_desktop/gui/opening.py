@@ -141,7 +141,7 @@ class OpeningMixin:
         name = last[0] if last else (self.settings.last_method() or DEFAULT_METHOD)
         params = last[1] if last else self.settings.method_params(name)
         self._select_method(name, params)
-        self.setup.set_html_choice(reading_choice(store).html)
+        self.setup.set_html_choice(reading_choice(store.settings).html)
         self.errors.clear()
         self.errors.add(store.documents.errors())
         self.methods.set_store(store, {})

@@ -19,7 +19,7 @@ from typing import Callable, Iterator, Sequence
 
 from ..core.passages import CONTAINED, Words, differences, words_of  # noqa: F401 - CONTAINED for the window
 from ..core.places import Places
-from ..store import DocumentInfo, Store
+from ..store import DocumentInfo, Review, Store
 from .passages import BUDGET, excerpt
 
 #: Characters of each side of a difference kept for showing.
@@ -194,7 +194,7 @@ class BulkChange:
     keepers_before: dict[int, bool]
 
 
-def bulk_review(store: Store, members: Sequence[int], reference: int, action: str) -> BulkChange:
+def bulk_review(review: Review, members: Sequence[int], reference: int, action: str) -> BulkChange:
     """Review the whole group at once.
 
     ``keep-reference``: the reference is the group's keeper (other chosen keepers cleared);
@@ -206,20 +206,20 @@ def bulk_review(store: Store, members: Sequence[int], reference: int, action: st
     """
     if action not in BULK_ACTIONS:
         raise ValueError(f"unknown action {action!r} (known: {', '.join(BULK_ACTIONS)})")
-    chosen = store.review.keepers()
-    verdicts = store.review.verdicts()
+    chosen = review.keepers()
+    verdicts = review.verdicts()
     keepers_before = {m: m in chosen for m in members}
     verdicts_before: dict[tuple[int, int], str | None] = {}
     if action == "keep-all":
         for m in members:
             if m not in chosen:
-                store.review.set_keeper(m, True)
+                review.set_keeper(m, True)
     else:
         for m in members:
             if m != reference and m in chosen:
-                store.review.set_keeper(m, False)
+                review.set_keeper(m, False)
         if reference not in chosen:
-            store.review.set_keeper(reference, True)
+            review.set_keeper(reference, True)
     if action == "duplicates":
         for m in members:
             if m == reference:
@@ -227,15 +227,15 @@ def bulk_review(store: Store, members: Sequence[int], reference: int, action: st
             key = (min(m, reference), max(m, reference))
             verdicts_before[key] = verdicts.get(key)
             if verdicts.get(key) != "duplicate":
-                store.review.set_verdict(key[0], key[1], "duplicate")
+                review.set_verdict(key[0], key[1], "duplicate")
     return BulkChange(action, verdicts_before, keepers_before)
 
 
-def undo_bulk(store: Store, change: BulkChange) -> None:
+def undo_bulk(review: Review, change: BulkChange) -> None:
     """Put back the verdicts and keepers a :func:`bulk_review` changed."""
     for (a, b), verdict in change.verdicts_before.items():
-        store.review.set_verdict(a, b, verdict)
-    chosen = store.review.keepers()
+        review.set_verdict(a, b, verdict)
+    chosen = review.keepers()
     for m, was in change.keepers_before.items():
         if was != (m in chosen):
-            store.review.set_keeper(m, was)
+            review.set_keeper(m, was)

@@ -116,13 +116,13 @@ class ScanJob:
             options = self.config.extract_options
             # None: the documents were read with these options; else the files to read again
             reread = start_reading(self.store, options)
-            plan = make_plan(self.store, entries, walk_errors, reread=reread)
+            plan = make_plan(self.store.scans, entries, walk_errors, reread=reread)
             self.store.scans.touch_files(plan.touched)
             stage = ExtractStage(self.store, method, params, sketch_key, plan, self.meter, self.cancel, self.on_error)
             stage.param_overrides = dict(self.config.params)
             done = stage.run(self.config.limits, self.config.workers, options)
             if reread is not None:  # every document is now read with the options
-                settle_reading(self.store, options)
+                settle_reading(self.store.settings, options)
             removed = self.store.scans.remove_files(plan.missing_file_ids) + dropped
             # decisions whose documents left (a folder removed, a file deleted) or now hold
             # other content (files renamed into each other) follow their content to the

@@ -120,7 +120,7 @@ def compute_pairs(store: Store, method: Method, params: Any, params_dict: dict, 
     meter.finish()
     # every candidate is scored on its two texts: one scale whatever the method
     meter.stage("verify", len(scores))
-    scores = verify_pairs(store, method, params, scores, ids, floor, check=check, progress=meter.update)
+    scores = verify_pairs(store.documents, method, params, scores, ids, floor, check=check, progress=meter.update)
     meter.finish()
     meter.stage("store", len(scores))
 

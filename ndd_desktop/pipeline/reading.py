@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from ..ingest.options import ExtractOptions
 from ..ingest.reasons import NOT_A_FILE_REASONS, UNREAD_REASONS
-from ..store import Store
+from ..store import Settings, Store
 
 #: The setting that records the options the documents were read with.
 READING_KEY = "reading"
@@ -34,9 +34,9 @@ READERS = 2
 _MISSING = object()
 
 
-def recorded_reading(store: Store) -> dict | None:
+def recorded_reading(settings: Settings) -> dict | None:
     """The options the collection's documents were read with; None while unsettled."""
-    return store.settings.get(READING_KEY, LEGACY_READING)
+    return settings.get(READING_KEY, LEGACY_READING)
 
 
 def start_reading(store: Store, options: ExtractOptions) -> set[tuple[str, str]] | None:
@@ -64,16 +64,16 @@ def _recorded(options: ExtractOptions) -> dict:
     return {**options.as_dict(), "readers": READERS}
 
 
-def settle_reading(store: Store, options: ExtractOptions) -> None:
+def settle_reading(settings: Settings, options: ExtractOptions) -> None:
     """Record that every document has been read with ``options`` (after the extraction)."""
-    store.settings.put(READING_KEY, _recorded(options))
+    settings.put(READING_KEY, _recorded(options))
 
 
-def reading_choice(store: Store) -> ExtractOptions:
+def reading_choice(settings: Settings) -> ExtractOptions:
     """The options to offer for the next scan of a collection: those its documents were read
     with, the defaults when unknown (a new collection, one from before the options, one
     whose last change of options was stopped)."""
-    recorded = store.settings.get(READING_KEY)
+    recorded = settings.get(READING_KEY)
     try:
         if not isinstance(recorded, dict):
             return ExtractOptions()

@@ -43,14 +43,14 @@ def test_bulk_review_and_undo_in_the_store(tmp_path):
     a, b, c = ids
     store.review.set_verdict(a, c, "not_duplicate")
     store.review.set_keeper(b, True)
-    change = bulk_review(store, ids, a, "duplicates")
+    change = bulk_review(store.review, ids, a, "duplicates")
     assert store.review.keepers() == {a}
     assert store.review.verdicts() == {(a, b): "duplicate", (a, c): "duplicate"}
-    undo_bulk(store, change)
+    undo_bulk(store.review, change)
     assert store.review.keepers() == {b}
     assert store.review.verdicts() == {(a, c): "not_duplicate"}
-    change = bulk_review(store, ids, a, "keep-all")
+    change = bulk_review(store.review, ids, a, "keep-all")
     assert store.review.keepers() == {a, b, c}
-    undo_bulk(store, change)
+    undo_bulk(store.review, change)
     assert store.review.keepers() == {b}
     store.close()
