@@ -67,6 +67,7 @@ class Session:
         self.keeper_rule, self.grouping_mode = saved.keeper_rule, saved.grouping
         self.folder_priority: tuple[str, ...] = ()
         self.grouping: Any = None
+        self._arrays: Any = None  # the pair set used, when read without show() (see pair_arrays)
         # ("verdict", (a, b), verdict before) or ("keeper", doc id, {member: chosen before})
         self._undo: list[tuple[str, Any, Any]] = []
         self.closed = False
@@ -84,6 +85,7 @@ class Session:
         groups shown so far stay until new ones are set (a view keeps showing them)."""
         self.data = data
         self.selection = None
+        self._arrays = None
         self.threshold = max(float(threshold), data.floor)
 
     def use(self, selection: Selection) -> None:
@@ -93,6 +95,7 @@ class Session:
         self.selection = selection
         self.threshold = selection.threshold
         self.grouping = None
+        self._arrays = None
 
     def select(self, method: str | None = None, settings: dict | None = None,
                threshold: float | None = None) -> Selection:
@@ -114,6 +117,15 @@ class Session:
         if self.data is not None:
             return self.data.pairs_key
         return self.selection.pairs_key if self.selection is not None else None
+
+    def pair_arrays(self) -> Any:
+        """The pair set shown as numpy arrays (``store.PairArrays``): those read with it,
+        else read now and kept for the groups too; None when no pair set is shown."""
+        if self.data is not None:
+            return self.data.arrays
+        if self._arrays is None and self.method is not None:
+            self._arrays = self.store.pairs.arrays(self.method, self.pairs_key)
+        return self._arrays
 
     # -- threshold and grouping -----------------------------------------------------------
     def set_threshold(self, threshold: float) -> None:
@@ -164,7 +176,7 @@ class Session:
             return None
         store, t, rule, prio, mode = self.store, self.threshold, self.keeper_rule, self.folder_priority, \
             self.grouping_mode
-        arrays = self.data.arrays if self.data is not None else None
+        arrays = self.data.arrays if self.data is not None else self._arrays
 
         def job() -> Any:
             return groups_at(store, method, pairs_key, t, keeper_rule=rule, folder_priority=prio, grouping=mode,

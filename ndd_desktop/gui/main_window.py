@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..app.analyses import folder_source, threads_job
 from ..core.methods import get_method
 from ..store import Root, StoreError
 from . import heap, resources
@@ -299,8 +300,8 @@ class MainWindow(OpeningMixin, QMainWindow):
         self.pairs.set_pairs(data.arrays, data.docs, data.verdicts, t)
         self.methods.set_store(self.collection.store, data.docs, known={(data.method, data.pairs_key): data.arrays})
         self._apply_keeper_rule(regroup=False)  # the collection regroups right after this signal
-        self.folders.set_source(self.collection.store, data.method, data.pairs_key, t)
-        self.threads_view.set_store(self.collection.store)
+        self.folders.set_source(folder_source(self.collection.session))
+        self.threads_view.set_source(threads_job(self.collection.session))
         self.review.set_pairs_shown(True)
         self._show_pairs_status()
         if self.pairs.model.total_rows():
@@ -413,8 +414,7 @@ class MainWindow(OpeningMixin, QMainWindow):
         if self.collection is not None:
             self.collection.set_threshold(t)
             if self.collection.data is not None:
-                d = self.collection.data
-                self.folders.set_source(self.collection.store, d.method, d.pairs_key, t)
+                self.folders.set_source(folder_source(self.collection.session))
 
     def _apply_keeper_rule(self, regroup: bool = True) -> None:
         """Hand the Groups tab's keeper rule and grouping, and the folder order, to the
