@@ -32,7 +32,7 @@ def add_parser(sub, add_db) -> None:
 def cmd_compare(args: argparse.Namespace) -> int:
     """``ndd compare``: print the shared passages of two documents."""
     from ..pipeline.passages import NotInCollection, compare_documents, find_document
-    from .commands import open_store
+    from .opening import open_store
 
     with open_store(args.db) as store:
         try:

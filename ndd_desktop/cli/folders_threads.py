@@ -54,7 +54,8 @@ def add_parsers(sub, add_db, add_selection) -> None:
 def cmd_folders(args: argparse.Namespace) -> int:
     """``ndd folders``: one row per pair of near-duplicate folders, best first."""
     from ..app.analyses import FOLDER_COLUMNS, folder_source
-    from .commands import open_session, open_store
+    from .opening import open_store
+    from .selection import open_session
     from .output import write_rows
 
     with open_store(args.db) as store:
@@ -73,7 +74,7 @@ def cmd_threads(args: argparse.Namespace) -> int:
     """``ndd threads``: every thread with its messages in order, inclusive or not."""
     from ..app.analyses import threads_job
     from ..app.session import Session
-    from .commands import open_store
+    from .opening import open_store
     from .output import iso_utc, write_rows
 
     with open_store(args.db) as store:

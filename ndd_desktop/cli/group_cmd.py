@@ -39,7 +39,8 @@ def cmd_group(args: argparse.Namespace) -> int:
     """``ndd group``: write the group view of group ``--id``."""
     from ..app.group_review import group_view
     from ..pipeline.passages import NotInCollection, find_document
-    from .commands import open_session, open_store
+    from .opening import open_store
+    from .selection import open_session
 
     with open_store(args.db) as store:
         session = open_session(store, args)

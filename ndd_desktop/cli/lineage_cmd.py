@@ -37,7 +37,8 @@ def cmd_lineage(args: argparse.Namespace) -> int:
     """``ndd lineage``: the version order of each group (or of the groups named by --group)."""
     from ..app.analyses import version_orders
     from ..pipeline.grouping import KEEPER_RULES
-    from .commands import grouping_options, open_session, open_store
+    from .opening import open_store
+    from .selection import grouping_options, open_session
     from .output import ProgressBar, clean
 
     args.keeper_rule = None  # the keeper plays no part in the order

@@ -12,7 +12,7 @@ from ..store.check import check_collection
 from ..store.repair import repair_collection
 from ..store.review_transfer import review_from_csv, review_to_csv
 from . import EXIT_FAILURE, EXIT_OK, CommandError, UsageError
-from .commands import open_store
+from .opening import open_store
 from .output import one_line
 
 

@@ -98,7 +98,7 @@ def test_negative_workers_are_refused(capsys, two_folders):
 def test_sigterm_cancels_a_scan_like_ctrl_c():
     import signal
 
-    from ndd_desktop.cli.commands import _cancel_on_sigint
+    from ndd_desktop.cli.scan_cmd import _cancel_on_sigint
     from ndd_desktop.pipeline import CancelToken
 
     token = CancelToken()

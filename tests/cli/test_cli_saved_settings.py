@@ -11,7 +11,7 @@ import os
 import pytest
 
 from ndd_desktop.cli import main
-from ndd_desktop.cli.commands import grouping_options
+from ndd_desktop.cli.selection import grouping_options
 from ndd_desktop.store import Store
 from ndd_desktop.store.settings import GROUPING_KEY, KEEPER_RULE_KEY, threshold_key
 
