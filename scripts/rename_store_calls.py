@@ -1,7 +1,14 @@
-"""Rename calls of the old Store methods to the narrow interfaces (store/ by concern).
+"""Bring code written against the one-class ``Store`` over to its interfaces by concern.
 
-Usage: python rename_store_calls.py FILE_OR_DIR...   (rewrites in place; prints each edit)
-Receivers treated as a Store: RECEIVER below (calls), STORE_REF (plain references).
+Usage: python scripts/rename_store_calls.py FILE_OR_DIR...   (rewrites in place; prints each edit)
+
+1. ``TABLE``: a call ``store.OLD(...)`` becomes ``store.NEW(...)`` (docs/store.md lists the
+   same table). Receivers taken for a Store: ``RECEIVER`` (calls), ``STORE_REF`` (plain
+   references such as a method handed on as a callback).
+2. ``NARROWED``: functions that now take one interface instead of the store; a call whose
+   first argument is a store gets ``.<interface>`` appended to it.
+Both steps parse each file and are idempotent; review the printed edits and grep for what a
+receiver of another name (``db``, ``coll``, ...) still calls.
 """
 import ast, pathlib, re, sys
 
@@ -34,6 +41,13 @@ TABLE = {
     # emails
     "email_headers": "emails.headers",
 }
+INTERFACES = {"documents", "pairs", "sketches", "scans", "review", "settings", "emails"}
+NARROWED = {  # function -> the interface its first argument is now
+    "make_plan": "scans", "verify_pairs": "documents", "compare_documents": "documents",
+    "find_document": "documents", "bulk_review": "review", "undo_bulk": "review",
+    "recorded_reading": "settings", "settle_reading": "settings", "reading_choice": "settings",
+    "choose_threshold": "settings", "saved_choice": "settings",
+}
 RECEIVER = re.compile(r"^(store|_store|s|s1|s2|file_store|inc|fresh|db_store|.*\.store|.*\._store)$")
 STORE_REF = re.compile(r"^(store|.*\.store)$")
 
@@ -46,19 +60,30 @@ def rewrite(path: pathlib.Path) -> int:
     for n in ast.walk(tree):
         if isinstance(n, ast.Attribute) and n.attr in TABLE:
             recv = ast.unparse(n.value)
-            ok = RECEIVER.match(recv) if id(n) in funcs else STORE_REF.match(recv)
+            # a plain reference (not a call) is renamed only when its old name is no interface
+            # now: ``store.documents`` is the interface, ``store.document_text`` the old method
+            ok = RECEIVER.match(recv) if id(n) in funcs else (STORE_REF.match(recv) and n.attr not in INTERFACES)
             if ok:
-                edits.append((n.end_lineno, n.end_col_offset, n.attr, recv))
+                edits.append((n.end_lineno, n.end_col_offset, n.attr, recv, "rename"))
+        elif isinstance(n, ast.Call) and n.args:
+            name = getattr(n.func, "id", None) or getattr(n.func, "attr", None)
+            first = n.args[0]
+            if name in NARROWED and RECEIVER.match(ast.unparse(first)):
+                edits.append((first.end_lineno, first.end_col_offset, name, ast.unparse(first), "narrow"))
     if not edits:
         return 0
     lines = text.split("\n")
-    for lineno, end, attr, recv in sorted(edits, reverse=True):
+    for lineno, end, name, recv, kind in sorted(edits, reverse=True):
         raw = lines[lineno - 1].encode()
-        start = end - len(attr)
-        assert raw[start:end] == attr.encode(), (path, lineno, attr)
-        raw = raw[:start] + TABLE[attr].encode() + raw[end:]
+        if kind == "narrow":
+            raw = raw[:end] + f".{NARROWED[name]}".encode() + raw[end:]
+            print(f"{path}:{lineno}: {name}({recv}, ...) -> {name}({recv}.{NARROWED[name]}, ...)")
+        else:
+            start = end - len(name)
+            assert raw[start:end] == name.encode(), (path, lineno, name)
+            raw = raw[:start] + TABLE[name].encode() + raw[end:]
+            print(f"{path}:{lineno}: {recv}.{name} -> {recv}.{TABLE[name]}")
         lines[lineno - 1] = raw.decode()
-        print(f"{path}:{lineno}: {recv}.{attr} -> {recv}.{TABLE[attr]}")
     path.write_text("\n".join(lines))
     return len(edits)
 
