@@ -96,12 +96,12 @@ def main(argv: list[str] | None = None) -> int:
         ScanJob(store, ScanConfig(roots=[Root(str(root))], method=DEFAULT_METHOD, workers=2)).run()
         seconds = time.perf_counter() - start
         threshold = default_threshold(DEFAULT_METHOD)
-        docs = {d.id: d for d in store.documents(status=None)}
+        docs = {d.id: d for d in store.documents.all(status=None)}
         failed = sorted(d.relpath for d in docs.values() if d.status != "ok")
         ok = [d for d in docs.values() if d.status == "ok"]
         text_of = {d.id: d.relpath[:5] for d in ok}  # "docNN"
-        (ps,) = [p for p in store.pair_sets() if p.method == DEFAULT_METHOD]
-        pa = store.pair_arrays(DEFAULT_METHOD, ps.pairs_key)
+        (ps,) = [p for p in store.pairs.sets() if p.method == DEFAULT_METHOD]
+        pa = store.pairs.arrays(DEFAULT_METHOD, ps.pairs_key)
         keep = pa.score >= threshold
         listed = {(min(a, b), max(a, b)) for a, b in zip(pa.a[keep].tolist(), pa.b[keep].tolist())}
         store.close()

@@ -31,7 +31,7 @@ def build(store, n: int, n_folders: int, seed: int = 0) -> int:
 
     rng = np.random.default_rng(seed)
     root = "/bench/root"
-    store.set_roots([Root(root)])
+    store.documents.set_roots([Root(root)])
     per = n // n_folders
     leaf = [f"area{f // 1000:02d}/box{(f // 50) % 20:02d}/folder{f:05d}" for f in range(n_folders)]
     writes = []
@@ -44,7 +44,7 @@ def build(store, n: int, n_folders: int, seed: int = 0) -> int:
             xxh128=f"{k:032x}", sha256="", text_length=1000, status="ok", reason=""))
     ids: list[int] = []
     for start in range(0, n, 5000):
-        ids.extend(store.write_documents(writes[start:start + 5000], "qgram", "bench"))
+        ids.extend(store.scans.write_documents(writes[start:start + 5000], "qgram", "bench"))
     ids = np.array(ids, dtype=np.int64)
     # a fifth of the folders are copies of another folder: every document near its original
     # (the last copies only half), one in ten an exact copy (same content hash)
@@ -74,7 +74,7 @@ def build(store, n: int, n_folders: int, seed: int = 0) -> int:
             "UPDATE documents SET xxh128 = (SELECT d2.xxh128 FROM documents d2 WHERE d2.id = ?) WHERE id = ?",
             exact)
     nan = np.full(lo.size, np.nan)
-    store.replace_pairs("qgram", "bench", "bench", {}, 0.3, "bench",
+    store.pairs.replace("qgram", "bench", "bench", {}, 0.3, "bench",
                         {"a": lo, "b": hi, "score": score, "cont_ab": nan, "cont_ba": nan, "hamming": nan})
     return int(lo.size)
 

@@ -60,7 +60,7 @@ def build(path: str, texts: list[str]) -> list[int]:
 
     store = Store.open(path, create=True)
     root = "/bench/group"
-    store.set_roots([Root(root)])
+    store.documents.set_roots([Root(root)])
     writes = [DocWrite(root=root, file_relpath=f"v{k:04d}.txt", file_size=len(t), file_mtime_ns=0,
                        file_xxh128=f"{k:032x}", relpath=f"v{k:04d}.txt", container=None, size=len(t),
                        mtime_ns=0, date=None, format="txt", xxh128=f"{k:032x}", sha256="",
@@ -68,12 +68,12 @@ def build(path: str, texts: list[str]) -> list[int]:
               for k, t in enumerate(texts)]
     ids: list[int] = []
     for start in range(0, len(writes), 100):
-        ids.extend(store.write_documents(writes[start:start + 100], "qgram", "bench"))
+        ids.extend(store.scans.write_documents(writes[start:start + 100], "qgram", "bench"))
     a = np.full(len(ids) - 1, ids[0], dtype=np.int64)
     b = np.array(ids[1:], dtype=np.int64)
     score = np.full(b.size, 0.97)
     nan = np.full(b.size, np.nan)
-    store.replace_pairs("qgram", "bench", "bench", {}, 0.3, "bench",
+    store.pairs.replace("qgram", "bench", "bench", {}, 0.3, "bench",
                         {"a": a, "b": b, "score": score, "cont_ab": nan, "cont_ba": nan, "hamming": nan})
     store.close()
     return ids
@@ -98,7 +98,7 @@ def main(argv=None) -> int:
         print(f"built {args.members} members of {sum(map(len, texts)) / len(texts) / 1024:.0f} KB "
               f"in {time.perf_counter() - t0:.1f} s")
         store = Store.open(path)
-        arrays = store.pair_arrays("qgram", "bench")
+        arrays = store.pairs.arrays("qgram", "bench")
         group = groups_at(store, "qgram", "bench", 0.5, arrays=arrays).groups[0]
         from ndd_desktop.core.hashing import word_tables
 
@@ -109,7 +109,7 @@ def main(argv=None) -> int:
         lookup = PairLookup(arrays.a, arrays.b, arrays.score)
         view = GroupView.of_group(store, group, score=lambda a, b: lookup.get((a, b)))
         rows = [(view.docs[m].relpath, view.score(m), view.docs[m].size) for m in view.others()]
-        store.document_text(view.reference)  # what the window shows at once
+        store.documents.text(view.reference)  # what the window shows at once
         gui_thread = time.perf_counter() - t0
         view.reference_words()
         first = view.diff(view.others()[0])

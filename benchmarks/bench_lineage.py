@@ -78,7 +78,7 @@ def tau(true_places: list[int]) -> float:
 
 def score_grouped(truth, names, store, groups, orders) -> dict:
     """Per true lineage in the group holding most of its members (see the module docstring)."""
-    id_of = {d.id: names[d.relpath] for d in store.documents()}
+    id_of = {d.id: names[d.relpath] for d in store.documents.all()}
     lineages = collections.defaultdict(list)
     for doc, (lin, place) in truth.items():
         lineages[lin].append(place)

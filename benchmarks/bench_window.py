@@ -75,7 +75,7 @@ def build(path: str, n: int) -> int:
 
     store = Store.open(path, create=True)
     root = "/bench/window"
-    store.set_roots([Root(root)])
+    store.documents.set_roots([Root(root)])
     ids: list[int] = []
     step = 20_000
     for start in range(0, n, step):
@@ -85,16 +85,16 @@ def build(path: str, n: int) -> int:
                            mtime_ns=1_600_000_000 * 10**9 + k, date=None, format="txt", xxh128=f"{k:032x}",
                            sha256="", text_length=4000, status="ok", reason="")
                   for k in range(start, min(n, start + step))]
-        ids.extend(store.write_documents(writes, "qgram", "bench"))
+        ids.extend(store.scans.write_documents(writes, "qgram", "bench"))
     cols = planted_pairs(n)
     id_arr = np.asarray(ids, dtype=np.int64)
     m = cols["a"].shape[0]
     nan = np.full(m, np.nan)
-    store.replace_pairs("qgram", "bench", "bench", {}, 0.3, "bench",
+    store.pairs.replace("qgram", "bench", "bench", {}, 0.3, "bench",
                         {"a": id_arr[cols["a"]], "b": id_arr[cols["b"]], "score": cols["score"],
                          "cont_ab": nan, "cont_ba": nan, "hamming": nan, "estimate": nan})
-    run = store.begin_run("qgram", {}, "bench", 0.3)  # a scan's record: the window shows its pair set
-    store.end_run(run, "finished", {"documents": n})
+    run = store.scans.begin_run("qgram", {}, "bench", 0.3)  # a scan's record: the window shows its pair set
+    store.scans.end_run(run, "finished", {"documents": n})
     store.close()
     return m
 

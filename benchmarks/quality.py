@@ -89,8 +89,8 @@ def evaluate(collection: LabelledCollection, store: Store, label: str, method: s
     m = get_method(method)
     params = m.params(overrides)
     key = m.pairs_key(params)
-    names = {d.id: doc_id(d.relpath) for d in store.documents()}
-    pa = store.pair_arrays(method, key)
+    names = {d.id: doc_id(d.relpath) for d in store.documents.all()}
+    pa = store.pairs.arrays(method, key)
     a = [names.get(int(x)) for x in pa.a]
     b = [names.get(int(x)) for x in pa.b]
     curve_pairs, curve_groups = [], []

@@ -81,7 +81,7 @@ def select(store, method: str | None = None, settings: dict | None = None, pairs
             or a threshold outside [0, 1].
     """
     choice = choose_pair_set(store, method, settings, pairs_key)
-    value, source = choose_threshold(store, choice.name, choice.params, choice.pairs_key, threshold)
+    value, source = choose_threshold(store.settings, choice.name, choice.params, choice.pairs_key, threshold)
     if not 0.0 <= value <= 1.0:
         raise SelectionError(f"--threshold must be between 0 and 1, got {value}", usage=True)
     return Selection(choice, value, source)

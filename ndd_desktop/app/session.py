@@ -47,15 +47,15 @@ def read_pair_set(store, method: str, params: dict, pairs_key: str, floor: float
     Only the documents of its pairs, of the reviewer's verdicts and of the chosen keepers
     are read (a group is formed from those): in a large collection most documents are in no
     pair, and reading them all cost the window seconds per 100,000 documents."""
-    arrays = store.pair_arrays(method, pairs_key)
-    verdicts = store.verdicts()
+    arrays = store.pairs.arrays(method, pairs_key)
+    verdicts = store.review.verdicts()
     named = np.concatenate((arrays.a, arrays.b, np.asarray([x for pair in verdicts for x in pair], dtype=np.int64),
-                            np.asarray(sorted(store.keepers()), dtype=np.int64)))
-    docs = {d.id: d for d in store.documents(np.unique(named).tolist())}
-    pset = store.pair_set(method, pairs_key)
+                            np.asarray(sorted(store.review.keepers()), dtype=np.int64)))
+    docs = {d.id: d for d in store.documents.all(np.unique(named).tolist())}
+    pset = store.pairs.find_set(method, pairs_key)
     complete_from = pset.complete_from if pset is not None else None
     return PairSetData(method, dict(params), pairs_key, floor, arrays, docs, verdicts, complete_from,
-                       store.saved_threshold(method, pairs_key), store.count_documents())
+                       store.settings.saved_threshold(method, pairs_key), store.documents.count())
 
 
 class Session:
@@ -75,6 +75,7 @@ class Session:
         self.keeper_rule, self.grouping_mode = saved.keeper_rule, saved.grouping
         self.folder_priority: tuple[str, ...] = ()
         self.grouping: Any = None
+        self._arrays: Any = None  # the pair set used, when read without show() (see pair_arrays)
         # ("verdict", (a, b), verdict before) or ("keeper", doc id, {member: chosen before})
         self._undo: list[tuple[str, Any, Any]] = []
         self.closed = False
@@ -85,13 +86,14 @@ class Session:
         """Read a pair set and the threshold it opens at (given, else saved, else the
         method's default); changes nothing (safe on another thread)."""
         data = read_pair_set(self.store, method, params, pairs_key, floor)
-        return data, choose_threshold(self.store, method, params, pairs_key, threshold)[0]
+        return data, choose_threshold(self.store.settings, method, params, pairs_key, threshold)[0]
 
     def show(self, data: PairSetData, threshold: float) -> None:
         """Make ``data`` the pair set shown, at ``threshold`` (never below its floor); the
         groups shown so far stay until new ones are set (a view keeps showing them)."""
         self.data = data
         self.selection = None
+        self._arrays = None
         self.threshold = max(float(threshold), data.floor)
 
     def use(self, selection: Selection) -> None:
@@ -101,6 +103,7 @@ class Session:
         self.selection = selection
         self.threshold = selection.threshold
         self.grouping = None
+        self._arrays = None
 
     def select(self, method: str | None = None, settings: dict | None = None,
                threshold: float | None = None) -> Selection:
@@ -122,6 +125,15 @@ class Session:
         if self.data is not None:
             return self.data.pairs_key
         return self.selection.pairs_key if self.selection is not None else None
+
+    def pair_arrays(self) -> Any:
+        """The pair set shown as numpy arrays (``store.PairArrays``): those read with it,
+        else read now and kept for the groups too; None when no pair set is shown."""
+        if self.data is not None:
+            return self.data.arrays
+        if self._arrays is None and self.method is not None:
+            self._arrays = self.store.pairs.arrays(self.method, self.pairs_key)
+        return self._arrays
 
     # -- threshold and grouping -----------------------------------------------------------
     def set_threshold(self, threshold: float) -> None:
@@ -159,7 +171,7 @@ class Session:
         if self.closed or self.store.read_only:  # read-only: the setting applies until closed
             return
         try:
-            self.store.set_setting(key, value)
+            self.store.settings.put(key, value)
         except Exception as exc:  # a locked or full disk must not break tuning
             if self.on_error is not None:
                 self.on_error(f"could not save {key} in the collection: {exc}")
@@ -172,7 +184,7 @@ class Session:
             return None
         store, t, rule, prio, mode = self.store, self.threshold, self.keeper_rule, self.folder_priority, \
             self.grouping_mode
-        arrays = self.data.arrays if self.data is not None else None
+        arrays = self.data.arrays if self.data is not None else self._arrays
         docs = self.data.docs if self.data is not None else None
 
         def job() -> Any:
@@ -195,7 +207,7 @@ class Session:
         """The pairs at or above the threshold, best first, streamed from the store."""
         if self.method is None:
             return iter(())
-        return self.store.iter_pairs(self.method, self.pairs_key, self.threshold, batch=batch)
+        return self.store.pairs.iter_rows(self.method, self.pairs_key, self.threshold, batch=batch)
 
     def pairs_at_threshold(self) -> int:
         """Pairs at or above the threshold."""
@@ -203,7 +215,7 @@ class Session:
             return int(np.count_nonzero(self.data.arrays.score >= self.threshold))
         if self.method is None:
             return 0
-        return self.store.count_pairs(self.method, self.pairs_key, self.threshold)
+        return self.store.pairs.count(self.method, self.pairs_key, self.threshold)
 
     # -- review ---------------------------------------------------------------------------
     def verdict(self, a: int, b: int) -> str | None:
@@ -216,7 +228,7 @@ class Session:
         """Save a verdict at once and remember the old one for undo; returns the pair (a < b)."""
         a, b = min(a, b), max(a, b)
         old = self.verdict(a, b)
-        self.store.set_verdict(a, b, verdict)
+        self.store.review.set_verdict(a, b, verdict)
         if self.data is not None:
             if verdict is None:
                 self.data.verdicts.pop((a, b), None)
@@ -231,13 +243,13 @@ class Session:
         undo puts back the group's chosen keepers as they were. Returns whether anything
         was recorded for undo."""
         doc_id = int(doc_id)
-        chosen = self.store.keepers()
+        chosen = self.store.review.keepers()
         members = {int(m) for m in group_members} | {doc_id}
         before = {m: m in chosen for m in members}
         for m in sorted(members):
             if m != doc_id and m in chosen:
-                self.store.set_keeper(m, False)
-        self.store.set_keeper(doc_id, True)
+                self.store.review.set_keeper(m, False)
+        self.store.review.set_keeper(doc_id, True)
         if record_undo and any(before[m] != (m == doc_id) for m in members):
             self._undo.append(("keeper", doc_id, before))
             return True
@@ -259,10 +271,10 @@ class Session:
         if kind == "verdict":
             self.set_verdict(key[0], key[1], before, record_undo=False)
         else:
-            chosen = self.store.keepers()
+            chosen = self.store.review.keepers()
             for member, was_chosen in before.items():
                 if was_chosen != (member in chosen):
-                    self.store.set_keeper(member, was_chosen)
+                    self.store.review.set_keeper(member, was_chosen)
         return kind, key
 
     # -- export ---------------------------------------------------------------------------

@@ -32,15 +32,15 @@ def add_parser(sub, add_db) -> None:
 def cmd_compare(args: argparse.Namespace) -> int:
     """``ndd compare``: print the shared passages of two documents."""
     from ..pipeline.passages import NotInCollection, compare_documents, find_document
-    from .commands import open_store
+    from .opening import open_store
 
     with open_store(args.db) as store:
         try:
-            a = find_document(store, args.path_a)
-            b = find_document(store, args.path_b)
+            a = find_document(store.documents, args.path_a)
+            b = find_document(store.documents, args.path_b)
         except NotInCollection as exc:
             raise UsageError(str(exc)) from None
-        result = compare_documents(store, a.id, b.id)
+        result = compare_documents(store.documents, a.id, b.id)
     if args.format == "json":
         json.dump(printable(result.to_dict()), sys.stdout, indent=1, ensure_ascii=False)
         sys.stdout.write("\n")

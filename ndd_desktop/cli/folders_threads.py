@@ -53,15 +53,15 @@ def add_parsers(sub, add_db, add_selection) -> None:
 
 def cmd_folders(args: argparse.Namespace) -> int:
     """``ndd folders``: one row per pair of near-duplicate folders, best first."""
-    from ..pipeline.folders import FOLDER_COLUMNS, analyse_folders
-    from .commands import open_store, select_pair_set
+    from ..app.analyses import FOLDER_COLUMNS, folder_source
+    from .opening import open_store
+    from .selection import open_session
     from .output import write_rows
 
     with open_store(args.db) as store:
-        if store.last_method() is None and args.method is None:
+        if store.scans.last_method() is None and args.method is None:
             raise UsageError("the collection has not been scanned yet (run 'ndd scan')")
-        method, _, pairs_key, threshold = select_pair_set(store, args)
-        analysis = analyse_folders(store, method.name, pairs_key, threshold, args.min_share)
+        analysis = folder_source(open_session(store, args, grouping=False)).analyse(args.min_share)
     write_rows(analysis.rows(), args.format, sys.stdout, FOLDER_COLUMNS)
     return EXIT_OK
 
@@ -72,12 +72,13 @@ THREAD_COLUMNS = ["thread", "position", "inclusive", "date", "from", "subject", 
 
 def cmd_threads(args: argparse.Namespace) -> int:
     """``ndd threads``: every thread with its messages in order, inclusive or not."""
-    from ..pipeline.threads import build_threads
-    from .commands import open_store
+    from ..app.analyses import threads_job
+    from ..app.session import Session
+    from .opening import open_store
     from .output import iso_utc, write_rows
 
     with open_store(args.db) as store:
-        threads = build_threads(store)
+        threads = threads_job(Session(store))()
     if args.format == "json":
         out = [
             {

@@ -37,18 +37,16 @@ def add_parser(sub, add_db, add_selection) -> None:
 
 def cmd_group(args: argparse.Namespace) -> int:
     """``ndd group``: write the group view of group ``--id``."""
-    from ..pipeline.group_view import GroupView
-    from ..pipeline.grouping import groups_at
-    from ..pipeline.pair_lookup import PairLookup
+    from ..app.group_review import group_view
     from ..pipeline.passages import NotInCollection, find_document
-    from .commands import grouping_options, open_store, select_pair_set
+    from .opening import open_store
+    from .selection import open_session
 
     with open_store(args.db) as store:
-        keeper_rule, grouping_mode, priority = grouping_options(store, args)
-        method, _, pairs_key, threshold = select_pair_set(store, args)
-        arrays = store.pair_arrays(method.name, pairs_key)
-        grouping = groups_at(store, method.name, pairs_key, threshold, keeper_rule=keeper_rule,
-                             folder_priority=priority, grouping=grouping_mode, arrays=arrays)
+        session = open_session(store, args)
+        method, threshold = session.selection.method, session.threshold
+        session.pair_arrays()  # read once: for the groups and the members' scores
+        grouping = session.groups()
         group = next((g for g in grouping.groups if g.group_id == args.id), None)
         if group is None:
             n = len(grouping.groups)
@@ -57,15 +55,13 @@ def cmd_group(args: argparse.Namespace) -> int:
         reference = group.keeper
         if args.reference:
             try:
-                doc = find_document(store, args.reference)
+                doc = find_document(store.documents, args.reference)
             except NotInCollection as exc:
                 raise UsageError(str(exc)) from None
             if doc.id not in group.members:
                 raise UsageError(f"{args.reference} is not a member of group {args.id}")
             reference = doc.id
-        lookup = PairLookup(arrays.a, arrays.b, arrays.score)
-        view = GroupView(store, group.group_id, group.members, reference, score=lambda a, b: lookup.get((a, b)))
-        data = view.to_dict()
+        data = group_view(session, group, reference).to_dict()
     from .compare_cmd import printable
     from .output import iso_utc
 

@@ -35,16 +35,19 @@ def add_parser(sub, add_db, add_selection) -> None:
 
 def cmd_lineage(args: argparse.Namespace) -> int:
     """``ndd lineage``: the version order of each group (or of the groups named by --group)."""
-    from ..pipeline.grouping import groups_at
-    from ..pipeline.lineage import group_orders
-    from .commands import grouping_options, open_store, select_pair_set
+    from ..app.analyses import version_orders
+    from ..pipeline.grouping import KEEPER_RULES
+    from .opening import open_store
+    from .selection import grouping_options, open_session
     from .output import ProgressBar, clean
 
     args.keeper_rule = None  # the keeper plays no part in the order
     with open_store(args.db) as store:
         _, grouping_mode, _ = grouping_options(store, args)
-        method, _, pairs_key, threshold = select_pair_set(store, args)
-        grouping = groups_at(store, method.name, pairs_key, threshold, grouping=grouping_mode)
+        session = open_session(store, args, grouping=False)
+        session.use_grouping(KEEPER_RULES[0], grouping_mode)
+        threshold = session.threshold
+        grouping = session.groups()
         groups = grouping.groups
         if args.group:
             known = {g.group_id for g in groups}
@@ -55,13 +58,11 @@ def cmd_lineage(args: argparse.Namespace) -> int:
             groups = [g for g in groups if g.group_id in set(args.group)]
         bar = ProgressBar() if sys.stderr.isatty() else None
         try:
-            # every group is ordered even when some are asked for: edits shared across
-            # groups give direction, so one group's answer does not depend on the question
-            orders = group_orders(store, grouping.groups, progress=bar)
+            orders = version_orders(store, grouping, progress=bar)  # every group, see there
         finally:
             if bar:
                 bar.close()
-        docs = {d.id: d for d in store.documents([m for g in groups for m in g.members], status=None)}
+        docs = {d.id: d for d in store.documents.all([m for g in groups for m in g.members], status=None)}
     entries = []
     for g in groups:
         o = orders[g.group_id]

@@ -12,7 +12,7 @@ from ..store.check import check_collection
 from ..store.repair import repair_collection
 from ..store.review_transfer import review_from_csv, review_to_csv
 from . import EXIT_FAILURE, EXIT_OK, CommandError, UsageError
-from .commands import open_store
+from .opening import open_store
 from .output import one_line
 
 
@@ -76,7 +76,7 @@ def cmd_decisions(args: argparse.Namespace) -> int:
     """``ndd decisions export|import``: the review (verdicts, keepers, settings) as a file."""
     if args.action == "export":
         with open_store(args.db) as store:
-            review = store.export_review()
+            review = store.review.export_dict()
         fmt = args.format or ("csv" if str(args.file).lower().endswith(".csv") else "json")
         text = review_to_csv(review) if fmt == "csv" else json.dumps(review, indent=1, ensure_ascii=False) + "\n"
         if args.file == "-":
@@ -104,7 +104,7 @@ def cmd_decisions(args: argparse.Namespace) -> int:
         raise UsageError(f"{args.file}: {exc}") from None
     with open_store(args.db) as store:
         try:
-            report = store.import_review(review)
+            report = store.review.import_dict(review)
         except ValueError as exc:
             raise UsageError(f"{args.file}: {exc}") from None
     sys.stderr.write(f"imported {report.applied} decisions and {report.settings} settings; {report.kept_newer} "

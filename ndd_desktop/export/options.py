@@ -112,7 +112,7 @@ def resolve_options(store, options: ExportOptions):
     """
     try:
         choice = choose_pair_set(store, options.method, pairs_key=options.pairs_key)
-        threshold, _ = choose_threshold(store, choice.name, choice.params, choice.pairs_key, options.threshold)
+        threshold, _ = choose_threshold(store.settings, choice.name, choice.params, choice.pairs_key, options.threshold)
     except SelectionError as exc:
         raise ExportError(str(exc)) from None
     chosen = choice.pair_set

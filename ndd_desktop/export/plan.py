@@ -166,8 +166,8 @@ def plan_export(store, options: ExportOptions) -> ExportPlan:
             an unknown keeper rule or measure.
     """
     options, pair_set = resolve_options(store, options)
-    roots = store.roots()
-    docs = store.documents(status=None)
+    roots = store.documents.roots()
+    docs = store.documents.all(status=None)
     listed = [r.path for r in roots]
     root_paths = listed + sorted({d.root for d in docs} - set(listed))
     check_destination(options.dest, root_paths)
@@ -198,10 +198,10 @@ def plan_export(store, options: ExportOptions) -> ExportPlan:
     left_out = (left_out - set(extra.put_back)) | set(extra.left_out)
     planner = _Planner(options, names, membership, left_out, set(grouping.partial))
     files, issues = planner.files(docs)
-    arrays = store.pair_arrays(options.method, options.pairs_key)
+    arrays = store.pairs.arrays(options.method, options.pairs_key)
     contained = containment_lookup(arrays)
     scored = PairLookup(arrays.a, arrays.b, arrays.score)
-    decisions = DecisionIndex(store.standing_decisions())
+    decisions = DecisionIndex(store.review.standing())
     rows = [planner.row(d, contained, decisions, scored) for d in docs]
     if extra.notes:
         rows = [replace(r, note=extra.notes[r.doc_id]) if r.doc_id in extra.notes else r for r in rows]

@@ -57,10 +57,10 @@ def closest_pairs(store, ctx: ReportContext, limit: int) -> list[PairView]:
     if limit <= 0:
         return []
     views = []
-    for p in store.pairs(o.method, o.pairs_key, o.threshold, order="score", descending=True, limit=limit):
+    for p in store.pairs.rows(o.method, o.pairs_key, o.threshold, order="score", descending=True, limit=limit):
         views.append(PairView(
             p.a.id, p.b.id, float(p.score), _num(p.cont_ab), _num(p.cont_ba), p.verdict or "",
-            store.document_text(p.a.id), store.document_text(p.b.id)))
+            store.documents.text(p.a.id), store.documents.text(p.b.id)))
     return views
 
 

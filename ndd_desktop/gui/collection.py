@@ -15,6 +15,7 @@ from typing import Any, Callable
 
 from PySide6.QtCore import QObject, Signal
 
+from ..app.analyses import lineage_job
 from ..app.selection import default_selection
 from ..app.session import PairSetData, Session, read_pair_set
 from ..store import Root, Store
@@ -28,7 +29,7 @@ class Collection(QObject):
 
     pairSetLoaded = Signal(object)  # PairSetData
     groupingChanged = Signal(object)  # pipeline Grouping
-    lineageChanged = Signal(object)  # {group id: pipeline.lineage.GroupOrder} of the latest grouping
+    lineageChanged = Signal(object)  # {group id: app.analyses.GroupOrder} of the latest grouping
     verdictChanged = Signal(int, int, object)  # a, b, verdict or None
     keepersChanged = Signal()
     undoChanged = Signal(bool)  # whether there is something to undo
@@ -129,7 +130,7 @@ class Collection(QObject):
 
     def roots(self) -> list[Root]:
         """The folders of the collection."""
-        return self.store.roots()
+        return self.store.documents.roots()
 
     # -- threshold and groups -------------------------------------------------------------
     def set_threshold(self, threshold: float) -> None:
@@ -169,8 +170,8 @@ class Collection(QObject):
     def order_versions(self) -> None:
         """Work out the version order of the current groups in the background
         (``lineageChanged`` follows; an answer for an older grouping is dropped)."""
-        grouping, store = self.grouping, self.store
-        if grouping is None or self._closed:
+        job = lineage_job(self.session)
+        if job is None or self._closed:
             return
         if self._lineage_worker is not None:
             # The running order is for groups nobody sees any more: stop it between two
@@ -178,10 +179,6 @@ class Collection(QObject):
             self._lineage_again = True
             self._lineage_worker.cancel()
             return
-        from ..pipeline.lineage import group_orders
-
-        def job(cancel: Any) -> Any:
-            return grouping, group_orders(store, grouping.groups, cancel=cancel)
 
         def done(result: Any) -> None:
             for_grouping, orders = result

@@ -1,7 +1,7 @@
 """The Folders tab: pairs of near-duplicate folders, and two folders side by side.
 
-The list is :func:`ndd_desktop.pipeline.folders.analyse_folders` of the pair set shown,
-at the window's threshold, computed on a worker thread when the tab is shown (and again
+The list is the analysis of :class:`ndd_desktop.app.analyses.FolderSource` (the pair set
+shown, at the window's threshold), computed on a worker thread when the tab is shown (and again
 when the pair set, the threshold or the minimum share changes while it is shown).
 Choosing a row shows the two folders side by side: matching documents on one row, the
 unmatched ones alone and marked; choosing a matched row there compares its two documents
@@ -10,8 +10,6 @@ in the window's compare view.
 
 from __future__ import annotations
 
-from typing import Any
-
 from PySide6.QtCore import QSortFilterProxyModel, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import (
@@ -19,7 +17,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout, QWidget,
 )
 
-from ..pipeline.folders import RELATION_TEXT, FolderAnalysis, analyse_folders
+from ..app.analyses import RELATION_TEXT, FolderAnalysis, FolderSource
 from .lazy_tab import LazyTab
 from .worker import Worker
 
@@ -44,7 +42,7 @@ class FoldersView(LazyTab):
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
-        self._source: tuple | None = None  # (store, method, pairs_key, threshold)
+        self._source: FolderSource | None = None
         self._stale = False
         self._worker: Worker | None = None
         self._again = False
@@ -103,9 +101,10 @@ class FoldersView(LazyTab):
         lay.addWidget(split, 1)
 
     # -- source and computing -------------------------------------------------------------
-    def set_source(self, store: Any, method: str, pairs_key: str, threshold: float) -> None:
-        """The pair set and threshold to list folders of; computed now if the tab is shown."""
-        self._source = (store, method, pairs_key, float(threshold))
+    def set_source(self, source: FolderSource | None) -> None:
+        """The pair set and threshold to list folders of (``app.analyses.folder_source`` of
+        the session); computed now if the tab is shown."""
+        self._source = source
         self._generation += 1
         self.mark_stale()
 
@@ -117,10 +116,10 @@ class FoldersView(LazyTab):
             self._again = True
             return
         self._stale = False
-        store, method, pairs_key, threshold = self._source
+        source = self._source
         share = self.share.value()
         self.status.setText("Comparing folders…")
-        worker = Worker(lambda progress, cancel: analyse_folders(store, method, pairs_key, threshold, share),
+        worker = Worker(lambda progress, cancel: source.analyse(share),
                         name="ndd-folders", parent=self)
         generation = self._generation
         worker.finished.connect(lambda result: self._show(result) if generation == self._generation else None)

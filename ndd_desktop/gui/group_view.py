@@ -32,8 +32,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..pipeline.group_view import CONTAINED, BulkChange, GroupView, MemberDiff, bulk_review, undo_bulk
-from ..pipeline.pair_lookup import PairLookup
+from ..app.group_review import CONTAINED, BulkChange, MemberDiff, group_view, review_group, undo_group_review
 from .formatting import doc_date, doc_label, fmt_date, human_size
 from .worker import Worker
 
@@ -53,10 +52,7 @@ class GroupViewDialog(QDialog):
         self.setObjectName("groupView")
         self.collection = collection
         self.group = group
-        data = collection.data
-        lookup = PairLookup(data.arrays.a, data.arrays.b, data.arrays.score) if data is not None else None
-        self.view = GroupView(collection.store, group.group_id, group.members, group.keeper,
-                              score=(lambda a, b: lookup.get((a, b))) if lookup is not None else None)
+        self.view = group_view(collection.session, group)
         self._undo: list[BulkChange] = []
         self._worker: Worker | None = None
         self._again = False
@@ -133,7 +129,7 @@ class GroupViewDialog(QDialog):
         self.title.setText(f"<b>Reference:</b> {html.escape(doc_label(ref))} · {human_size(ref.size)} · "
                            f"dated {fmt_date(doc_date(ref))}")
         # the text only: its words are cut on the worker, not here
-        text = self.collection.store.document_text(self.view.reference) or ""
+        text = self.collection.store.documents.text(self.view.reference) or ""
         self.reference_text.setPlainText(text.replace("\f", "\n"))
         others = self.view.others()
         self.table.setSortingEnabled(False)
@@ -261,7 +257,7 @@ class GroupViewDialog(QDialog):
         """Apply a bulk action to the whole group (undoable with :meth:`undo`)."""
         if not self._writable():
             return
-        change = bulk_review(self.collection.store, self.view.members, self.view.reference, action)
+        change = review_group(self.collection.session, self.view.members, self.view.reference, action)
         self._undo.append(change)
         self._after_review(action, change.verdicts_before)
 
@@ -270,14 +266,11 @@ class GroupViewDialog(QDialog):
         if not self._undo or not self._writable():
             return
         change = self._undo.pop()
-        undo_bulk(self.collection.store, change)
+        undo_group_review(self.collection.session, change)
         self._after_review("undo", change.verdicts_before)
 
     def _after_review(self, action: str, pairs: dict) -> None:
-        verdicts = self.collection.store.verdicts()
-        data = self.collection.data
-        if data is not None:  # the window's copy of the verdicts, then the groups anew
-            data.verdicts = verdicts
+        verdicts = self.collection.store.review.verdicts()  # the session's copy is up to date too
         if pairs:
             self.verdictsChanged.emit({key: verdicts.get(key) for key in pairs})
         self.collection.keepersChanged.emit()

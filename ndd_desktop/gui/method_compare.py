@@ -157,7 +157,7 @@ class MethodComparePanel(QWidget):
         self._arrays.clear()
         self._arrays.update(known or {})
         self._generation += 1
-        sets = store.pair_sets() if store is not None else []
+        sets = store.pairs.sets() if store is not None else []
         for combo in (self.set_a, self.set_b):
             current = combo.currentData()
             combo.blockSignals(True)
@@ -217,7 +217,7 @@ class MethodComparePanel(QWidget):
         generation = self._generation
 
         def job(progress, cancel):
-            arrays = {k: known[k] if k in known else store.pair_arrays(*k) for k in keys}
+            arrays = {k: known[k] if k in known else store.pairs.arrays(*k) for k in keys}
             return agreement(arrays[keys[0]], t_a, arrays[keys[1]], t_b), arrays, generation
 
         self._worker = Worker(job, name="method-compare", parent=self)
@@ -283,7 +283,7 @@ class MethodComparePanel(QWidget):
         missing = sorted({int(x) for x in rows.reshape(-1).tolist()} - self.docs.keys())
         if not missing or self.store is None:
             return self.docs
-        return {**self.docs, **{d.id: d for d in self.store.documents(missing)}}
+        return {**self.docs, **{d.id: d for d in self.store.documents.all(missing)}}
 
     def _fill_list(self) -> None:
         self._list_stale = False

@@ -86,7 +86,7 @@ class OpeningMixin:
         roots = resources.demo_roots()
         if [p for p, _ in self.setup.roots()] != [p for p, _ in roots]:
             self.setup.set_roots([Root(p, r) for p, r in roots])
-        if self.collection is not None and not self.collection.store.pair_sets():
+        if self.collection is not None and not self.collection.store.pairs.sets():
             self.start_scan()
         return True
 
@@ -136,14 +136,14 @@ class OpeningMixin:
         self.settings.add_recent(str(store.path))
         self.start_page.set_recent(self.settings.recent())
         self.setup.set_store_path(str(store.path))
-        self.setup.set_roots(store.roots())
-        last = store.last_method()
+        self.setup.set_roots(store.documents.roots())
+        last = store.scans.last_method()
         name = last[0] if last else (self.settings.last_method() or DEFAULT_METHOD)
         params = last[1] if last else self.settings.method_params(name)
         self._select_method(name, params)
-        self.setup.set_html_choice(reading_choice(store).html)
+        self.setup.set_html_choice(reading_choice(store.settings).html)
         self.errors.clear()
-        self.errors.add(store.errors())
+        self.errors.add(store.documents.errors())
         self.methods.set_store(store, {})
         self._show_workspace()
         self.setWindowTitle(f"{resources.display_name(path)} — ndd-desktop")

@@ -133,7 +133,7 @@ def install_passage_nav(window: Any) -> PassageNav:
     """Add the passage buttons to the window's compare view (texts read from its collection)."""
     def load(doc_id: int) -> str | None:
         collection = getattr(window, "collection", None)
-        return None if collection is None else collection.store.document_text(doc_id)
+        return None if collection is None else collection.store.documents.text(doc_id)
 
     nav = PassageNav(window.compare, load)
     window.passage_nav = nav

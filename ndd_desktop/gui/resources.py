@@ -89,7 +89,7 @@ def _roots_are(store_path: Path, folder: str) -> bool:
 
     try:
         with Store.open(store_path, create=False) as store:
-            roots = [r.path for r in store.roots()]
+            roots = [r.path for r in store.documents.roots()]
     except (StoreError, OSError, ValueError):
         return False
     return [os.path.normcase(os.path.abspath(p)) for p in roots] == [os.path.normcase(folder)]

@@ -1,6 +1,6 @@
 """The Threads tab: e-mail threads as a tree, each message marked inclusive or not.
 
-Read with :func:`ndd_desktop.pipeline.threads.build_threads` on a worker thread when the
+Read with ``app.analyses.threads_job`` of the session on a worker thread when the
 tab is shown after a scan (or another collection) made the shown threads stale. A thread
 is a top row (its subject, how many messages, how many inclusive); its messages hang
 under it as the replies hang under the messages they answer.
@@ -8,13 +8,13 @@ under it as the replies hang under the messages they answer.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Callable
 
 from PySide6.QtCore import Signal
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import QHeaderView, QLabel, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
 
-from ..pipeline.threads import MailThread, build_threads
+from ..app.analyses import MailThread
 from .lazy_tab import LazyTab
 from .worker import Worker
 
@@ -37,7 +37,7 @@ class ThreadsView(LazyTab):
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
-        self._store: Any = None
+        self._read: Callable[[], list[MailThread]] | None = None
         self._stale = False
         self._worker: Worker | None = None
         self._generation = 0
@@ -58,20 +58,21 @@ class ThreadsView(LazyTab):
         lay.addWidget(self.status)
         lay.addWidget(self.tree, 1)
 
-    def set_store(self, store: Any) -> None:
-        """The collection to read threads from (read now if the tab is shown, else when it is)."""
-        self._store = store
+    def set_source(self, read: Callable[[], list[MailThread]] | None) -> None:
+        """How to read the threads of the collection shown (``app.analyses.threads_job`` of
+        its session; read now if the tab is shown, else when it is)."""
+        self._read = read
         self._generation += 1
         self.mark_stale()
 
     def refresh(self) -> None:
         """Read the threads in the background."""
-        if self._store is None or self._worker is not None:
+        if self._read is None or self._worker is not None:
             return
         self._stale = False
-        store, generation = self._store, self._generation
+        read, generation = self._read, self._generation
         self.status.setText("Reading e-mail threads…")
-        worker = Worker(lambda progress, cancel: build_threads(store), name="ndd-threads", parent=self)
+        worker = Worker(lambda progress, cancel: read(), name="ndd-threads", parent=self)
         worker.finished.connect(lambda threads: self._show(threads) if generation == self._generation else None)
         worker.failed.connect(lambda m: self.status.setText(f"Could not read the threads: {m}"))
         worker.done.connect(self._done)
@@ -113,7 +114,7 @@ class ThreadsView(LazyTab):
 
     def clear(self) -> None:
         """Forget the collection (it was closed)."""
-        self._store = None
+        self._read = None
         self._generation += 1
         self._stale = False
         self.threads = []

@@ -126,7 +126,7 @@ class ExtractStage:
         self._last_flush = time.monotonic()
         if not docs:
             return
-        existing = self.store.documents_at([(d.root, d.relpath) for d in docs])
+        existing = self.store.scans.documents_at([(d.root, d.relpath) for d in docs])
         writes: list[DocWrite] = []
         kinds: list[str] = []
         for d in docs:
@@ -144,7 +144,7 @@ class ExtractStage:
                 kinds.append("new")
         retexted = self._retexted(docs, writes, kinds)
         # Sketch what has no sketch for this method and key yet.
-        have = self.store.sketched([w.doc_id for w, k in zip(writes, kinds) if k in ("same", "moved")],
+        have = self.store.sketches.sketched([w.doc_id for w, k in zip(writes, kinds) if k in ("same", "moved")],
                                    self.method.name, self.sketch_key)
         need = [
             n for n, (d, w, k) in enumerate(zip(docs, writes, kinds))
@@ -158,13 +158,13 @@ class ExtractStage:
             blobs = sketch_blobs(self.method, self.params, [docs[n].text for n in rest])
             for n, blob in zip(rest, blobs):
                 writes[n].sketch = blob
-        ids = self.store.write_documents(writes, self.method.name, self.sketch_key, keep_ids=self.counts.written)
+        ids = self.store.scans.write_documents(writes, self.method.name, self.sketch_key, keep_ids=self.counts.written)
         self.counts.written.update(ids)
         for k in kinds:
             setattr(self.counts, k, getattr(self.counts, k) + 1)
         failed = [i for i, d in zip(ids, docs) if d.status != "ok"]
         if failed and self.on_error is not None:
-            for info in self.store.documents(failed, status=None):
+            for info in self.store.documents.all(failed, status=None):
                 self.on_error(info)
 
     def _retexted(self, docs: list[ExtractedDocument], writes: list[DocWrite], kinds: list[str]) -> set[int]:
@@ -177,7 +177,7 @@ class ExtractStage:
                 if k in ("same", "moved") and d.status == "ok" and d.text is not None]
         if not same:
             return set()
-        stored = self.store.texts([writes[n].doc_id for n in same])
+        stored = self.store.documents.texts([writes[n].doc_id for n in same])
         out = {n for n in same if stored.get(writes[n].doc_id) != docs[n].text}
         for n in out:
             writes[n].content_changed = True

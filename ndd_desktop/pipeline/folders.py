@@ -170,10 +170,10 @@ class FolderAnalysis:
 def match_arrays(store: Store, method: str, pairs_key: str,
                  threshold: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The stored pairs at ``threshold`` with the reviewer's verdicts applied: (a, b, score)."""
-    pa = store.pair_arrays(method, pairs_key)
+    pa = store.pairs.arrays(method, pairs_key)
     keep = pa.score >= threshold
     a, b, score = pa.a[keep].astype(np.int64), pa.b[keep].astype(np.int64), pa.score[keep]
-    verdicts = store.verdicts()
+    verdicts = store.review.verdicts()
     if verdicts:
         not_dup = {k for k, v in verdicts.items() if v == "not_duplicate"}
         if not_dup:
@@ -190,7 +190,7 @@ def match_arrays(store: Store, method: str, pairs_key: str,
 def analyse_folders(store: Store, method: str | None, pairs_key: str | None, threshold: float,
                     min_share: float = 0.8) -> FolderAnalysis:
     """The near-duplicate folders of the collection at ``threshold`` (no pair set: exact duplicates only)."""
-    docs = store.documents(status=None)
+    docs = store.documents.all(status=None)
     if method is None or pairs_key is None:
         z = np.empty(0, dtype=np.int64)
         return FolderAnalysis(docs, z, z, np.empty(0), min_share)

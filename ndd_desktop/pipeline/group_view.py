@@ -19,7 +19,7 @@ from typing import Callable, Iterator, Sequence
 
 from ..core.passages import CONTAINED, Words, differences, words_of  # noqa: F401 - CONTAINED for the window
 from ..core.places import Places
-from ..store import DocumentInfo, Store
+from ..store import DocumentInfo, Review, Store
 from .passages import BUDGET, excerpt
 
 #: Characters of each side of a difference kept for showing.
@@ -64,7 +64,7 @@ class GroupView:
                  score: Callable[[int, int], float | None] | None = None, budget: float | None = BUDGET):
         self.store = store
         self.group_id = group_id
-        docs = {d.id: d for d in store.documents(list(members), status=None)}
+        docs = {d.id: d for d in store.documents.all(list(members), status=None)}
         self.docs: dict[int, DocumentInfo] = {m: docs[m] for m in members if m in docs}
         self.members = list(self.docs)
         if reference not in self.docs:
@@ -110,7 +110,7 @@ class GroupView:
         """The reference's text as words (read once)."""
         with self._lock:
             if self._ref_words is None:
-                self._ref_words = words_of(self.store.texts([self._reference]).get(self._reference, ""))
+                self._ref_words = words_of(self.store.documents.texts([self._reference]).get(self._reference, ""))
             return self._ref_words
 
     def computed(self, member: int) -> MemberDiff | None:
@@ -125,7 +125,7 @@ class GroupView:
         if hit is not None:
             return hit
         ref = self.reference_words()
-        mem = words_of(self.store.texts([member]).get(member, ""))
+        mem = words_of(self.store.documents.texts([member]).get(member, ""))
         result = member_diff(ref, mem, self.docs[reference].format, self.docs[member].format, member,
                              budget=self.budget)
         with self._lock:
@@ -194,7 +194,7 @@ class BulkChange:
     keepers_before: dict[int, bool]
 
 
-def bulk_review(store: Store, members: Sequence[int], reference: int, action: str) -> BulkChange:
+def bulk_review(review: Review, members: Sequence[int], reference: int, action: str) -> BulkChange:
     """Review the whole group at once.
 
     ``keep-reference``: the reference is the group's keeper (other chosen keepers cleared);
@@ -206,20 +206,20 @@ def bulk_review(store: Store, members: Sequence[int], reference: int, action: st
     """
     if action not in BULK_ACTIONS:
         raise ValueError(f"unknown action {action!r} (known: {', '.join(BULK_ACTIONS)})")
-    chosen = store.keepers()
-    verdicts = store.verdicts()
+    chosen = review.keepers()
+    verdicts = review.verdicts()
     keepers_before = {m: m in chosen for m in members}
     verdicts_before: dict[tuple[int, int], str | None] = {}
     if action == "keep-all":
         for m in members:
             if m not in chosen:
-                store.set_keeper(m, True)
+                review.set_keeper(m, True)
     else:
         for m in members:
             if m != reference and m in chosen:
-                store.set_keeper(m, False)
+                review.set_keeper(m, False)
         if reference not in chosen:
-            store.set_keeper(reference, True)
+            review.set_keeper(reference, True)
     if action == "duplicates":
         for m in members:
             if m == reference:
@@ -227,15 +227,15 @@ def bulk_review(store: Store, members: Sequence[int], reference: int, action: st
             key = (min(m, reference), max(m, reference))
             verdicts_before[key] = verdicts.get(key)
             if verdicts.get(key) != "duplicate":
-                store.set_verdict(key[0], key[1], "duplicate")
+                review.set_verdict(key[0], key[1], "duplicate")
     return BulkChange(action, verdicts_before, keepers_before)
 
 
-def undo_bulk(store: Store, change: BulkChange) -> None:
+def undo_bulk(review: Review, change: BulkChange) -> None:
     """Put back the verdicts and keepers a :func:`bulk_review` changed."""
     for (a, b), verdict in change.verdicts_before.items():
-        store.set_verdict(a, b, verdict)
-    chosen = store.keepers()
+        review.set_verdict(a, b, verdict)
+    chosen = review.keepers()
     for m, was in change.keepers_before.items():
         if was != (m in chosen):
-            store.set_keeper(m, was)
+            review.set_keeper(m, was)

@@ -159,12 +159,12 @@ def groups_at(
     if grouping not in GROUPINGS:
         raise ValueError(f"unknown grouping {grouping!r} (known: {', '.join(GROUPINGS)})")
     sort_key = keeper_key(keeper_rule, folder_priority)
-    pa = arrays if arrays is not None else store.pair_arrays(method, pairs_key)
+    pa = arrays if arrays is not None else store.pairs.arrays(method, pairs_key)
     value = pa.score
     if measure == "containment" and len(pa):
         cont = np.fmax(pa.cont_ab, pa.cont_ba)
         value = np.where(np.isnan(cont), pa.score, cont)
-    verdicts = store.verdicts()
+    verdicts = store.review.verdicts()
     keep = value >= threshold
     pair_value = PairLookup(pa.a, pa.b, value)
     edges = {(int(a), int(b)): float(v) for a, b, v in zip(pa.a[keep], pa.b[keep], value[keep])}
@@ -183,7 +183,7 @@ def groups_at(
     docs = {i: known[i] for i in ids if i in known}
     missing = [i for i in ids if i not in docs]
     if missing:
-        docs.update((d.id, d) for d in store.documents(missing))
+        docs.update((d.id, d) for d in store.documents.all(missing))
     ids = [i for i in ids if i in docs]  # documents gone since the pairs were stored
     # A text cut at the size limit was compared on its beginning only: two long files with
     # one beginning score 1.0 whatever follows. Such a document joins a group only through
@@ -202,7 +202,7 @@ def groups_at(
     cl = np.array([(index[a], index[b]) for a, b in cannot if a in index and b in index], dtype=np.int64).reshape(-1, 2)
     form = component_groups if grouping == "components" else principal_groups
     groups = form(len(ids), i, j, score, lengths, cl if len(cl) else None) if items else []
-    chosen = store.keepers()
+    chosen = store.review.keepers()
     formed = [[ids[int(m)] for m in g.members] for g in groups]
     links = _links_within(formed, items, verdicts, pair_value)
     out: list[DocGroup] = []

@@ -108,31 +108,31 @@ class ScanJob:
         roots = normalise_roots(self.config.roots)
         pdict = params_dict(params)
         sketch_key, pairs_key = method.sketch_key(params), method.pairs_key(params)
-        dropped = self.store.set_roots(roots)
-        run_id = self.store.begin_run(method.name, pdict, pairs_key, floor)
+        dropped = self.store.documents.set_roots(roots)
+        run_id = self.store.scans.begin_run(method.name, pdict, pairs_key, floor)
         counts: dict[str, int] = {}
         try:
             entries, walk_errors = self._walk([r.path for r in roots])
             options = self.config.extract_options
             # None: the documents were read with these options; else the files to read again
             reread = start_reading(self.store, options)
-            plan = make_plan(self.store, entries, walk_errors, reread=reread)
-            self.store.touch_files(plan.touched)
+            plan = make_plan(self.store.scans, entries, walk_errors, reread=reread)
+            self.store.scans.touch_files(plan.touched)
             stage = ExtractStage(self.store, method, params, sketch_key, plan, self.meter, self.cancel, self.on_error)
             stage.param_overrides = dict(self.config.params)
             done = stage.run(self.config.limits, self.config.workers, options)
             if reread is not None:  # every document is now read with the options
-                settle_reading(self.store, options)
-            removed = self.store.remove_files(plan.missing_file_ids) + dropped
+                settle_reading(self.store.settings, options)
+            removed = self.store.scans.remove_files(plan.missing_file_ids) + dropped
             # decisions whose documents left (a folder removed, a file deleted) or now hold
             # other content (files renamed into each other) follow their content to the
             # documents that hold it now
-            reattached = self.store.reattach_decisions() if done.new or done.changed else 0
+            reattached = self.store.review.reattach() if done.new or done.changed else 0
             sketch_missing(self.store, method, params, sketch_key, self.meter, self.cancel)
             n_pairs = compute_pairs(self.store, method, params, pdict, floor, self.meter, self.cancel,
                                     reading=reading_digest(options))
-            total = self.store.count_documents(status=None)
-            errors = total - self.store.count_documents("ok")
+            total = self.store.documents.count(status=None)
+            errors = total - self.store.documents.count("ok")
             counts = {
                 "documents": total - errors,
                 "new": done.new,
@@ -142,7 +142,7 @@ class ScanJob:
                 "pairs": n_pairs,
             }
             counts["unchanged"] = max(total - done.new - done.changed - done.moved, 0)
-            pset = self.store.pair_set(method.name, method.pairs_key(params))
+            pset = self.store.pairs.find_set(method.name, method.pairs_key(params))
             summary = ScanSummary(
                 documents=counts["documents"], new=done.new, changed=done.changed, unchanged=counts["unchanged"],
                 removed=removed, errors=errors, pairs=n_pairs, seconds=time.monotonic() - started, moved=done.moved,
@@ -154,14 +154,14 @@ class ScanJob:
         except BaseException as exc:
             self._end(run_id, "failed", counts, f"{type(exc).__name__}: {exc}")
             raise
-        self.store.end_run(run_id, "finished", counts)
+        self.store.scans.end_run(run_id, "finished", counts)
         self.meter.stage("done", 1)
         self.meter.finish()
         return summary
 
     def _end(self, run_id: int, status: str, counts: dict, message: str) -> None:
         try:
-            self.store.end_run(run_id, status, counts, message)
+            self.store.scans.end_run(run_id, status, counts, message)
         except Exception:  # the store itself may be what failed; the original error matters
             pass
 

@@ -60,7 +60,7 @@ def _chain(store: Store, members: Sequence[int], docs: dict) -> VersionChain:
         if hit is not None:
             _cache.move_to_end(key)
             return hit
-    texts = store.texts(list(members))
+    texts = store.documents.texts(list(members))
     chain = version_chain(
         [texts.get(m, "") for m in members],
         dates=[docs[m].date for m in members],
@@ -84,7 +84,7 @@ def order_member_lists(store: Store, member_lists: Sequence[Sequence[int]], *,
     """The version order of each list of document ids (a group's members), in input order;
     ``group_id`` counts from 1 in that order. ``cancel`` is checked between groups
     (raises ``ScanCancelled``); ``progress`` gets stage "lineage"."""
-    docs = {d.id: d for d in store.documents([m for ms in member_lists for m in ms], status=None)}
+    docs = {d.id: d for d in store.documents.all([m for ms in member_lists for m in ms], status=None)}
     chains = []
     total = len(member_lists)
     for k, members in enumerate(member_lists):

@@ -30,16 +30,16 @@ SKETCH_BATCH = 500
 def sketch_missing(store: Store, method: Method, params: Any, sketch_key: str,
                    meter: ProgressMeter, cancel: CancelToken) -> int:
     """Sketch stored documents that have no sketch for (method, sketch_key); how many."""
-    ids = store.unsketched(method.name, sketch_key)
+    ids = store.sketches.unsketched(method.name, sketch_key)
     meter.stage("sketch", len(ids))
     done = 0
     for start in range(0, len(ids), SKETCH_BATCH):
         cancel.raise_if_cancelled()
         part = ids[start : start + SKETCH_BATCH]
-        texts = store.texts(part)
+        texts = store.documents.texts(part)
         have = [i for i in part if i in texts]
         blobs = sketch_blobs(method, params, [texts[i] for i in have])
-        store.put_sketches(method.name, sketch_key, list(zip(have, blobs)))
+        store.sketches.put(method.name, sketch_key, list(zip(have, blobs)))
         done += len(part)
         meter.update(done)
     meter.finish()
@@ -96,13 +96,13 @@ def compute_pairs(store: Store, method: Method, params: Any, params_dict: dict, 
     sketch_key, pairs_key = method.sketch_key(params), method.pairs_key(params)
     guard = MemoryGuard(floor)
     meter.stage("pairs", None)
-    ids, hashes, refs = store.sketch_inventory(method.name, sketch_key)
+    ids, hashes, refs = store.sketches.inventory(method.name, sketch_key)
     digest = input_hash(ids, hashes, refs, floor, pairs_key, reading)
-    if store.pair_set_input(method.name, pairs_key) == digest:
-        existing = store.pair_set(method.name, pairs_key)
+    if store.pairs.input_hash(method.name, pairs_key) == digest:
+        existing = store.pairs.find_set(method.name, pairs_key)
         meter.finish("unchanged")
         return existing.count if existing else 0
-    ids, sketches, dates, refs = store.load_sketches(method.name, sketch_key, decode=method.from_bytes)
+    ids, sketches, dates, refs = store.sketches.load(method.name, sketch_key, decode=method.from_bytes)
     cancel.raise_if_cancelled()
     def check() -> None:
         cancel.raise_if_cancelled()
@@ -120,7 +120,7 @@ def compute_pairs(store: Store, method: Method, params: Any, params_dict: dict, 
     meter.finish()
     # every candidate is scored on its two texts: one scale whatever the method
     meter.stage("verify", len(scores))
-    scores = verify_pairs(store, method, params, scores, ids, floor, check=check, progress=meter.update)
+    scores = verify_pairs(store.documents, method, params, scores, ids, floor, check=check, progress=meter.update)
     meter.finish()
     meter.stage("store", len(scores))
 
@@ -129,7 +129,7 @@ def compute_pairs(store: Store, method: Method, params: Any, params_dict: dict, 
         guard()
         meter.update(rows)
 
-    n = store.replace_pairs(method.name, pairs_key, sketch_key, params_dict, floor, digest, to_columns(scores, ids),
+    n = store.pairs.replace(method.name, pairs_key, sketch_key, params_dict, floor, digest, to_columns(scores, ids),
                             complete_from=scores.complete_from, on_chunk=stored)
     meter.finish()
     return n

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from ..core.passages import Shared, Words, shared_passages, words_of
 from ..core.places import Places
-from ..store import DocumentInfo, Store
+from ..store import DocumentInfo, Documents
 
 #: Seconds a pair's passages may take before the partial result is shown.
 BUDGET = 2.0
@@ -104,10 +104,10 @@ def compare_texts(text_a: str | None, text_b: str | None, fmt_a: str | None, fmt
     return place_passages(words_of(text_a), words_of(text_b), fmt_a, fmt_b, budget=budget)
 
 
-def compare_documents(store: Store, a_id: int, b_id: int, *, budget: float | None = BUDGET) -> PairPassages:
-    """The placed passages of two documents of ``store``."""
-    docs = {d.id: d for d in store.documents([a_id, b_id], status=None)}
-    texts = store.texts([a_id, b_id])
+def compare_documents(documents: Documents, a_id: int, b_id: int, *, budget: float | None = BUDGET) -> PairPassages:
+    """The placed passages of two documents of a collection (its ``store.documents``)."""
+    docs = {d.id: d for d in documents.all([a_id, b_id], status=None)}
+    texts = documents.texts([a_id, b_id])
     da, db = docs.get(a_id), docs.get(b_id)
     shared, placed, contained = place_passages(
         words_of(texts.get(a_id, "")), words_of(texts.get(b_id, "")),
@@ -119,14 +119,14 @@ class NotInCollection(LookupError):
     """A path or id that names no document of the collection."""
 
 
-def find_document(store: Store, path: str) -> DocumentInfo:
+def find_document(documents: Documents, path: str) -> DocumentInfo:
     """The document at ``path``: a file path (absolute or from here) or a path as the
     collection lists it (relative to its folder; ``mail.eml!attachment.pdf`` for a member).
 
     Raises:
         NotInCollection: no document, or several, at that path.
     """
-    docs = store.documents(status=None)
+    docs = documents.all(status=None)
     full = os.path.abspath(path)
     hits = [d for d in docs if os.path.join(d.root, *d.relpath.split("/")) == full]
     if not hits:

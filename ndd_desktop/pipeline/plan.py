@@ -20,7 +20,7 @@ import xxhash
 
 from ..ingest.document import ExtractedDocument, FileEntry
 from ..ingest.reasons import RETRIED_REASONS
-from ..store import KnownFile, Store
+from ..store import KnownFile, Scans
 
 _READ_CHUNK = 1 << 20
 
@@ -57,7 +57,7 @@ def file_xxh128(path: str) -> str | None:
 
 
 def make_plan(
-    store: Store,
+    scans: Scans,
     entries: Iterable[FileEntry],
     walk_errors: list[ExtractedDocument],
     on_entry: Callable[[FileEntry], None] | None = None,
@@ -68,7 +68,7 @@ def make_plan(
     ``reread``: None when the reading options are those the documents were read with;
     otherwise the files (root, relative path) to read again even when unchanged.
     """
-    known: dict[tuple[str, str], KnownFile] = store.known_files(RETRIED_REASONS)
+    known: dict[tuple[str, str], KnownFile] = scans.known_files(RETRIED_REASONS)
     plan = ScanPlan(walk_errors=walk_errors, reading_changed=reread is not None)
     reread = reread or set()
     for entry in entries:
@@ -96,7 +96,7 @@ def make_plan(
     seen = set(plan.entries)
     seen.update((d.root, d.container or d.relpath) for d in walk_errors)
     plan.missing_file_ids = [kf.file_id for key, kf in known.items() if key not in seen]
-    for doc in store.documents_of_files(plan.missing_file_ids):
+    for doc in scans.documents_of_files(plan.missing_file_ids):
         if doc.status == "ok" and doc.xxh128:
             plan.move_pool.setdefault(doc.xxh128, []).append(doc.doc_id)
     return plan

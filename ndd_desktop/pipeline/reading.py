@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from ..ingest.options import ExtractOptions
 from ..ingest.reasons import NOT_A_FILE_REASONS, UNREAD_REASONS
-from ..store import Store
+from ..store import Settings, Store
 
 #: The setting that records the options the documents were read with.
 READING_KEY = "reading"
@@ -34,28 +34,28 @@ READERS = 2
 _MISSING = object()
 
 
-def recorded_reading(store: Store) -> dict | None:
+def recorded_reading(settings: Settings) -> dict | None:
     """The options the collection's documents were read with; None while unsettled."""
-    return store.setting(READING_KEY, LEGACY_READING)
+    return settings.get(READING_KEY, LEGACY_READING)
 
 
 def start_reading(store: Store, options: ExtractOptions) -> set[tuple[str, str]] | None:
     """None when the documents were read with ``options``; otherwise the files (root,
     relative path) holding a document whose text depends on them, which the scan must read
     again, and the collection's reading is marked unsettled until :func:`settle_reading`."""
-    stored = store.setting(READING_KEY, _MISSING)
+    stored = store.settings.get(READING_KEY, _MISSING)
     old = LEGACY_READING if stored is _MISSING else stored
     if old == _recorded(options):
         return None
     same_options = isinstance(old, dict) and {k: v for k, v in old.items() if k != "readers"} == options.as_dict()
     same_readers = isinstance(old, dict) and old.get("readers", 1) == READERS
     files = set()
-    for d in store.documents(status=None):
+    for d in store.documents.all(status=None):
         if not same_options and d.format in OPTION_FORMATS:
             files.add((d.root, d.container or d.relpath))
         elif not same_readers and d.status != "ok" and not (d.reason or "").startswith(NOT_A_FILE_REASONS + UNREAD_REASONS):
             files.add((d.root, d.container or d.relpath))
-    store.set_setting(READING_KEY, None)
+    store.settings.put(READING_KEY, None)
     return files
 
 
@@ -64,16 +64,16 @@ def _recorded(options: ExtractOptions) -> dict:
     return {**options.as_dict(), "readers": READERS}
 
 
-def settle_reading(store: Store, options: ExtractOptions) -> None:
+def settle_reading(settings: Settings, options: ExtractOptions) -> None:
     """Record that every document has been read with ``options`` (after the extraction)."""
-    store.set_setting(READING_KEY, _recorded(options))
+    settings.put(READING_KEY, _recorded(options))
 
 
-def reading_choice(store: Store) -> ExtractOptions:
+def reading_choice(settings: Settings) -> ExtractOptions:
     """The options to offer for the next scan of a collection: those its documents were read
     with, the defaults when unknown (a new collection, one from before the options, one
     whose last change of options was stopped)."""
-    recorded = store.setting(READING_KEY)
+    recorded = settings.get(READING_KEY)
     try:
         if not isinstance(recorded, dict):
             return ExtractOptions()

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..core.methods import get_method
+from ..store import Settings
 from ..store.settings import GROUPING_KEY, KEEPER_RULE_KEY
 from .grouping import GROUPINGS, KEEPER_RULES
 
@@ -73,12 +74,12 @@ def choose_pair_set(store, method: str | None = None, settings: dict | None = No
         SelectionError: no scan, an unknown method, bad parameters, or no such pairs.
     """
     if method is None:
-        last = store.last_method()
+        last = store.scans.last_method()
         if last is None:
             raise SelectionError("the collection has not been scanned yet (run 'ndd scan')")
         method = last[0]
     m = _method(method)
-    stored = [ps for ps in store.pair_sets() if ps.method == m.name]  # newest first
+    stored = [ps for ps in store.pairs.sets() if ps.method == m.name]  # newest first
     by_key = {ps.pairs_key: ps for ps in stored}
     if pairs_key is not None:
         pset = by_key.get(pairs_key)
@@ -94,7 +95,7 @@ def choose_pair_set(store, method: str | None = None, settings: dict | None = No
         if pset is None:
             raise SelectionError(f"the collection has no pairs for {m.name} with these parameters (scan first)")
         return PairSetChoice(m, params, pset)
-    for run in store.scans():  # newest first
+    for run in store.scans.runs():  # newest first
         if run.method != m.name or run.status != "finished":
             continue
         try:
@@ -118,13 +119,13 @@ def _params(method, params: dict):
         return method.params()
 
 
-def choose_threshold(store, method: str, params, pairs_key: str, given: float | None = None) -> tuple[float, str]:
+def choose_threshold(settings: Settings, method: str, params, pairs_key: str, given: float | None = None) -> tuple[float, str]:
     """``(threshold, source)`` for the pair set of ``method`` (``params``: a dict or the
     method's parameters object) and ``pairs_key``: ``given`` ("option"), else the one saved
     for that pair set ("saved"), else the method's default for its parameters ("default")."""
     if given is not None:
         return float(given), "option"
-    saved = store.saved_threshold(method, pairs_key)
+    saved = settings.saved_threshold(method, pairs_key)
     if saved is not None:
         return saved, "saved"
     m = _method(method)
@@ -133,9 +134,9 @@ def choose_threshold(store, method: str, params, pairs_key: str, given: float | 
     return float(m.threshold_for(params)), "default"
 
 
-def saved_choice(store, key: str, choices: tuple[str, ...]) -> str | None:
+def saved_choice(settings: Settings, key: str, choices: tuple[str, ...]) -> str | None:
     """The choice saved under ``key`` when it is one of ``choices``, else None."""
-    value = store.setting(key)
+    value = settings.get(key)
     return value if value in choices else None
 
 
@@ -167,7 +168,7 @@ def choose_grouping(store, keeper_rule: str | None = None, grouping: str | None 
     def pick(given, key: str, choices: tuple[str, ...], label: str) -> str:
         if given is not None:
             return given
-        value = saved_choice(store, key, choices)
+        value = saved_choice(store.settings, key, choices)
         if value is None:
             return choices[0]
         saved.append(f"{label} {value}")
@@ -177,5 +178,5 @@ def choose_grouping(store, keeper_rule: str | None = None, grouping: str | None 
     mode = pick(grouping, GROUPING_KEY, GROUPINGS, "grouping")
     priority = tuple(folder_priority or ())
     if rule == "folder-priority" and not priority:
-        priority = tuple(r.path for r in store.roots())
+        priority = tuple(r.path for r in store.documents.roots())
     return GroupingChoice(rule, mode, priority, tuple(saved))

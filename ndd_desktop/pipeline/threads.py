@@ -64,10 +64,10 @@ def _preamble(text: str) -> dict[str, str]:
 
 def _fallback_headers(store: Store, known: set[int]) -> list[EmailHeaders]:
     """Message documents without stored headers: what their text's first lines say."""
-    docs = [d for d in store.documents() if d.format in MESSAGE_FORMATS and d.id not in known]
+    docs = [d for d in store.documents.all() if d.format in MESSAGE_FORMATS and d.id not in known]
     if not docs:
         return []
-    texts = store.texts([d.id for d in docs])
+    texts = store.documents.texts([d.id for d in docs])
     out = []
     for d in docs:
         head = _preamble(texts.get(d.id) or "")
@@ -78,11 +78,11 @@ def _fallback_headers(store: Store, known: set[int]) -> list[EmailHeaders]:
 
 def build_threads(store: Store) -> list[MailThread]:
     """The e-mail threads of the collection, oldest first, each message marked inclusive or not."""
-    headers = store.email_headers()
+    headers = store.emails.headers()
     headers += _fallback_headers(store, {h.doc_id for h in headers})
     if not headers:
         return []
-    texts = store.texts([h.doc_id for h in headers])
+    texts = store.documents.texts([h.doc_id for h in headers])
     by_id = {h.doc_id: h for h in headers}
     records = [
         MailRecord(h.doc_id, h.message_id, h.in_reply_to, h.references, h.subject, mail_date(h.date_text),

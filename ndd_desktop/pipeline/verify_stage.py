@@ -22,7 +22,7 @@ import numpy as np
 from ..core.method import Method, PairScores
 from ..core.normalize import normalize
 from ..core.text_share import Runs, pair_score, runs_of, shares
-from ..store import Store
+from ..store import Documents
 
 #: Documents whose texts are read in one query.
 TEXT_BATCH = 500
@@ -32,7 +32,7 @@ PAIR_BATCH = 20_000
 VERIFY_VERSION = "share-5w-v2"  # v2: hybrid verifies its corrected words
 
 
-def verify_pairs(store: Store, method: Method, params: Any, scores: PairScores, ids: np.ndarray,
+def verify_pairs(documents: Documents, method: Method, params: Any, scores: PairScores, ids: np.ndarray,
                  floor: float, check: Callable[[], None] | None = None,
                  progress: Callable[[int], None] | None = None) -> PairScores:
     """Score every candidate on its texts and keep those at or above ``floor``.
@@ -56,7 +56,7 @@ def verify_pairs(store: Store, method: Method, params: Any, scores: PairScores, 
         stop = min(start + PAIR_BATCH, n)
         ci, cj = i[start:stop], j[start:stop]
         needed = np.unique(np.concatenate((ci, cj)))
-        _load(store, ids, needed, cache, method, params)
+        _load(documents, ids, needed, cache, method, params)
         local = {int(d): k for k, d in enumerate(needed.tolist())}
         docs = [cache[int(d)] for d in needed.tolist()]
         li = np.fromiter((local[x] for x in ci.tolist()), dtype=np.int64, count=ci.shape[0])
@@ -86,7 +86,7 @@ def _last_use(i: np.ndarray, j: np.ndarray) -> dict[int, int]:
     return last
 
 
-def _load(store: Store, ids: np.ndarray, needed: np.ndarray, cache: dict[int, Runs], method: Method,
+def _load(documents: Documents, ids: np.ndarray, needed: np.ndarray, cache: dict[int, Runs], method: Method,
           params: Any) -> None:
     """Read and split the texts of the documents in ``needed`` that are not cached, read as
     the method read them: what the scan ignores (links, numbers, ...) left out, and the
@@ -95,7 +95,7 @@ def _load(store: Store, ids: np.ndarray, needed: np.ndarray, cache: dict[int, Ru
     missing = [int(x) for x in needed.tolist() if int(x) not in cache]
     for start in range(0, len(missing), TEXT_BATCH):
         part = missing[start : start + TEXT_BATCH]
-        texts = store.texts([int(ids[x]) for x in part])
+        texts = documents.texts([int(ids[x]) for x in part])
         read = method.texts_to_verify([normalize(texts.get(int(ids[x])) or "", ignore) for x in part], params)
         for x, text in zip(part, read):
             cache[x] = runs_of(text)

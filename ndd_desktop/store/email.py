@@ -1,4 +1,4 @@
-"""E-mail headers kept per message document (the ``email_headers`` table, migration 0005).
+"""``store.emails``: e-mail headers kept per message document (the ``email_headers`` table, migration 0005).
 
 The scan writes them with the document (``DocWrite.email``), so an unchanged file keeps
 them across rescans without being read again; they go when the document goes.
@@ -7,8 +7,12 @@ them across rescans without being read again; they go when the document goes.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ._sql import dec_path
+
+if TYPE_CHECKING:
+    from .store import Store
 
 #: The keys of ``DocWrite.email`` / ``ExtractedDocument.email``, in column order.
 HEADER_KEYS = ("message_id", "in_reply_to", "references", "subject", "from", "date")
@@ -35,12 +39,15 @@ class EmailHeaders:
     date_text: str
 
 
-class EmailMixin:
-    """Reads of the e-mail headers, for :class:`~ndd_desktop.store.Store`."""
+class Emails:
+    """E-mail headers of a :class:`~ndd_desktop.store.Store` (``store.emails``)."""
 
-    def email_headers(self) -> list[EmailHeaders]:
+    def __init__(self, db: "Store") -> None:
+        self._db = db
+
+    def headers(self) -> list[EmailHeaders]:
         """Every message document that has headers, by document id."""
-        with self._read() as conn:
+        with self._db._read() as conn:
             rows = conn.exec_driver_sql(
                 "SELECT d.id, r.path, d.relpath, d.date, e.message_id, e.in_reply_to, e.refs, e.subject, e.sender, "
                 "e.date_text FROM email_headers e JOIN documents d ON d.id = e.doc_id JOIN roots r ON r.id = d.root_id "

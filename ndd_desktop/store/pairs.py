@@ -1,14 +1,19 @@
-"""Reading stored pairs: pair sets, numpy arrays for clustering, pages of rows for tables."""
+"""``store.pairs``: the pair sets: numpy arrays for clustering, pages of rows for tables,
+lookups, and the scan's replacement of a set."""
 
 from __future__ import annotations
 
 import json
-from typing import Iterator
+from typing import TYPE_CHECKING, Callable, Iterator
 
 import numpy as np
 
+from . import scanwrite
 from ._sql import DOC_COLUMNS, DOC_WIDTH, doc_from_row, like_pattern
 from .types import PairArrays, PairRow, PairSet
+
+if TYPE_CHECKING:
+    from .store import Store
 
 #: Latest verdict per (a, b): the decision log is append-only and the newest row wins.
 #: The newest decision row per pair or document (whether or not it still applies).
@@ -30,7 +35,7 @@ STANDING_DECISIONS = (
 #: The standing verdict of every pair that has one (value "" when cleared).
 STANDING_VERDICTS = f"SELECT a, b, value FROM ({STANDING_DECISIONS}) WHERE kind = 'verdict'"
 
-#: Sort orders of :meth:`PairsMixin.pairs` -> SQL expression.
+#: Sort orders of :meth:`Pairs.rows` -> SQL expression.
 PAIR_ORDERS = {
     "score": "p.score",
     "cont_ab": "p.cont_ab",
@@ -43,7 +48,7 @@ PAIR_ORDERS = {
     "verdict": "v.value",
 }
 
-#: Rows read and converted at a time by pair_arrays.
+#: Rows read and converted at a time by :meth:`Pairs.arrays`.
 _FETCH_ROWS = 2048
 
 _PAIR_FROM = (
@@ -64,28 +69,31 @@ def _nan(x: float | None) -> float:
     return float("nan") if x is None else float(x)
 
 
-class PairsMixin:
-    """Pair queries of :class:`~ndd_desktop.store.Store`."""
+class Pairs:
+    """Pair sets and pairs of a :class:`~ndd_desktop.store.Store` (``store.pairs``)."""
 
-    def pair_sets(self) -> list[PairSet]:
+    def __init__(self, db: "Store") -> None:
+        self._db = db
+
+    def sets(self) -> list[PairSet]:
         """Every stored pair set (one per method and parameter hash), newest first."""
-        with self._read() as conn:
+        with self._db._read() as conn:
             rows = conn.exec_driver_sql(
                 "SELECT method, params, pairs_key, floor, count, complete_from FROM pair_sets "
                 "ORDER BY created DESC, id DESC"
             ).fetchall()
         return [PairSet(m, json.loads(p), k, f, c, cf) for m, p, k, f, c, cf in rows]
 
-    def pair_set(self, method: str, pairs_key: str) -> PairSet | None:
+    def find_set(self, method: str, pairs_key: str) -> PairSet | None:
         """One pair set, None when that method and parameter hash were never scanned."""
-        for ps in self.pair_sets():
+        for ps in self.sets():
             if ps.method == method and ps.pairs_key == pairs_key:
                 return ps
         return None
 
-    def pair_arrays(self, method: str, pairs_key: str) -> PairArrays:
+    def arrays(self, method: str, pairs_key: str) -> PairArrays:
         """All pairs of a set as numpy arrays, ordered by score descending (a < b)."""
-        with self._read() as conn:
+        with self._db._read() as conn:
             cur = conn.exec_driver_sql(
                 "SELECT p.id, p.a, p.b, p.score, p.cont_ab, p.cont_ba, p.hamming, p.estimate FROM pairs p "
                 "JOIN pair_sets s ON s.id = p.set_id "
@@ -123,7 +131,7 @@ class PairsMixin:
             args += [pattern, pattern]
         return where, args
 
-    def pairs(
+    def rows(
         self,
         method: str,
         pairs_key: str,
@@ -150,11 +158,11 @@ class PairsMixin:
         elif offset:
             sql += " LIMIT -1 OFFSET ?"
             args.append(int(offset))
-        with self._read() as conn:
+        with self._db._read() as conn:
             rows = conn.exec_driver_sql(sql, tuple(args)).fetchall()
         return [_pair_row(r) for r in rows]
 
-    def iter_pairs(self, method: str, pairs_key: str, threshold: float, *, batch: int = 2048) -> Iterator[PairRow]:
+    def iter_rows(self, method: str, pairs_key: str, threshold: float, *, batch: int = 2048) -> Iterator[PairRow]:
         """Every pair scoring >= ``threshold``, best first, streamed from one read
         transaction: constant memory, one consistent snapshot, and linear time (reading
         page after page with OFFSET made a long listing quadratic: 567,000 pairs took 50 s).
@@ -168,7 +176,7 @@ class PairsMixin:
                 found = docs[cols[0]] = doc_from_row(cols)
             return found
 
-        with self._read() as conn:
+        with self._db._read() as conn:
             result = conn.exec_driver_sql(sql, tuple(args))
             while rows := result.fetchmany(batch):
                 for r in rows:
@@ -190,8 +198,35 @@ class PairsMixin:
         )
         return sql, args
 
-    def count_pairs(self, method: str, pairs_key: str, threshold: float, text_filter: str | None = None) -> int:
-        """How many pairs :meth:`pairs` would list without paging."""
+    def count(self, method: str, pairs_key: str, threshold: float, text_filter: str | None = None) -> int:
+        """How many pairs :meth:`rows` would list without paging."""
         where, args = self._pair_where(method, pairs_key, threshold, text_filter)
-        with self._read() as conn:
+        with self._db._read() as conn:
             return int(conn.exec_driver_sql(f"SELECT COUNT(*) FROM {_PAIR_FROM} WHERE {where}", tuple(args)).scalar_one())
+
+    def input_hash(self, method: str, pairs_key: str) -> str | None:
+        """The input hash recorded with a pair set (None when there is no such set)."""
+        with self._db._read() as conn:
+            row = conn.exec_driver_sql(
+                "SELECT input_hash FROM pair_sets WHERE method = ? AND pairs_key = ?", (method, pairs_key)
+            ).first()
+        return None if row is None else row[0]
+
+    def replace(
+        self,
+        method: str,
+        pairs_key: str,
+        sketch_key: str,
+        params: dict,
+        floor: float,
+        input_hash: str,
+        columns: dict[str, np.ndarray],
+        complete_from: float | None = None,
+        on_chunk: Callable[[int], None] | None = None,
+    ) -> int:
+        """Atomically replace the pair set of (method, pairs_key) with new pairs (the scan's
+        write; see :func:`.scanwrite.replace_pairs`). Readers see the old set until the
+        transaction commits; if ``on_chunk`` raises, nothing is written. Returns the count."""
+        with self._db._write() as conn:
+            return scanwrite.replace_pairs(conn, method, pairs_key, sketch_key, params, floor, input_hash, columns,
+                                           complete_from, on_chunk)

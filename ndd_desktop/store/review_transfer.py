@@ -16,6 +16,8 @@ import json
 from dataclasses import dataclass
 from typing import Any, Iterable
 
+from sqlalchemy import Connection
+
 from ._sql import DOC_COLUMNS, DOC_FROM, doc_from_row
 from .pairs import LATEST_DECISIONS
 
@@ -29,7 +31,7 @@ CSV_COLUMNS = ["kind", "a_root", "a_path", "a_xxh128", "b_root", "b_path", "b_xx
 
 @dataclass
 class ImportReport:
-    """What :meth:`ReviewTransferMixin.import_review` did with each decision of the file."""
+    """What ``store.review.import_dict`` did with each decision of the file."""
 
     applied: int = 0
     #: The collection already holds a decision as new or newer about the same documents.
@@ -39,92 +41,90 @@ class ImportReport:
     settings: int = 0
 
 
-class ReviewTransferMixin:
-    """Review export and import methods of :class:`~ndd_desktop.store.Store`."""
+def review_dict(decisions: list[dict[str, Any]], settings: dict[str, Any]) -> dict[str, Any]:
+    """A review of these decisions (from :func:`export_decisions`) and settings."""
+    return {"format": FORMAT_NAME, "version": FORMAT_VERSION, "decisions": decisions, "settings": settings}
 
-    def export_review(self) -> dict[str, Any]:
-        """The review as a JSON-ready dict: the newest decision about each pair and each
-        document (clearing ones too, so a cleared verdict stays cleared) and every setting."""
-        with self._read() as conn:
+
+def export_decisions(conn: Connection) -> list[dict[str, Any]]:
+    """The newest decision about each pair and each document (clearing ones too), each
+    side named by root, path and content hash, read on ``conn``."""
+    rows = conn.exec_driver_sql(
+        "SELECT time, reviewer, kind, a, b, a_xxh128, b_xxh128, value, note FROM decisions "
+        f"WHERE id IN ({LATEST_DECISIONS}) ORDER BY id").fetchall()
+    ids = {int(r[3]) for r in rows} | {int(r[4]) for r in rows if r[4] is not None}
+    docs = {}
+    for doc_id in ids:
+        row = conn.exec_driver_sql(f"SELECT {DOC_COLUMNS} FROM {DOC_FROM} WHERE d.id = ?", (doc_id,)).first()
+        if row is not None:
+            docs[doc_id] = doc_from_row(row)
+
+    def side(doc_id, recorded_hash: str) -> dict[str, Any]:
+        doc = docs.get(int(doc_id)) if doc_id is not None else None
+        return {"root": doc.root if doc else None, "path": doc.relpath if doc else None,
+                "xxh128": recorded_hash or (doc.xxh128 if doc else None)}
+
+    decisions = []
+    for time, reviewer, kind, a, b, ha, hb, value, note in rows:
+        item = {"kind": kind, "a": side(a, ha), "b": side(b, hb) if b is not None else None, "value": value,
+                "reviewer": reviewer, "note": note, "time": time}
+        decisions.append(item)
+    return decisions
+
+
+def check_format(review: dict[str, Any]) -> None:
+    """Raise ValueError unless ``review`` is a review of the version this code reads."""
+    if review.get("format") != FORMAT_NAME or review.get("version") != FORMAT_VERSION:
+        raise ValueError(f"not an ndd-desktop review (version {FORMAT_VERSION})")
+
+
+def import_decisions(conn: Connection, review: dict[str, Any]) -> ImportReport:
+    """Apply the decisions of ``review`` in the caller's write transaction (see the module
+    docstring); its settings are the caller's to write."""
+    report = ImportReport()
+    latest = {(k, int(a), None if b is None else int(b)): t for k, a, b, t in conn.exec_driver_sql(
+        f"SELECT kind, a, b, time FROM decisions WHERE id IN ({LATEST_DECISIONS})")}
+
+    def find(side: dict | None) -> tuple[int, str] | None:
+        """(document id, content hash) of the one ok document that fits."""
+        if not side:
+            return None
+        content, root, path = side.get("xxh128") or "", side.get("root"), side.get("path")
+        if content:
             rows = conn.exec_driver_sql(
-                "SELECT time, reviewer, kind, a, b, a_xxh128, b_xxh128, value, note FROM decisions "
-                f"WHERE id IN ({LATEST_DECISIONS}) ORDER BY id").fetchall()
-            ids = {int(r[3]) for r in rows} | {int(r[4]) for r in rows if r[4] is not None}
-            docs = {}
-            for doc_id in ids:
-                row = conn.exec_driver_sql(f"SELECT {DOC_COLUMNS} FROM {DOC_FROM} WHERE d.id = ?", (doc_id,)).first()
-                if row is not None:
-                    docs[doc_id] = doc_from_row(row)
+                f"SELECT {DOC_COLUMNS} FROM {DOC_FROM} WHERE d.xxh128 = ? AND d.status = 'ok'",
+                (content,)).fetchall()
+        else:  # a decision recorded before content hashes: the path alone
+            rows = conn.exec_driver_sql(
+                f"SELECT {DOC_COLUMNS} FROM {DOC_FROM} WHERE d.relpath = ? AND d.status = 'ok'",
+                (path,)).fetchall()
+        docs = [doc_from_row(r) for r in rows]
+        if len(docs) > 1:  # copies of one content: the path tells them apart
+            docs = [d for d in docs if d.relpath == path and (root is None or d.root == root)] or \
+                   [d for d in docs if d.relpath == path]
+        return (docs[0].id, docs[0].xxh128 or "") if len(docs) == 1 else None
 
-        def side(doc_id, recorded_hash: str) -> dict[str, Any]:
-            doc = docs.get(int(doc_id)) if doc_id is not None else None
-            return {"root": doc.root if doc else None, "path": doc.relpath if doc else None,
-                    "xxh128": recorded_hash or (doc.xxh128 if doc else None)}
-
-        decisions = []
-        for time, reviewer, kind, a, b, ha, hb, value, note in rows:
-            item = {"kind": kind, "a": side(a, ha), "b": side(b, hb) if b is not None else None, "value": value,
-                    "reviewer": reviewer, "note": note, "time": time}
-            decisions.append(item)
-        return {"format": FORMAT_NAME, "version": FORMAT_VERSION, "decisions": decisions,
-                "settings": self.settings()}
-
-    def import_review(self, review: dict[str, Any]) -> ImportReport:
-        """Apply a review written by :meth:`export_review` (see the module docstring).
-
-        Raises:
-            ValueError: not a review of a version this code reads.
-        """
-        if review.get("format") != FORMAT_NAME or review.get("version") != FORMAT_VERSION:
-            raise ValueError(f"not an ndd-desktop review (version {FORMAT_VERSION})")
-        report = ImportReport()
-        with self._write(durable=True) as conn:
-            latest = {(k, int(a), None if b is None else int(b)): t for k, a, b, t in conn.exec_driver_sql(
-                f"SELECT kind, a, b, time FROM decisions WHERE id IN ({LATEST_DECISIONS})")}
-
-            def find(side: dict | None) -> tuple[int, str] | None:
-                """(document id, content hash) of the one ok document that fits."""
-                if not side:
-                    return None
-                content, root, path = side.get("xxh128") or "", side.get("root"), side.get("path")
-                if content:
-                    rows = conn.exec_driver_sql(
-                        f"SELECT {DOC_COLUMNS} FROM {DOC_FROM} WHERE d.xxh128 = ? AND d.status = 'ok'",
-                        (content,)).fetchall()
-                else:  # a decision recorded before content hashes: the path alone
-                    rows = conn.exec_driver_sql(
-                        f"SELECT {DOC_COLUMNS} FROM {DOC_FROM} WHERE d.relpath = ? AND d.status = 'ok'",
-                        (path,)).fetchall()
-                docs = [doc_from_row(r) for r in rows]
-                if len(docs) > 1:  # copies of one content: the path tells them apart
-                    docs = [d for d in docs if d.relpath == path and (root is None or d.root == root)] or \
-                           [d for d in docs if d.relpath == path]
-                return (docs[0].id, docs[0].xxh128 or "") if len(docs) == 1 else None
-
-            for item in review.get("decisions", []):
-                kind = item.get("kind")
-                a, b = find(item.get("a")), find(item.get("b"))
-                if kind not in ("verdict", "keeper") or a is None or (kind == "verdict" and (b is None or a == b)):
-                    report.unmatched += 1
-                    continue
-                if kind == "verdict" and b[0] < a[0]:
-                    a, b = b, a
-                key = (kind, a[0], b[0] if kind == "verdict" else None)
-                when = float(item.get("time") or 0.0)
-                if key in latest and latest[key] >= when:
-                    report.kept_newer += 1
-                    continue
-                latest[key] = when
-                conn.exec_driver_sql(
-                    "INSERT INTO decisions (time, reviewer, kind, a, b, a_xxh128, b_xxh128, value, note) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (when, str(item.get("reviewer") or ""), kind, a[0], key[2], a[1],
-                     b[1] if kind == "verdict" else "", str(item.get("value") or ""), str(item.get("note") or "")))
-                report.applied += 1
-        for key, value in (review.get("settings") or {}).items():
-            self.set_setting(key, value)
-            report.settings += 1
-        return report
+    for item in review.get("decisions", []):
+        kind = item.get("kind")
+        a, b = find(item.get("a")), find(item.get("b"))
+        if kind not in ("verdict", "keeper") or a is None or (kind == "verdict" and (b is None or a == b)):
+            report.unmatched += 1
+            continue
+        if kind == "verdict" and b[0] < a[0]:
+            a, b = b, a
+        key = (kind, a[0], b[0] if kind == "verdict" else None)
+        when = float(item.get("time") or 0.0)
+        if key in latest and latest[key] >= when:
+            report.kept_newer += 1
+            continue
+        latest[key] = when
+        conn.exec_driver_sql(
+            "INSERT INTO decisions (time, reviewer, kind, a, b, a_xxh128, b_xxh128, value, note) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (when, str(item.get("reviewer") or ""), kind, a[0], key[2], a[1],
+             b[1] if kind == "verdict" else "", str(item.get("value") or ""), str(item.get("note") or "")))
+        report.applied += 1
+    return report
 
 
 def review_to_csv(review: dict[str, Any]) -> str:

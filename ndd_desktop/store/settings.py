@@ -1,4 +1,4 @@
-"""Settings kept in the collection file: a key -> JSON value table.
+"""``store.settings``: settings kept in the collection file, a key -> JSON value table.
 
 What a reviewer settles on for a collection (the threshold of each pair set, the keeper
 rule, the grouping) belongs to the collection, not to the application: a copy of the
@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import json
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .store import Store
 
 #: The keeper rule the reviewer chose (a ``pipeline.grouping.KEEPER_RULES`` name).
 KEEPER_RULE_KEY = "keeper_rule"
@@ -24,12 +27,15 @@ def threshold_key(method: str, pairs_key: str) -> str:
     return f"threshold/{method}/{pairs_key}"
 
 
-class SettingsMixin:
-    """Setting methods of :class:`~ndd_desktop.store.Store`."""
+class Settings:
+    """Settings of a :class:`~ndd_desktop.store.Store` (``store.settings``)."""
 
-    def setting(self, key: str, default: Any = None) -> Any:
+    def __init__(self, db: "Store") -> None:
+        self._db = db
+
+    def get(self, key: str, default: Any = None) -> Any:
         """The value stored under ``key`` (decoded from JSON), ``default`` when there is none."""
-        with self._read() as conn:
+        with self._db._read() as conn:
             row = conn.exec_driver_sql("SELECT value FROM settings WHERE key = ?", (str(key),)).first()
         if row is None:
             return default
@@ -38,7 +44,7 @@ class SettingsMixin:
         except ValueError:  # a value this code did not write: as if there were none
             return default
 
-    def set_setting(self, key: str, value: Any) -> None:
+    def put(self, key: str, value: Any) -> None:
         """Store ``value`` (anything JSON can encode) under ``key``, replacing the old one.
 
         Raises:
@@ -51,7 +57,7 @@ class SettingsMixin:
             encoded = json.dumps(value, sort_keys=True, allow_nan=False, ensure_ascii=False)
         except (TypeError, ValueError) as exc:
             raise ValueError(f"setting {key!r}: cannot store {value!r} ({exc})") from None
-        with self._write(durable=True) as conn:
+        with self._db._write(durable=True) as conn:
             conn.exec_driver_sql(
                 "INSERT INTO settings (key, value) VALUES (?, ?) "
                 "ON CONFLICT(key) DO UPDATE SET value = excluded.value",
@@ -61,14 +67,14 @@ class SettingsMixin:
     def saved_threshold(self, method: str, pairs_key: str) -> float | None:
         """The threshold saved for the pair set of ``method`` and ``pairs_key``, None when
         there is none (or what is stored is not a score from 0 to 1)."""
-        value = self.setting(threshold_key(method, pairs_key))
+        value = self.get(threshold_key(method, pairs_key))
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
             return None
         return float(value) if 0.0 <= value <= 1.0 else None
 
-    def settings(self) -> dict[str, Any]:
+    def all(self) -> dict[str, Any]:
         """Every stored setting, by key."""
-        with self._read() as conn:
+        with self._db._read() as conn:
             rows = conn.exec_driver_sql("SELECT key, value FROM settings ORDER BY key").fetchall()
         out = {}
         for key, value in rows:

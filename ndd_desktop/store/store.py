@@ -1,32 +1,48 @@
-"""``Store``: one collection file, used from any thread, one short transaction per call."""
+"""``Store``: one collection file, used from any thread, one short transaction per call.
+
+The Store owns the connection (engines, transactions, damage handling); what it holds is
+read and written through narrow interfaces, one per concern, each an attribute:
+``store.documents`` (:class:`~.documents.Documents`), ``store.pairs``
+(:class:`~.pairs.Pairs`), ``store.sketches`` (:class:`~.sketches.Sketches`),
+``store.scans`` (:class:`~.scans.Scans`), ``store.review`` (:class:`~.review.Review`),
+``store.settings`` (:class:`~.settings.Settings`) and ``store.emails``
+(:class:`~.email.Emails`). A caller names the one it needs.
+"""
 
 from __future__ import annotations
 
-import json
 import os
-import zlib
 from contextlib import contextmanager
-from typing import Iterator, Sequence
+from typing import Iterator
 
 from sqlalchemy import Connection
 
 from . import engine as _engine
-from ._sql import DOC_COLUMNS, DOC_FROM, chunks, dec_path, doc_from_row, enc_path, placeholders
-from .decisions import DecisionsMixin
-from .email import EmailMixin
-from .pairs import PairsMixin
-from .review_transfer import ReviewTransferMixin
-from .scanwrite import ScanWriteMixin
-from .settings import SettingsMixin
-from .types import DocumentInfo, Root, ScanRun, StoreError, StoreReadOnly
+from .documents import Documents
+from .email import Emails
+from .pairs import Pairs
+from .review import Review
+from .scans import Scans
+from .settings import Settings
+from .sketches import Sketches
+from .types import StoreReadOnly
 
 
-class Store(PairsMixin, DecisionsMixin, ReviewTransferMixin, ScanWriteMixin, SettingsMixin, EmailMixin):
+class Store:
     """A collection: roots, documents, sketches, pairs, review decisions, scan runs and settings.
 
-    Open with :meth:`open`. Every method opens its own short transaction, so one Store can
-    serve the GUI thread and a scan worker at once; plain dataclasses come out.
+    Open with :meth:`open`. Every method of its interfaces opens its own short
+    transaction, so one Store can serve the GUI thread and a scan worker at once; plain
+    dataclasses come out.
     """
+
+    documents: Documents
+    pairs: Pairs
+    sketches: Sketches
+    scans: Scans
+    review: Review
+    settings: Settings
+    emails: Emails
 
     def __init__(self, path: str, engine, write_engine, durable_engine, read_only: bool = False) -> None:
         self.path = path
@@ -36,6 +52,13 @@ class Store(PairsMixin, DecisionsMixin, ReviewTransferMixin, ScanWriteMixin, Set
         self._engine = engine
         self._wengine = write_engine
         self._dengine = durable_engine
+        self.documents = Documents(self)
+        self.pairs = Pairs(self)
+        self.sketches = Sketches(self)
+        self.scans = Scans(self)
+        self.review = Review(self)
+        self.settings = Settings(self)
+        self.emails = Emails(self)
 
     @classmethod
     def open(cls, path: str | os.PathLike, *, create: bool = True, revision: str = "head",
@@ -113,119 +136,3 @@ class Store(PairsMixin, DecisionsMixin, ReviewTransferMixin, ScanWriteMixin, Set
         with self._read() as conn:
             rows = conn.exec_driver_sql("PRAGMA integrity_check").fetchall()
         return "\n".join(str(r[0]) for r in rows)
-
-    # -- roots ----------------------------------------------------------------------------
-    def roots(self) -> list[Root]:
-        """The collection's roots in the order they were given."""
-        with self._read() as conn:
-            rows = conn.exec_driver_sql("SELECT path, reference FROM roots ORDER BY position, id").fetchall()
-        return [Root(dec_path(path), bool(ref)) for path, ref in rows]
-
-    def set_roots(self, roots: Sequence[Root]) -> int:
-        """Replace the roots; documents under a root no longer listed are removed (their
-        number is returned)."""
-        paths = [r.path for r in roots]
-        if len(set(paths)) != len(paths):
-            raise StoreError("a root is listed twice")
-        removed = 0
-        with self._write() as conn:
-            existing = {dec_path(p): i for p, i in conn.exec_driver_sql("SELECT path, id FROM roots")}
-            for path, root_id in existing.items():
-                if path not in paths:
-                    removed += conn.exec_driver_sql(
-                        "SELECT COUNT(*) FROM documents WHERE root_id = ?", (root_id,)).scalar_one()
-                    conn.exec_driver_sql("DELETE FROM roots WHERE id = ?", (root_id,))
-            for pos, root in enumerate(roots):
-                if root.path in existing:
-                    conn.exec_driver_sql(
-                        "UPDATE roots SET reference = ?, position = ? WHERE id = ?",
-                        (bool(root.reference), pos, existing[root.path]),
-                    )
-                else:
-                    conn.exec_driver_sql(
-                        "INSERT INTO roots (path, reference, position) VALUES (?, ?, ?)",
-                        (enc_path(root.path), bool(root.reference), pos),
-                    )
-        return removed
-
-    # -- documents ------------------------------------------------------------------------
-    def documents(self, ids: Sequence[int] | None = None, *, status: str | None = "ok") -> list[DocumentInfo]:
-        """Documents by id (all when ``ids`` is None), filtered by status (None: any), by id."""
-        where, args = ([], [])
-        if status is not None:
-            where.append("d.status = ?")
-            args.append(status)
-        clause = (" WHERE " + " AND ".join(where)) if where else ""
-        with self._read() as conn:
-            if ids is None:
-                rows = conn.exec_driver_sql(f"SELECT {DOC_COLUMNS} FROM {DOC_FROM}{clause} ORDER BY d.id", tuple(args)).fetchall()
-            else:
-                rows = []
-                joiner = " AND " if where else " WHERE "
-                for part in chunks(list(ids)):
-                    sql = f"SELECT {DOC_COLUMNS} FROM {DOC_FROM}{clause}{joiner}d.id IN ({placeholders(len(part))})"
-                    rows.extend(conn.exec_driver_sql(sql, tuple(args) + tuple(part)).fetchall())
-                rows.sort(key=lambda r: r[0])
-        return [doc_from_row(r) for r in rows]
-
-    def document(self, doc_id: int) -> DocumentInfo:
-        """One document by id (any status).
-
-        Raises:
-            KeyError: no such document.
-        """
-        with self._read() as conn:
-            row = conn.exec_driver_sql(f"SELECT {DOC_COLUMNS} FROM {DOC_FROM} WHERE d.id = ?", (int(doc_id),)).first()
-        if row is None:
-            raise KeyError(doc_id)
-        return doc_from_row(row)
-
-    def document_text(self, doc_id: int) -> str | None:
-        """The extracted (not normalised) text of a document, None when there is none."""
-        with self._read() as conn:
-            row = conn.exec_driver_sql("SELECT data FROM document_text WHERE doc_id = ?", (int(doc_id),)).first()
-        if row is None:
-            return None
-        with _engine.guarded(self.path):  # a damaged text does not decompress
-            return zlib.decompress(row[0]).decode("utf-8", "surrogatepass")
-
-    def errors(self) -> list[DocumentInfo]:
-        """Every file or document that was skipped or failed (status != "ok"), by path."""
-        with self._read() as conn:
-            rows = conn.exec_driver_sql(
-                f"SELECT {DOC_COLUMNS} FROM {DOC_FROM} WHERE d.status != 'ok' ORDER BY r.position, d.relpath"
-            ).fetchall()
-        return [doc_from_row(r) for r in rows]
-
-    def count_documents(self, status: str | None = "ok") -> int:
-        """How many documents there are (of one status, or all with None)."""
-        with self._read() as conn:
-            if status is None:
-                return int(conn.exec_driver_sql("SELECT COUNT(*) FROM documents").scalar_one())
-            return int(conn.exec_driver_sql("SELECT COUNT(*) FROM documents WHERE status = ?", (status,)).scalar_one())
-
-    # -- scan runs ------------------------------------------------------------------------
-    def scans(self) -> list[ScanRun]:
-        """All scan runs, newest first."""
-        with self._read() as conn:
-            rows = conn.exec_driver_sql(
-                "SELECT id, started, finished, status, method, params, pairs_key, floor, documents, new, "
-                "changed, unchanged, removed, errors, pairs, message FROM scan_runs ORDER BY id DESC"
-            ).fetchall()
-        return [
-            ScanRun(
-                id=r[0], started=r[1], finished=r[2], status=r[3], method=r[4], params=json.loads(r[5]),
-                pairs_key=r[6], floor=r[7], documents=r[8], new=r[9], changed=r[10], unchanged=r[11],
-                removed=r[12], errors=r[13], pairs=r[14], message=r[15],
-            )
-            for r in rows
-        ]
-
-    def last_method(self) -> tuple[str, dict] | None:
-        """(method name, params dict) of the newest finished scan (else the newest scan)."""
-        runs = self.scans()
-        if not runs:
-            return None
-        finished = [r for r in runs if r.status == "finished"]
-        run = finished[0] if finished else runs[0]
-        return run.method, dict(run.params)

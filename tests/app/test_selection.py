@@ -33,7 +33,7 @@ def db(tmp_path, capsys):
 
 def keys(store: Store) -> tuple[str, str]:
     """(pairs key of the default qgram scan, of the q=3 scan)."""
-    by_q = {ps.params.get("q"): ps.pairs_key for ps in store.pair_sets()}
+    by_q = {ps.params.get("q"): ps.pairs_key for ps in store.pairs.sets()}
     assert len(by_q) == 2
     q3 = by_q.pop(3)
     (default,) = by_q.values()
@@ -43,7 +43,7 @@ def keys(store: Store) -> tuple[str, str]:
 def test_a_method_name_alone_means_its_last_finished_scan_for_window_cli_and_export(db, tmp_path):
     with Store.open(db) as store:
         default_key, q3_key = keys(store)
-        assert store.pair_sets()[0].pairs_key == q3_key  # the newest pair set is not the answer
+        assert store.pairs.sets()[0].pairs_key == q3_key  # the newest pair set is not the answer
         assert select(store).pairs_key == default_key
         assert select(store, "qgram").pairs_key == default_key
         assert default_selection(store).pairs_key == default_key
@@ -56,7 +56,7 @@ def test_the_threshold_is_the_option_else_the_saved_one_else_the_default(db, tmp
     with Store.open(db) as store:
         default_key, q3_key = keys(store)
         assert (select(store).threshold, select(store).threshold_source) == (DEFAULT_SHARE, "default")
-        store.set_setting(threshold_key("qgram", default_key), 0.8)
+        store.settings.put(threshold_key("qgram", default_key), 0.8)
         sel = select(store)
         assert (sel.threshold, sel.threshold_source) == (0.8, "saved")
         assert "threshold 0.8 saved with the collection (--threshold overrides it)" in sel.notes()
@@ -76,12 +76,12 @@ def test_keeper_rule_and_grouping_given_else_saved_else_first(db):
     with Store.open(db) as store:
         first = choose_grouping(store)
         assert (first.keeper_rule, first.grouping, first.saved) == ("reference-oldest", "components", ())
-        store.set_setting(KEEPER_RULE_KEY, "newest")
-        store.set_setting(GROUPING_KEY, "no-such-grouping")  # not a known one: ignored
+        store.settings.put(KEEPER_RULE_KEY, "newest")
+        store.settings.put(GROUPING_KEY, "no-such-grouping")  # not a known one: ignored
         saved = choose_grouping(store)
         assert (saved.keeper_rule, saved.grouping, saved.saved) == ("newest", "components", ("keeper rule newest",))
         assert choose_grouping(store, keeper_rule="oldest").keeper_rule == "oldest"
-        roots = tuple(r.path for r in store.roots())
+        roots = tuple(r.path for r in store.documents.roots())
         assert choose_grouping(store, keeper_rule="folder-priority").folder_priority == roots
         with pytest.raises(SelectionError) as info:
             choose_grouping(store, keeper_rule="tallest")

@@ -98,11 +98,11 @@ def test_method_alone_names_the_pairs_of_its_last_scan(capsys, corpus):
     scanned(capsys, corpus, "--method", "qgram")  # unchanged: its pair set is not renewed
     scanned(capsys, corpus, "--method", "exact")
     with Store.open(db) as s:
-        q4 = next(ps for ps in s.pair_sets() if ps.method == "qgram" and ps.params.get("q", 4) == 4)
-        q3 = next(ps for ps in s.pair_sets() if ps.method == "qgram" and ps.params.get("q") == 3)
+        q4 = next(ps for ps in s.pairs.sets() if ps.method == "qgram" and ps.params.get("q", 4) == 4)
+        q3 = next(ps for ps in s.pairs.sets() if ps.method == "qgram" and ps.params.get("q") == 3)
         # the verified scores do not depend on q; the method's own estimates do
-        expected = sorted(round(r.estimate, 6) for r in s.iter_pairs("qgram", q4.pairs_key, 0.3))
-        other = sorted(round(r.estimate, 6) for r in s.iter_pairs("qgram", q3.pairs_key, 0.3))
+        expected = sorted(round(r.estimate, 6) for r in s.pairs.iter_rows("qgram", q4.pairs_key, 0.3))
+        other = sorted(round(r.estimate, 6) for r in s.pairs.iter_rows("qgram", q3.pairs_key, 0.3))
         assert other != expected  # the two sets can be told apart
     _, out, _ = run(capsys, "pairs", "--db", db, "--method", "qgram", "--threshold", "0.3")
     assert sorted(float(r["estimate"]) for r in csv.DictReader(io.StringIO(out))) == expected
@@ -121,8 +121,8 @@ def test_pairs_are_read_in_pages(capsys, corpus, monkeypatch):
 def test_pairs_show_decisions(capsys, corpus):
     db = scanned(capsys, corpus, "--method", "exact")
     with Store.open(db) as s:
-        (p,) = s.pairs("exact", s.pair_sets()[0].pairs_key, 0.0)
-        s.set_verdict(p.a.id, p.b.id, "duplicate")
+        (p,) = s.pairs.rows("exact", s.pairs.sets()[0].pairs_key, 0.0)
+        s.review.set_verdict(p.a.id, p.b.id, "duplicate")
     _, out, _ = run(capsys, "pairs", "--db", db)
     assert list(csv.DictReader(io.StringIO(out)))[0]["verdict"] == "duplicate"
 
@@ -299,7 +299,7 @@ def test_scan_and_pairs_say_when_low_scores_are_incomplete(capsys, corpus, reque
     status, _, err = run(capsys, "scan", corpus / "a", "--db", corpus / "big.ndd", "--method", "qgram")
     assert status == 0 and "pairs below 0.7 are only those the bands happened to find" in err
     with Store.open(corpus / "big.ndd") as store:
-        assert [ps.complete_from for ps in store.pair_sets()] == [0.7]
+        assert [ps.complete_from for ps in store.pairs.sets()] == [0.7]
     status, _, err = run(capsys, "pairs", "--db", corpus / "big.ndd", "--threshold", "0.4")
     assert status == 0 and "pairs below 0.7" in err
     status, _, err = run(capsys, "pairs", "--db", corpus / "big.ndd", "--threshold", "0.8")

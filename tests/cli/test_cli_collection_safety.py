@@ -23,7 +23,7 @@ def run(capsys, *argv):
 def relpaths(db) -> list[str]:
     store = Store.open(str(db))
     try:
-        return sorted(d.relpath for d in store.documents(status=None))
+        return sorted(d.relpath for d in store.documents.all(status=None))
     finally:
         store.close()
 
@@ -83,7 +83,7 @@ def test_zip_members_of_one_name_and_a_file_named_like_a_member_all_stay(capsys,
         assert relpaths(db) == ["box.zip!x (2).txt", "box.zip!x (3).txt", "box.zip!x.txt", "box.zip!y_z.txt"]
     store = Store.open(str(db))
     try:
-        docs = {d.relpath: d for d in store.documents(status=None)}
+        docs = {d.relpath: d for d in store.documents.all(status=None)}
     finally:
         store.close()
     assert docs["box.zip!x.txt"].container is None  # the file on disk kept its own name
@@ -98,7 +98,7 @@ def test_negative_workers_are_refused(capsys, two_folders):
 def test_sigterm_cancels_a_scan_like_ctrl_c():
     import signal
 
-    from ndd_desktop.cli.commands import _cancel_on_sigint
+    from ndd_desktop.cli.scan_cmd import _cancel_on_sigint
     from ndd_desktop.pipeline import CancelToken
 
     token = CancelToken()

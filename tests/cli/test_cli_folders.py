@@ -90,7 +90,7 @@ def test_folders_needs_a_scan(capsys, tmp_path):
 def test_alignment_side_by_side(tree):
     col, db = tree
     with Store.open(db) as store:
-        method, params = store.last_method()
+        method, params = store.scans.last_method()
         from ndd_desktop.core.methods import get_method
 
         m = get_method(method)

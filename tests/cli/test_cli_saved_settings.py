@@ -11,7 +11,7 @@ import os
 import pytest
 
 from ndd_desktop.cli import main
-from ndd_desktop.cli.commands import grouping_options
+from ndd_desktop.cli.selection import grouping_options
 from ndd_desktop.store import Store
 from ndd_desktop.store.settings import GROUPING_KEY, KEEPER_RULE_KEY, threshold_key
 
@@ -45,11 +45,11 @@ def db(tmp_path, capsys):
 
 def save(db, **values):
     with Store.open(db) as s:
-        (ps,) = s.pair_sets()
+        (ps,) = s.pairs.sets()
         for key, value in values.items():
             key = {"threshold": threshold_key(ps.method, ps.pairs_key), "rule": KEEPER_RULE_KEY,
                    "grouping": GROUPING_KEY}.get(key, key)
-            s.set_setting(key, value)
+            s.settings.put(key, value)
 
 
 def groups(out: str) -> tuple[set, set]:
@@ -88,9 +88,9 @@ def test_options_win_over_the_saved_values(capsys, db):
 
 def test_a_threshold_saved_for_another_pair_set_is_not_used(capsys, db):
     with Store.open(db) as s:
-        (ps,) = s.pair_sets()
-        s.set_setting(threshold_key("bottomk", ps.pairs_key), 0.97)
-        s.set_setting(threshold_key("qgram", "0" * 16), 0.97)
+        (ps,) = s.pairs.sets()
+        s.settings.put(threshold_key("bottomk", ps.pairs_key), 0.97)
+        s.settings.put(threshold_key("qgram", "0" * 16), 0.97)
     status, out, err = run(capsys, "clusters", "--db", db)
     assert groups(out)[0] == {"old.txt", "one.txt", "sub/two.txt"} and "saved" not in err
 
@@ -120,8 +120,8 @@ def test_export_uses_the_saved_values(capsys, db, tmp_path):
 
 def test_folder_priority_follows_the_collection_folders_unless_given(db):
     with Store.open(db) as s:
-        s.set_setting(KEEPER_RULE_KEY, "folder-priority")
-        roots = [r.path for r in s.roots()]
+        s.settings.put(KEEPER_RULE_KEY, "folder-priority")
+        roots = [r.path for r in s.documents.roots()]
         ns = argparse.Namespace(keeper_rule=None, grouping=None, priority=[])
         assert grouping_options(s, ns) == ("folder-priority", "components", tuple(roots))
         ns = argparse.Namespace(keeper_rule=None, grouping="principal", priority=["/x"])

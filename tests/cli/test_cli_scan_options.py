@@ -89,7 +89,7 @@ def test_html_all_reads_the_whole_page(capsys, tmp_path):
 
         store = Store.open(db)
         try:
-            [doc] = store.documents()
-            assert ("Section number 7 of the site menu" in store.document_text(doc.id)) is has_menu
+            [doc] = store.documents.all()
+            assert ("Section number 7 of the site menu" in store.documents.text(doc.id)) is has_menu
         finally:
             store.close()

@@ -98,15 +98,15 @@ def test_threads_csv_and_json(capsys, mail):
 def test_headers_survive_an_unchanged_rescan(capsys, mail):
     root, db = mail
     with Store.open(db) as store:
-        before = store.email_headers()
+        before = store.emails.headers()
     assert len(before) == 5
     assert main(["scan", str(root), "--db", str(db), "--workers", "0", "-q"]) == 0
     with Store.open(db) as store:
-        assert store.email_headers() == before
+        assert store.emails.headers() == before
     os.remove(root / "3.eml")  # a removed message takes its headers with it
     assert main(["scan", str(root), "--db", str(db), "--workers", "0", "-q"]) == 0
     with Store.open(db) as store:
-        assert sorted(h.relpath for h in store.email_headers()) == ["1.eml", "2.eml", "box.mbox!message-1",
+        assert sorted(h.relpath for h in store.emails.headers()) == ["1.eml", "2.eml", "box.mbox!message-1",
                                                                     "box.mbox!message-2"]
 
 

@@ -97,7 +97,7 @@ def scanned(tmp_path, collection):
 
 def doc_id(store, name: str) -> int:
     """The id of the document whose relpath ends with ``name``."""
-    (found,) = [d.id for d in store.documents(status=None) if d.relpath.endswith(name)]
+    (found,) = [d.id for d in store.documents.all(status=None) if d.relpath.endswith(name)]
     return found
 
 

@@ -78,52 +78,83 @@ class FakeStore:
             a, b = b, a
         self.history.append(Decision(len(self.history) + 1, time, reviewer, kind, a, b, "", "", value))
 
-    # the contract -----------------------------------------------------------------------
-    def roots(self):
-        return list(self.root_list)
+    # the contract: the store's interfaces the export reads -------------------------------
+    def __post_init__(self) -> None:
+        self.documents = _FakeDocuments(self)
+        self.pairs = _FakePairs(self)
+        self.review = _FakeReview(self)
+        self.scans = _FakeScans(self)
+        self.settings = _FakeSettings()
 
-    def documents(self, ids=None, *, status="ok"):
-        out = [d for d in self.docs if status is None or d.status == status]
+
+class _FakeDocuments:
+    def __init__(self, fake: FakeStore) -> None:
+        self.fake = fake
+
+    def roots(self):
+        return list(self.fake.root_list)
+
+    def all(self, ids=None, *, status="ok"):
+        out = [d for d in self.fake.docs if status is None or d.status == status]
         if ids is not None:
             wanted = set(ids)
             out = [d for d in out if d.id in wanted]
         return out
 
-    def document_text(self, doc_id):
-        return self.texts.get(doc_id)
+    def text(self, doc_id):
+        return self.fake.texts.get(doc_id)
+
+
+class _FakeScans:
+    def __init__(self, fake: FakeStore) -> None:
+        self.fake = fake
 
     def last_method(self):
-        return (self.method, {"q": 3})
+        return (self.fake.method, {"q": 3})
 
-    def scans(self):
-        return [ScanRun(1, 0.0, 1.0, "finished", self.method, {"q": 3}, self.pairs_key, 0.3,
-                        len(self.docs), 0, 0, 0, 0, 0, len(self.pair_list), "")]
+    def runs(self):
+        f = self.fake
+        return [ScanRun(1, 0.0, 1.0, "finished", f.method, {"q": 3}, f.pairs_key, 0.3,
+                        len(f.docs), 0, 0, 0, 0, 0, len(f.pair_list), "")]
 
-    def pair_sets(self):
-        return [PairSet(self.method, {"q": 3}, self.pairs_key, 0.3, len(self.pair_list))]
 
+class _FakeSettings:
     def saved_threshold(self, method, pairs_key):
         return None  # no threshold saved: the method's default applies
 
-    def pair_arrays(self, method, pairs_key):
-        if not self.pair_list:
+
+class _FakePairs:
+    def __init__(self, fake: FakeStore) -> None:
+        self.fake = fake
+
+    def sets(self):
+        f = self.fake
+        return [PairSet(f.method, {"q": 3}, f.pairs_key, 0.3, len(f.pair_list))]
+
+    def arrays(self, method, pairs_key):
+        if not self.fake.pair_list:
             return PairArrays.empty()
-        a, b, s, cab, cba = (np.array(c) for c in zip(*self.pair_list))
+        a, b, s, cab, cba = (np.array(c) for c in zip(*self.fake.pair_list))
         return PairArrays(np.arange(len(a)), a.astype(np.int64), b.astype(np.int64), s.astype(float),
                           cab.astype(float), cba.astype(float), np.full(len(a), np.nan))
 
-    def pairs(self, method, pairs_key, threshold, *, order="score", descending=True, offset=0, limit=None,
-              text_filter=None):
-        by_id = {d.id: d for d in self.docs}
-        verdicts = self.verdicts()
+    def rows(self, method, pairs_key, threshold, *, order="score", descending=True, offset=0, limit=None,
+             text_filter=None):
+        by_id = {d.id: d for d in self.fake.docs}
+        verdicts = self.fake.review.verdicts()
         rows = [PairRow(n, by_id[a], by_id[b], s, cab, cba, float("nan"), verdicts.get((a, b)))
-                for n, (a, b, s, cab, cba) in enumerate(self.pair_list) if s >= threshold]
+                for n, (a, b, s, cab, cba) in enumerate(self.fake.pair_list) if s >= threshold]
         rows.sort(key=lambda r: r.score, reverse=descending)
         return rows[offset: None if limit is None else offset + limit]
 
+
+class _FakeReview:
+    def __init__(self, fake: FakeStore) -> None:
+        self.fake = fake
+
     def verdicts(self):
         out = {}
-        for d in self.history:
+        for d in self.fake.history:
             if d.kind == "verdict":
                 if d.value:
                     out[(d.a, d.b)] = d.value
@@ -133,17 +164,17 @@ class FakeStore:
 
     def keepers(self):
         out = set()
-        for d in self.history:
+        for d in self.fake.history:
             if d.kind == "keeper":
                 (out.add if d.value else out.discard)(d.a)
         return out
 
-    def decision_history(self):
-        return list(self.history)
+    def history(self):
+        return list(self.fake.history)
 
-    def standing_decisions(self):
+    def standing(self):
         """The newest decision per pair or document (the fake's documents never change)."""
         latest = {}
-        for d in self.history:
+        for d in self.fake.history:
             latest[(d.kind, d.a, d.b)] = d
         return sorted(latest.values(), key=lambda d: d.id)

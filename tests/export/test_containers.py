@@ -32,9 +32,9 @@ def zipped(tmp_path):
 
 def test_members_are_documents_and_the_zip_has_no_hash_of_its_own(zipped, tmp_path):
     store, root = zipped
-    members = [d for d in store.documents(status=None) if d.container == "pack.zip"]
+    members = [d for d in store.documents.all(status=None) if d.container == "pack.zip"]
     assert sorted(d.relpath for d in members) == ["pack.zip!dir/x.txt", "pack.zip!y.txt"]
-    store.set_keeper(members[0].id, True)
+    store.review.set_keeper(members[0].id, True)
     plan = plan_export(store, ExportOptions(dest=str(tmp_path / "out"), method="exact"))
     (zipped_file,) = [f for f in plan.files if f.target == "box/pack.zip"]
     assert zipped_file.expected_sha256 is None  # verified against the bytes read at export time
@@ -43,8 +43,8 @@ def test_members_are_documents_and_the_zip_has_no_hash_of_its_own(zipped, tmp_pa
 
 def test_a_kept_member_takes_its_container_along(zipped, tmp_path):
     store, root = zipped
-    store.set_keeper(doc_id(store, "pack.zip!dir/x.txt"), True, reviewer="ann")
-    store.set_keeper(doc_id(store, "b.txt"), True, reviewer="ann")
+    store.review.set_keeper(doc_id(store, "pack.zip!dir/x.txt"), True, reviewer="ann")
+    store.review.set_keeper(doc_id(store, "b.txt"), True, reviewer="ann")
     dest = tmp_path / "out"
     result = run_export(store, ExportOptions(dest=str(dest), method="exact"))
     assert result.ok
@@ -59,8 +59,8 @@ def test_a_kept_member_takes_its_container_along(zipped, tmp_path):
 
 def test_a_container_of_left_out_members_stays_out(zipped, tmp_path):
     store, root = zipped
-    store.set_keeper(doc_id(store, "a.txt"), True, reviewer="ann")
-    store.set_keeper(doc_id(store, "b.txt"), True, reviewer="ann")
+    store.review.set_keeper(doc_id(store, "a.txt"), True, reviewer="ann")
+    store.review.set_keeper(doc_id(store, "b.txt"), True, reviewer="ann")
     dest = tmp_path / "out"
     result = run_export(store, ExportOptions(dest=str(dest), method="exact", bagit=True))
     assert result.ok and result.bag_valid
@@ -71,7 +71,7 @@ def test_a_container_of_left_out_members_stays_out(zipped, tmp_path):
 
 def test_a_container_touched_since_the_scan_is_refused(zipped, tmp_path):
     store, root = zipped
-    store.set_keeper(doc_id(store, "pack.zip!dir/x.txt"), True)
+    store.review.set_keeper(doc_id(store, "pack.zip!dir/x.txt"), True)
     st = os.stat(root / "pack.zip")
     os.utime(root / "pack.zip", ns=(st.st_atime_ns, st.st_mtime_ns + 2_000_000_000))
     result = run_export(store, ExportOptions(dest=str(tmp_path / "out"), method="exact"))

@@ -53,7 +53,7 @@ def _options(tmp_path, name: str) -> ExportOptions:
 
 
 def _scores(store) -> dict[tuple[int, int], float]:
-    pa = store.pair_arrays("qgram", store.pair_sets()[0].pairs_key)
+    pa = store.pairs.arrays("qgram", store.pairs.sets()[0].pairs_key)
     return {(int(a), int(b)): float(s) for a, b, s in zip(pa.a, pa.b, pa.score)}
 
 
@@ -93,7 +93,7 @@ def test_the_keeper_rule_still_decides_who_is_kept_first(chain):
     """Keeping the middle of the chain covers both ends: one document is enough."""
     store, tmp_path = chain
     a, b, c = (doc_id(store, n) for n in ("a.txt", "b.txt", "c.txt"))
-    store.set_keeper(b, True, reviewer="ann")
+    store.review.set_keeper(b, True, reviewer="ann")
     plan = plan_export(store, _options(tmp_path, "out"))
     (group,) = plan.groups
     assert group.keepers == (b,)
@@ -106,7 +106,7 @@ def test_a_reviewers_duplicate_mark_still_wins(chain):
     covered by a and only a is exported."""
     store, tmp_path = chain
     a, b, c = (doc_id(store, n) for n in ("a.txt", "b.txt", "c.txt"))
-    store.set_verdict(a, c, "duplicate", reviewer="ann")
+    store.review.set_verdict(a, c, "duplicate", reviewer="ann")
     plan = plan_export(store, _options(tmp_path, "out"))
     (group,) = plan.groups
     assert group.keepers == (a,)

@@ -67,12 +67,12 @@ def test_defaults_come_from_the_last_scan(scanned, tmp_path):
 def test_not_duplicate_verdicts_and_chosen_keepers_are_respected(scanned, tmp_path):
     store, _ = scanned
     a, a_copy, a_again = doc_id(store, "letters/a.txt"), doc_id(store, "a-copy.txt"), doc_id(store, "a-again.txt")
-    store.set_verdict(a, a_copy, "not_duplicate", reviewer="ann")
+    store.review.set_verdict(a, a_copy, "not_duplicate", reviewer="ann")
     plan = plan_export(store, ExportOptions(dest=str(tmp_path / "o1"), method="exact"))
     out = {plan.row(x).role for x in (a, a_copy)}
     assert "duplicate" not in out  # both stay in the set
-    store.set_verdict(a, a_copy, None, reviewer="ann")
-    store.set_keeper(a_again, True, reviewer="bob")
+    store.review.set_verdict(a, a_copy, None, reviewer="ann")
+    store.review.set_keeper(a_again, True, reviewer="bob")
     plan = plan_export(store, ExportOptions(dest=str(tmp_path / "o2"), method="exact"))
     assert plan.row(a_again).role == "keeper"
     assert plan.row(a_again).verdict == "keeper" and plan.row(a_again).reviewer == "bob"

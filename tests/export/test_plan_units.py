@@ -109,7 +109,7 @@ def test_decision_shown_is_the_newest_standing_one(fake):
     store.decide("verdict", 1, 2, "not_duplicate", "bob", 20.0)
     store.decide("keeper", 3, None, "keep", "cy", 15.0)
     store.decide("keeper", 3, None, "", "dee", 30.0)  # cleared
-    index = DecisionIndex(store.decision_history())
+    index = DecisionIndex(store.review.history())
     shown = index.for_member(2, principal=1, keeper=1)
     assert (shown.verdict, shown.reviewer) == ("not_duplicate", "bob")
     assert shown.time_iso == "1970-01-01T00:00:20+00:00"

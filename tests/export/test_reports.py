@@ -19,8 +19,8 @@ def exported(scanned, tmp_path):
     """An exact-method export with a reviewer's decisions, and its report folder."""
     store, coll = scanned
     b, hostile = doc_id(store, "notes/b.txt"), doc_id(store, HOSTILE)
-    store.set_verdict(b, hostile, "duplicate", reviewer="ann", note="same minutes")
-    store.set_keeper(b, True, reviewer="ann")
+    store.review.set_verdict(b, hostile, "duplicate", reviewer="ann", note="same minutes")
+    store.review.set_keeper(b, True, reviewer="ann")
     dest = tmp_path / "out"
     result = run_export(store, ExportOptions(dest=str(dest), method="exact", closest_pairs=10))
     return store, coll, result, dest / "_ndd_reports"
@@ -35,7 +35,7 @@ def test_csv_has_one_row_per_document_with_the_columns(exported):
     store, coll, result, reports = exported
     rows = read_csv(reports / "documents.csv")
     assert tuple(rows[0]) == COLUMNS
-    docs = {d.id: d for d in store.documents(status=None)}
+    docs = {d.id: d for d in store.documents.all(status=None)}
     assert sorted(int(r["document_id"]) for r in rows) == sorted(docs)
     for r in rows:
         d = docs[int(r["document_id"])]

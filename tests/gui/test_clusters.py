@@ -43,7 +43,7 @@ def test_groups_tree_and_keepers(qtbot, window, tmp_path):
     choice = next(m for m in group.members if m != group.keeper)
     assert tree.select_document(choice)
     tree.keep_button.click()
-    assert choice in window.collection.store.keepers()
+    assert choice in window.collection.store.review.keepers()
     wait_idle(qtbot, window)
     qtbot.waitUntil(lambda: window.collection.grouping.groups[0].keeper == choice, timeout=5000)
     qtbot.waitUntil(lambda: tree.fully_filled(), timeout=5000)

@@ -47,8 +47,8 @@ def test_opening_another_collection_leaves_nothing_of_the_first(qtbot, scanned, 
     qtbot.keyClick(w.pairs.table, Qt.Key.Key_D)
     qtbot.keyClick(w.pairs.table, Qt.Key.Key_N)
     assert not w.review.mark("duplicate")
-    assert w.collection.store.verdicts() == {}
-    assert w.collection.store.decision_history() == []
+    assert w.collection.store.review.verdicts() == {}
+    assert w.collection.store.review.history() == []
 
 
 def test_review_keys_come_back_with_the_new_collections_pairs(qtbot, scanned, tmp_path):
@@ -58,12 +58,12 @@ def test_review_keys_come_back_with_the_new_collections_pairs(qtbot, scanned, tm
     assert not w.review.duplicate.isEnabled()
     scan(qtbot, w)
     assert w.review.duplicate.isEnabled() and w.pairs.model.total_rows() > 0
-    ids = {d.id for d in w.collection.store.documents()}
+    ids = {d.id for d in w.collection.store.documents.all()}
     w.pairs.select_row(0)
     pair = w.pairs.current_pair()
     assert {pair.a, pair.b} <= ids  # a pair of this collection
     assert w.review.mark("duplicate")
-    assert w.collection.store.verdicts() == {(pair.a, pair.b): "duplicate"}
+    assert w.collection.store.review.verdicts() == {(pair.a, pair.b): "duplicate"}
     wait_idle(qtbot, w)
 
 
@@ -86,7 +86,7 @@ def _row_of(setup, path: Path) -> int:
 def test_removing_a_folder_asks_first_and_refreshes_the_views(qtbot, two_folders, monkeypatch):
     w, a, b = two_folders
     store = w.collection.store
-    in_a = {d.id for d in store.documents(status=None) if d.root == str(a)}
+    in_a = {d.id for d in store.documents.all(status=None) if d.root == str(a)}
     pair = next(p for p in map(w.pairs.model.pair, range(w.pairs.model.total_rows())) if p.a in in_a)
     assert w.pairs.select_pair(pair.a, pair.b) and w.review.mark("duplicate")
     wait_idle(qtbot, w)
@@ -106,13 +106,13 @@ def test_removing_a_folder_asks_first_and_refreshes_the_views(qtbot, two_folders
     assert "1 review decision " in asked[0]
     assert "files on disk are not touched" in asked[0]
     assert [p for p, _ in w.setup.roots()] == [str(a), str(b)]
-    assert {d.id for d in store.documents(status=None) if d.root == str(a)} == in_a
+    assert {d.id for d in store.documents.all(status=None) if d.root == str(a)} == in_a
     # Yes: the folder, its documents and their pairs leave; the views are read again
     answer[0] = QMessageBox.StandardButton.Yes
     w.setup.folders.setCurrentRow(_row_of(w.setup, a))
     assert w.setup.remove_selected()
     assert [p for p, _ in w.setup.roots()] == [str(b)]
-    assert not any(d.root == str(a) for d in store.documents(status=None))
+    assert not any(d.root == str(a) for d in store.documents.all(status=None))
 
     def shown_ids() -> set[int]:
         m = w.pairs.model
@@ -150,11 +150,11 @@ def test_folders_of_the_same_name_get_their_own_collections(window, tmp_path, da
     first_store = window.collection.path
     assert window.open_folder(str(second))
     assert window.collection.path != first_store
-    assert [r.path for r in window.collection.store.roots()] == [str(second)]
+    assert [r.path for r in window.collection.store.documents.roots()] == [str(second)]
     assert window.windowTitle().startswith("letters —")
     assert window.open_folder(str(first))  # and the first comes back as it was
     assert window.collection.path == first_store
-    assert [r.path for r in window.collection.store.roots()] == [str(first)]
+    assert [r.path for r in window.collection.store.documents.roots()] == [str(first)]
 
 
 def test_a_collection_made_under_the_old_name_is_found_for_its_own_folder_only(window, tmp_path, data_dir):
@@ -164,7 +164,7 @@ def test_a_collection_made_under_the_old_name_is_found_for_its_own_folder_only(w
     legacy = resources.default_store_path("letters", data_dir)  # <name>.ndd.sqlite, as earlier releases named it
     legacy.parent.mkdir(parents=True)
     with Store.open(legacy) as store:
-        store.set_roots([Root(str(first), False)])
+        store.documents.set_roots([Root(str(first), False)])
     assert resources.folder_store_path(first, data_dir) == legacy
     assert window.open_folder(str(first))
     assert window.collection.path == str(legacy)
@@ -172,10 +172,10 @@ def test_a_collection_made_under_the_old_name_is_found_for_its_own_folder_only(w
     assert window.collection.path == str(resources.folder_store_path(second, data_dir)) != str(legacy)
     window._close_collection()
     with Store.open(legacy, create=False) as store:
-        assert [r.path for r in store.roots()] == [str(first)]  # not merged with the second
+        assert [r.path for r in store.documents.roots()] == [str(first)]  # not merged with the second
     # an old-name store of two folders is not "this folder's" collection either
     with Store.open(legacy, create=False) as store:
-        store.set_roots([Root(str(first), False), Root(str(second), False)])
+        store.documents.set_roots([Root(str(first), False), Root(str(second), False)])
     assert resources.folder_store_path(first, data_dir) != legacy
 
 
@@ -195,20 +195,20 @@ def test_undo_after_make_keeper_puts_the_keeper_back_then_the_verdict(qtbot, sca
     other = next(m for m in group.members if m != group.keeper)
     assert w.clusters.select_document(other)
     qtbot.mouseClick(w.clusters.keep_button, Qt.MouseButton.LeftButton)
-    assert store.keepers() == {other}
+    assert store.review.keepers() == {other}
     qtbot.waitUntil(lambda: not w.collection.regrouping() and w.clusters.keeper_of(group.group_id) == other,
                     timeout=5000)
     # Ctrl+Z on the Groups tab undoes the keeper choice, not the verdict before it
     w.clusters.view.setFocus()
     qtbot.keyClick(w.clusters.view, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
-    assert store.keepers() == set()
-    assert store.verdicts() == {(pair.a, pair.b): "duplicate"}
+    assert store.review.keepers() == set()
+    assert store.review.verdicts() == {(pair.a, pair.b): "duplicate"}
     assert "keeper" in w.statusBar().currentMessage()
     qtbot.waitUntil(lambda: not w.collection.regrouping() and w.clusters.keeper_of(group.group_id) == group.keeper,
                     timeout=5000)
     assert w.review.undo.isEnabled()
     qtbot.keyClick(w.clusters.view, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
-    assert store.verdicts() == {}
+    assert store.review.verdicts() == {}
     assert not w.review.undo.isEnabled()  # nothing left to undo
     assert not w.review.undo_last()
     wait_idle(qtbot, w)
@@ -221,11 +221,11 @@ def test_undoing_a_keeper_change_restores_the_keeper_chosen_before(qtbot, scanne
     first, second = [m for m in group.members][:2]
     w.collection.set_keeper(first, list(group.members))
     w.collection.set_keeper(second, list(group.members))
-    assert store.keepers() == {second}
+    assert store.review.keepers() == {second}
     assert w.review.undo_last()
-    assert store.keepers() == {first}
+    assert store.review.keepers() == {first}
     assert w.review.undo_last()
-    assert store.keepers() == set()
+    assert store.review.keepers() == set()
     assert not w.collection.can_undo()
     wait_idle(qtbot, w)
 

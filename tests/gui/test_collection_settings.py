@@ -11,7 +11,7 @@ import ndd_desktop.app.session as session_module
 from ndd_desktop.core.methods import default_threshold
 from ndd_desktop.gui.main_window import MainWindow
 from ndd_desktop.pipeline.reading import READING_KEY
-from ndd_desktop.store import Store
+from ndd_desktop.store import Settings
 from ndd_desktop.store.settings import GROUPING_KEY, KEEPER_RULE_KEY, threshold_key
 
 
@@ -54,17 +54,17 @@ def test_threshold_rule_and_grouping_come_back_with_the_collection(qtbot, scanne
     assert w.collection.threshold == default_threshold(data.method, data.params) == 0.5
     assert shown(w)[2:] == ("reference-oldest", "components", "reference-oldest", "components")
     # opening and scanning saved nothing but how the scan read the documents
-    assert w.collection.store.settings() == {READING_KEY: {"html": "main", "readers": 2}}
+    assert w.collection.store.settings.all() == {READING_KEY: {"html": "main", "readers": 2}}
     settle(qtbot, w, 0.62)
     choose(qtbot, w, "oldest", "principal")
     path = w.collection.path
-    assert w.collection.store.settings() == {
+    assert w.collection.store.settings.all() == {
         threshold_key(data.method, data.pairs_key): 0.62, KEEPER_RULE_KEY: "oldest", GROUPING_KEY: "principal",
         READING_KEY: {"html": "main", "readers": 2}}
 
     writes: list = []
-    real_set = Store.set_setting
-    monkeypatch.setattr(Store, "set_setting", lambda self, k, v: writes.append((k, v)) or real_set(self, k, v))
+    real_set = Settings.put
+    monkeypatch.setattr(Settings, "put", lambda self, k, v: writes.append((k, v)) or real_set(self, k, v))
     groupings: list = []
     real_groups_at = session_module.groups_at
     monkeypatch.setattr(session_module, "groups_at",
@@ -113,7 +113,7 @@ def test_a_collection_without_saved_values_gets_the_defaults(qtbot, scanned, tmp
     assert w.open_folder(str(other))
     scan(qtbot, w)
     assert shown(w) == (0.5, 0.5, "reference-oldest", "components", "reference-oldest", "components")
-    assert w.collection.store.settings() == {READING_KEY: {"html": "main", "readers": 2}}
+    assert w.collection.store.settings.all() == {READING_KEY: {"html": "main", "readers": 2}}
     assert w.open_store(first)
     wait_idle(qtbot, w)
     assert shown(w) == (0.62, 0.62, "newest", "principal", "newest", "principal")
@@ -143,16 +143,16 @@ def test_each_pair_set_keeps_its_own_threshold(qtbot, scanned):
     assert w.collection.data.pairs_key == first.pairs_key
     assert w.collection.threshold == w.threshold.threshold() == 0.62
     store = w.collection.store
-    assert store.saved_threshold(first.method, first.pairs_key) == 0.62
-    bottomk_key = next(ps.pairs_key for ps in store.pair_sets() if ps.method == "bottomk")
-    assert store.saved_threshold("bottomk", bottomk_key) == 0.8
+    assert store.settings.saved_threshold(first.method, first.pairs_key) == 0.62
+    bottomk_key = next(ps.pairs_key for ps in store.pairs.sets() if ps.method == "bottomk")
+    assert store.settings.saved_threshold("bottomk", bottomk_key) == 0.8
 
 
 @pytest.mark.parametrize("saved", ["not a rule", 3, None])
 def test_an_unknown_saved_rule_falls_back_to_the_default(qtbot, scanned, saved):
     w = scanned
     path = w.collection.path
-    w.collection.store.set_setting(KEEPER_RULE_KEY, saved)
-    w.collection.store.set_setting(GROUPING_KEY, saved)
+    w.collection.store.settings.put(KEEPER_RULE_KEY, saved)
+    w.collection.store.settings.put(GROUPING_KEY, saved)
     w = reopen(qtbot, w, path)
     assert shown(w)[2:] == ("reference-oldest", "components", "reference-oldest", "components")

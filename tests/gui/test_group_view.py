@@ -86,24 +86,24 @@ def test_bulk_review_and_undo(qtbot, window, tmp_path):
     store = window.collection.store
     ref = dialog.view.reference
     others = dialog.view.others()
-    assert store.keepers() == set() and store.verdicts() == {}
+    assert store.review.keepers() == set() and store.review.verdicts() == {}
     with qtbot.waitSignal(dialog.verdictsChanged) as blocker:
         dialog.duplicates_button.click()
-    assert store.keepers() == {ref}
-    assert store.verdicts() == {(min(ref, m), max(ref, m)): "duplicate" for m in others}
-    assert blocker.args[0] == store.verdicts()
+    assert store.review.keepers() == {ref}
+    assert store.review.verdicts() == {(min(ref, m), max(ref, m)): "duplicate" for m in others}
+    assert blocker.args[0] == store.review.verdicts()
     # the pairs table shows them
     model = window.pairs.model
-    rows = [model.row_of(a, b) for a, b in store.verdicts()]
+    rows = [model.row_of(a, b) for a, b in store.review.verdicts()]
     assert any(r >= 0 for r in rows)
     assert all(model.verdict(r) == "duplicate" for r in rows if r >= 0)
     dialog.keep_all_button.click()
-    assert store.keepers() == {ref, *others}
+    assert store.review.keepers() == {ref, *others}
     assert dialog.undo_button.isEnabled()
     dialog.undo_button.click()
-    assert store.keepers() == {ref}
+    assert store.review.keepers() == {ref}
     dialog.undo_button.click()
-    assert store.keepers() == set() and store.verdicts() == {}
+    assert store.review.keepers() == set() and store.review.verdicts() == {}
     assert all(model.verdict(r) is None for r in rows if r >= 0)
     assert not dialog.undo_button.isEnabled()
     wait_idle(qtbot, window)

@@ -20,7 +20,7 @@ def test_second_method_and_agreement(qtbot, scanned):
         panel.run_button.click()
     assert w.scan.outcome == "finished"
     wait_idle(qtbot, w)
-    assert {ps.method for ps in w.collection.store.pair_sets()} >= {first, other}
+    assert {ps.method for ps in w.collection.store.pairs.sets()} >= {first, other}
     assert panel.set_a.count() >= 2
     panel.set_a.setCurrentIndex([panel.set_a.itemData(k).method for k in range(panel.set_a.count())].index(first))
     panel.set_b.setCurrentIndex([panel.set_b.itemData(k).method for k in range(panel.set_b.count())].index(other))
@@ -28,7 +28,7 @@ def test_second_method_and_agreement(qtbot, scanned):
     r = panel.result
     assert len(r.both) > 0
     assert "Both find" in panel.counts.text()
-    total_a = int((w.collection.store.pair_arrays(first, panel.set_a.currentData().pairs_key).score
+    total_a = int((w.collection.store.pairs.arrays(first, panel.set_a.currentData().pairs_key).score
                    >= panel.t_a.value()).sum())
     assert len(r.both) + len(r.only_a) == total_a
     panel.which.setCurrentIndex(2)  # both
@@ -41,7 +41,7 @@ def test_second_method_and_agreement(qtbot, scanned):
     store = w.collection.store
 
     def kept(method: str, key: str, threshold: float) -> set:
-        arr = store.pair_arrays(method, key)
+        arr = store.pairs.arrays(method, key)
         return {(a, b) for a, b, ok in zip(arr.a.tolist(), arr.b.tolist(), (arr.score >= threshold).tolist()) if ok}
 
     pairs_a = kept(first, panel.set_a.currentData().pairs_key, panel.t_a.value())
@@ -67,8 +67,8 @@ def run_other_method(qtbot, w, name: str, tab: int):
 def count_reads(store, monkeypatch) -> list:
     """The (method, pairs_key) of every pair set read from ``store`` from now on."""
     reads: list = []
-    real = store.pair_arrays
-    monkeypatch.setattr(store, "pair_arrays", lambda *k: reads.append(k) or real(*k))
+    real = store.pairs.arrays
+    monkeypatch.setattr(store.pairs, "arrays", lambda *k: reads.append(k) or real(*k))
     return reads
 
 
@@ -130,7 +130,7 @@ def test_pairs_of_documents_the_window_does_not_hold_are_named(qtbot, scanned):
     qtbot.waitUntil(lambda: not panel.busy() and panel.result is not None, timeout=10000)
     panel.which.setCurrentIndex(2)  # both
     assert panel.model.rowCount() > 0
-    labels = {doc_label(d) for d in store.documents()}
+    labels = {doc_label(d) for d in store.documents.all()}
     for row in range(panel.model.rowCount()):
         for col in (0, 1):
             assert panel.model.item(row, col).text() in labels  # not "#12"

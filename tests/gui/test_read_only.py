@@ -33,7 +33,7 @@ def test_a_read_only_collection_opens_with_a_banner_and_review_disabled(qtbot, s
         window.clusters.keep_button.setEnabled(True)
         window.clusters.select_document(window.collection.grouping.groups[0].members[-1])
         assert not window.clusters.keep_button.isEnabled()
-        assert window.collection.store.verdicts() == {}  # nothing was written
+        assert window.collection.store.review.verdicts() == {}  # nothing was written
     finally:
         os.chmod(os.path.dirname(path), 0o755)
         os.chmod(path, 0o644)

@@ -14,17 +14,17 @@ def test_keyboard_review_saves_and_undoes(qtbot, scanned):
     table.setFocus()
     first = w.pairs.current_pair()
     qtbot.keyClick(table, Qt.Key.Key_D)
-    assert store.verdicts()[(first.a, first.b)] == "duplicate"  # saved at once
+    assert store.review.verdicts()[(first.a, first.b)] == "duplicate"  # saved at once
     assert w.pairs.current_row() == 1
     second = w.pairs.current_pair()
     qtbot.keyClick(table, Qt.Key.Key_N)
-    assert store.verdicts()[(second.a, second.b)] == "not_duplicate"
+    assert store.review.verdicts()[(second.a, second.b)] == "not_duplicate"
     assert w.pairs.model.data(w.pairs.model.index(1, 7)) == "not duplicate"
     qtbot.keyClick(table, Qt.Key.Key_U)
-    assert (second.a, second.b) not in store.verdicts()
+    assert (second.a, second.b) not in store.review.verdicts()
     assert w.pairs.current_pair().pair_id == second.pair_id  # back on the undone pair
     qtbot.keyClick(table, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
-    assert (first.a, first.b) not in store.verdicts()
+    assert (first.a, first.b) not in store.review.verdicts()
     # next and previous without the mouse
     w.pairs.select_row(0)
     qtbot.keyClick(table, Qt.Key.Key_J)
@@ -39,7 +39,7 @@ def test_keyboard_review_saves_and_undoes(qtbot, scanned):
     w.pairs.filter.setFocus()
     qtbot.keyClicks(w.pairs.filter, "dn")
     assert w.pairs.filter.text() == "dn"
-    assert not store.verdicts()
+    assert not store.review.verdicts()
     wait_idle(qtbot, w)
 
 

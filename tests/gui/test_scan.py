@@ -91,12 +91,12 @@ def test_cancel_keeps_what_was_done(qtbot, window, tmp_path):
         assert window.start_scan()
     assert window.scan.outcome == "cancelled"
     assert "kept" in window.progress.label.text()
-    runs = window.collection.store.scans()
+    runs = window.collection.store.scans.runs()
     assert runs[0].status == "cancelled"
     assert window.setup.scan_button.isEnabled()
     # the next scan finishes the work
     window.scan.progress.disconnect()
     window.scan.progress.connect(window.progress.update_progress)
     scan(qtbot, window, timeout=240000)
-    assert window.collection.store.scans()[0].status == "finished"
+    assert window.collection.store.scans.runs()[0].status == "finished"
     assert window.pairs.model.total_rows() > 0

@@ -20,7 +20,7 @@ TWEETS = {  # seed 001's example: a real near-duplicate and a templated look-ali
 def stored_scores(window, column: str = "score") -> dict[tuple[str, str], float]:
     """The scores (or the method's estimates) of the pair set the window shows, by pair of file names."""
     data = window.collection.data
-    rows = window.collection.store.pairs(data.method, data.pairs_key, 0.0)
+    rows = window.collection.store.pairs.rows(data.method, data.pairs_key, 0.0)
     return {tuple(sorted((r.a.relpath, r.b.relpath))): getattr(r, column) for r in rows}
 
 
@@ -88,13 +88,13 @@ def test_the_web_page_choice_is_used_and_remembered_with_the_collection(qtbot, w
     assert (window.setup.html_choice(), combo.currentText()) == ("main", "main text")
     scan(qtbot, window)
     store = window.collection.store
-    [doc, _] = store.documents()
-    assert "Section number 7" not in store.document_text(doc.id)
+    [doc, _] = store.documents.all()
+    assert "Section number 7" not in store.documents.text(doc.id)
     combo.setCurrentIndex(combo.findData("all"))
     assert window.setup.html_choice() == "all"
     scan(qtbot, window)
-    assert "Section number 7" in store.document_text(doc.id)
-    assert recorded_reading(store) == {"html": "all", "readers": 2}
+    assert "Section number 7" in store.documents.text(doc.id)
+    assert recorded_reading(store.settings) == {"html": "all", "readers": 2}
     path = str(store.path)
     combo.setCurrentIndex(combo.findData("main"))
     assert window.open_store(path)  # reopened: the choice the collection was read with

@@ -13,7 +13,7 @@ from ndd_desktop.gui.threshold_panel import SLIDER_STEPS
 def test_threshold_refilters_and_regroups_without_rescan(qtbot, scanned):
     w = scanned
     store = w.collection.store
-    runs = len(store.scans())
+    runs = len(store.scans.runs())
     scores = w.collection.data.arrays.score
     assert w.threshold.histogram.counts.sum() == len(scores)
     assert f"<b>{int((scores >= w.threshold.threshold()).sum()):,}</b> pairs" in w.threshold.counts_label.text()
@@ -38,7 +38,7 @@ def test_threshold_refilters_and_regroups_without_rescan(qtbot, scanned):
     wait_idle(qtbot, w)
     assert len(w.collection.grouping.groups) <= high_groups
     assert w.threshold.slider.value() == SLIDER_STEPS
-    assert len(store.scans()) == runs  # no rescan
+    assert len(store.scans.runs()) == runs  # no rescan
 
 
 def test_histogram_click_and_keyboard(qtbot, scanned):
@@ -115,12 +115,12 @@ def test_window_reads_where_a_pair_set_is_complete(tmp_path):
     from ndd_desktop.store import Root, Store
 
     store = Store.open(tmp_path / "c.ndd.sqlite")
-    store.set_roots([Root("/r")])
+    store.documents.set_roots([Root("/r")])
     cols = {"a": np.array([1]), "b": np.array([2]), "score": np.array([0.5]),
             "cont_ab": np.array([np.nan]), "cont_ba": np.array([np.nan])}
-    store.replace_pairs("qgram", "pk", "sk", {}, 0.3, "in", cols, complete_from=0.7)
+    store.pairs.replace("qgram", "pk", "sk", {}, 0.3, "in", cols, complete_from=0.7)
     assert read_pair_set(store, "qgram", {}, "pk", 0.3).complete_from == 0.7
-    store.replace_pairs("qgram", "pk", "sk", {}, 0.3, "in2", cols)
+    store.pairs.replace("qgram", "pk", "sk", {}, 0.3, "in2", cols)
     assert read_pair_set(store, "qgram", {}, "pk", 0.3).complete_from is None
     store.close()
 

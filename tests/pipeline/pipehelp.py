@@ -57,10 +57,10 @@ def scan(store: Store, roots, method: str = "qgram", params: dict | None = None,
 
 def pairs_by_path(store: Store, method: str = "qgram", threshold: float = 0.0) -> list[tuple]:
     """The stored pairs of the method's newest pair set as sorted (a path, b path, score)."""
-    sets = [ps for ps in store.pair_sets() if ps.method == method]
+    sets = [ps for ps in store.pairs.sets() if ps.method == method]
     if not sets:
         return []
-    rows = store.pairs(method, sets[0].pairs_key, threshold)
+    rows = store.pairs.rows(method, sets[0].pairs_key, threshold)
     out = []
     for r in rows:
         a = os.path.join(r.a.root, r.a.relpath)

@@ -34,23 +34,23 @@ def test_a_diff_past_the_time_limit_is_partial_and_claims_no_tail():
 
 def test_bulk_review_and_undo_in_the_store(tmp_path):
     store = Store.open(str(tmp_path / "c.ndd"), create=True)
-    store.set_roots([Root("/r")])
-    ids = store.write_documents([DocWrite(root="/r", file_relpath=f"d{k}.txt", file_size=1, file_mtime_ns=0,
+    store.documents.set_roots([Root("/r")])
+    ids = store.scans.write_documents([DocWrite(root="/r", file_relpath=f"d{k}.txt", file_size=1, file_mtime_ns=0,
                                           file_xxh128=f"{k:032x}", relpath=f"d{k}.txt", container=None, size=1,
                                           mtime_ns=0, date=None, format="txt", xxh128=f"{k:032x}", sha256="",
                                           text_length=1, status="ok", reason="", text=f"text {k}")
                                  for k in range(3)], "qgram", "k")
     a, b, c = ids
-    store.set_verdict(a, c, "not_duplicate")
-    store.set_keeper(b, True)
-    change = bulk_review(store, ids, a, "duplicates")
-    assert store.keepers() == {a}
-    assert store.verdicts() == {(a, b): "duplicate", (a, c): "duplicate"}
-    undo_bulk(store, change)
-    assert store.keepers() == {b}
-    assert store.verdicts() == {(a, c): "not_duplicate"}
-    change = bulk_review(store, ids, a, "keep-all")
-    assert store.keepers() == {a, b, c}
-    undo_bulk(store, change)
-    assert store.keepers() == {b}
+    store.review.set_verdict(a, c, "not_duplicate")
+    store.review.set_keeper(b, True)
+    change = bulk_review(store.review, ids, a, "duplicates")
+    assert store.review.keepers() == {a}
+    assert store.review.verdicts() == {(a, b): "duplicate", (a, c): "duplicate"}
+    undo_bulk(store.review, change)
+    assert store.review.keepers() == {b}
+    assert store.review.verdicts() == {(a, c): "not_duplicate"}
+    change = bulk_review(store.review, ids, a, "keep-all")
+    assert store.review.keepers() == {a, b, c}
+    undo_bulk(store.review, change)
+    assert store.review.keepers() == {b}
     store.close()

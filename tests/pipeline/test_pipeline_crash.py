@@ -60,10 +60,11 @@ CHILD = textwrap.dedent(
             hold()
         m.find_pairs = find
     if point == "store":
-        real_replace = Store.replace_pairs
+        from ndd_desktop.store.pairs import Pairs
+        real_replace = Pairs.replace
         def replace(self, *a, **k):
             hold()
-        Store.replace_pairs = replace
+        Pairs.replace = replace
 
     if __name__ == "__main__":  # the extraction pool may start workers by spawning
         store = Store.open(db)
@@ -124,8 +125,8 @@ def test_scan_killed_then_resumed_gives_the_same_pairs(tmp_path, point):
         os.rename(folder / name, hidden / name)
     with Store.open(db) as s:
         scan(s, [folder])
-        pair = s.pairs("qgram", s.pair_sets()[0].pairs_key, 0.0)[0]
-        s.set_verdict(pair.a.id, pair.b.id, "duplicate", reviewer="ann", note="before the crash")
+        pair = s.pairs.rows("qgram", s.pairs.sets()[0].pairs_key, 0.0)[0]
+        s.review.set_verdict(pair.a.id, pair.b.id, "duplicate", reviewer="ann", note="before the crash")
     for name in os.listdir(hidden):
         os.rename(hidden / name, folder / name)
 
@@ -133,14 +134,14 @@ def test_scan_killed_then_resumed_gives_the_same_pairs(tmp_path, point):
 
     with Store.open(db) as s:
         assert s.integrity_check() == "ok"
-        assert s.scans()[0].status == "running"
-        history = s.decision_history()
+        assert s.scans.runs()[0].status == "running"
+        history = s.review.history()
         assert [(d.a, d.b, d.value, d.note) for d in history] == [(pair.a.id, pair.b.id, "duplicate", "before the crash")]
         summary = scan(s, [folder])
         assert summary.documents == 60
         assert pairs_by_path(s) == expected
-        assert s.verdicts() == {(pair.a.id, pair.b.id): "duplicate"}
-        assert s.scans()[1].status == "interrupted"
+        assert s.review.verdicts() == {(pair.a.id, pair.b.id): "duplicate"}
+        assert s.scans.runs()[1].status == "interrupted"
 
 
 def test_cancel_keeps_finished_batches_and_resumes(tmp_path, store, monkeypatch):
@@ -160,9 +161,9 @@ def test_cancel_keeps_finished_batches_and_resumes(tmp_path, store, monkeypatch)
     monkeypatch.setattr(job_module, "ProgressMeter", lambda cb: ProgressMeter(cb, interval=0.0))
     with pytest.raises(ScanCancelled):
         scan(store, [folder], cancel=token, progress=progress)
-    kept = store.count_documents()
+    kept = store.documents.count()
     assert 10 <= kept < 40
-    assert store.scans()[0].status == "cancelled"
+    assert store.scans.runs()[0].status == "cancelled"
     monkeypatch.undo()
     summary = scan(store, [folder])
     assert summary.new == 40 - kept
@@ -179,8 +180,8 @@ def test_a_scan_past_the_memory_limit_stops_with_advice_and_keeps_its_documents(
     monkeypatch.setattr(memory_guard, "resident_memory", lambda: 2 * 2**30)
     with pytest.raises(ScanStopped, match=r"higher floor \(ndd scan --floor 0.6\)"):
         scan(store, [folder])
-    assert store.count_documents() == 12  # what was read is kept
-    assert store.pair_sets() == [] and store.scans()[0].status == "failed"
+    assert store.documents.count() == 12  # what was read is kept
+    assert store.pairs.sets() == [] and store.scans.runs()[0].status == "failed"
     monkeypatch.undo()
     assert scan(store, [folder]).pairs > 0  # and the next scan (with room) finishes the job
 
@@ -200,7 +201,7 @@ def test_cancel_while_the_pairs_are_written_keeps_no_partial_pair_set(tmp_path, 
     monkeypatch.setattr(job_module, "ProgressMeter", lambda cb: ProgressMeter(cb, interval=0.0))
     with pytest.raises(ScanCancelled):
         scan(store, [folder], cancel=token, progress=progress)
-    assert store.pair_sets() == [] and store.scans()[0].status == "cancelled"
+    assert store.pairs.sets() == [] and store.scans.runs()[0].status == "cancelled"
     with Store.open(tmp_path / "ref.ndd") as ref:
         scan(ref, [folder])
         expected = pairs_by_path(ref)

@@ -19,8 +19,8 @@ def _doc(root, rel, *, date, length, xxh):
 def gstore():
     """Documents a..e; a,b,c similar (c is under the reference root), d~e weakly."""
     s = Store.open(":memory:")
-    s.set_roots([Root("/new"), Root("/ref", True)])
-    ids = s.write_documents([
+    s.documents.set_roots([Root("/new"), Root("/ref", True)])
+    ids = s.scans.write_documents([
         _doc("/new", "a.txt", date=300.0, length=50, xxh="a"),
         _doc("/new", "b.txt", date=100.0, length=80, xxh="b"),
         _doc("/ref", "c.txt", date=200.0, length=60, xxh="c"),
@@ -30,7 +30,7 @@ def gstore():
     a, b, c, d, e = ids
     cols = {"a": np.array([a, a, b, d]), "b": np.array([b, c, c, e]), "score": np.array([0.9, 0.8, 0.85, 0.5]),
             "cont_ab": np.array([0.9, 0.8, 0.85, 0.95]), "cont_ba": np.array([0.9, 0.8, 0.85, 0.4])}
-    s.replace_pairs("m", "pk", "k", {}, 0.3, "", cols)
+    s.pairs.replace("m", "pk", "k", {}, 0.3, "", cols)
     yield s, ids
     s.close()
 
@@ -66,27 +66,27 @@ def test_keeper_rules(gstore):
 
 def test_reviewer_keeper_wins(gstore):
     s, (a, b, c, d, e) = gstore
-    s.set_keeper(a, True, reviewer="ann")
+    s.review.set_keeper(a, True, reviewer="ann")
     assert groups_at(s, "m", "pk", 0.7).groups[0].keeper == a
 
 
 def test_not_duplicate_splits_and_duplicate_joins(gstore):
     s, (a, b, c, d, e) = gstore
-    s.set_verdict(a, b, "not_duplicate")
-    s.set_verdict(b, c, "not_duplicate")
+    s.review.set_verdict(a, b, "not_duplicate")
+    s.review.set_verdict(b, c, "not_duplicate")
     g = groups_at(s, "m", "pk", 0.7)
     for grp in g.groups:
         assert not {a, b} <= set(grp.members) and not {b, c} <= set(grp.members)
     assert {a, c} in [set(x.members) for x in g.groups]
     assert b in g.left_out
-    s.set_verdict(d, e, "duplicate")  # scored 0.5, below the threshold, joined by the reviewer
+    s.review.set_verdict(d, e, "duplicate")  # scored 0.5, below the threshold, joined by the reviewer
     g = groups_at(s, "m", "pk", 0.7)
     assert {d, e} in [set(x.members) for x in g.groups]
 
 
 def test_a_reviewer_join_without_a_stored_pair_shows_no_score(gstore):
     s, (a, b, c, d, e) = gstore
-    s.set_verdict(b, d, "duplicate")  # b (the longest: the principal) and d: no stored pair
+    s.review.set_verdict(b, d, "duplicate")  # b (the longest: the principal) and d: no stored pair
     g = groups_at(s, "m", "pk", 0.7)
     (grp,) = [x for x in g.groups if d in x.members]
     assert grp.principal == b and grp.linked(d)
@@ -105,8 +105,8 @@ def test_components_show_a_chain_member_with_its_stored_score():
     # A chain a~b~c~d above the threshold; b and c are the most linked (b is longer, so it
     # leads); d reaches b only through c, and the pair b-d is stored (above the floor) at 0.35.
     s = Store.open(":memory:")
-    s.set_roots([Root("/new")])
-    a, b, c, d = s.write_documents([
+    s.documents.set_roots([Root("/new")])
+    a, b, c, d = s.scans.write_documents([
         _doc("/new", "a.txt", date=1.0, length=90, xxh="a"),
         _doc("/new", "b.txt", date=2.0, length=50, xxh="b"),
         _doc("/new", "c.txt", date=3.0, length=45, xxh="c"),
@@ -114,7 +114,7 @@ def test_components_show_a_chain_member_with_its_stored_score():
     ], "m", "k")
     cols = {"a": np.array([a, b, c, b]), "b": np.array([b, c, d, d]), "score": np.array([0.7, 0.8, 0.9, 0.35]),
             "cont_ab": np.full(4, np.nan), "cont_ba": np.full(4, np.nan)}
-    s.replace_pairs("m", "pk", "k", {}, 0.3, "", cols)
+    s.pairs.replace("m", "pk", "k", {}, 0.3, "", cols)
     (grp,) = groups_at(s, "m", "pk", 0.6).groups
     assert grp.principal == b and grp.members == [b, c, a, d]
     assert [grp.linked(m) for m in grp.members] == [True, True, True, False]
@@ -129,14 +129,14 @@ def test_components_show_a_chain_member_with_its_stored_score():
 
 def test_kept_pair_arrays_group_like_the_store_without_reading_it(gstore, monkeypatch):
     s, (a, b, c, d, e) = gstore
-    s.set_verdict(d, e, "duplicate")
-    arrays = s.pair_arrays("m", "pk")
+    s.review.set_verdict(d, e, "duplicate")
+    arrays = s.pairs.arrays("m", "pk")
     want = groups_at(s, "m", "pk", 0.7)
 
     def no_read(*args):
         raise AssertionError("the pair set was read again")
 
-    monkeypatch.setattr(s, "pair_arrays", no_read)
+    monkeypatch.setattr(s.pairs, "arrays", no_read)
     got = groups_at(s, "m", "pk", 0.7, arrays=arrays)
     assert got == want
     assert [g.scores for g in got.groups] == [g.scores for g in want.groups]

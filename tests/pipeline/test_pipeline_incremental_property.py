@@ -56,9 +56,9 @@ def test_incremental_rescans_equal_a_fresh_scan(rounds, params):
                     _apply(folder, op, seed)
                 scan(inc, [folder], params=params)
             got = pairs_by_path(inc)
-            docs = sorted(d.relpath for d in inc.documents())
+            docs = sorted(d.relpath for d in inc.documents.all())
             assert inc.integrity_check() == "ok"
         with Store.open(tmp / "fresh.ndd") as fresh:
             scan(fresh, [folder], params=params)
             assert pairs_by_path(fresh) == got
-            assert sorted(d.relpath for d in fresh.documents()) == docs
+            assert sorted(d.relpath for d in fresh.documents.all()) == docs

@@ -35,7 +35,7 @@ def _versions(seed: int, n: int) -> list[str]:
 def vstore():
     """Two histories stored in shuffled order, all file dates equal; pairs link each history."""
     s = Store.open(":memory:")
-    s.set_roots([Root("/new")])
+    s.documents.set_roots([Root("/new")])
     docs, truth = [], []
     for h, n in ((1, 6), (2, 3)):
         for k, text in enumerate(_versions(h, n)):
@@ -43,7 +43,7 @@ def vstore():
             truth.append((h, k + 1))
     order = list(range(len(docs)))
     random.Random(4).shuffle(order)
-    ids = s.write_documents([docs[k] for k in order], "m", "k")
+    ids = s.scans.write_documents([docs[k] for k in order], "m", "k")
     place = {doc_id: truth[k] for doc_id, k in zip(ids, order)}
     a, b = [], []
     for x in ids:
@@ -52,7 +52,7 @@ def vstore():
                 a.append(x)
                 b.append(y)
     n = len(a)
-    s.replace_pairs("m", "pk", "k", {}, 0.3, "", {"a": np.array(a), "b": np.array(b), "score": np.full(n, 0.9),
+    s.pairs.replace("m", "pk", "k", {}, 0.3, "", {"a": np.array(a), "b": np.array(b), "score": np.full(n, 0.9),
                                                   "cont_ab": np.full(n, 0.9), "cont_ba": np.full(n, 0.9)})
     yield s, place
     s.close()
@@ -77,7 +77,7 @@ def test_keeper_rule_latest_keeps_the_highest_version(vstore):
     # the reviewer's own keeper still wins over the rule
     g = groups_at(s, "m", "pk", 0.5).groups[0]
     chosen = next(m for m in g.members if place[m][1] == 1)
-    s.set_keeper(chosen, True, reviewer="ann")
+    s.review.set_keeper(chosen, True, reviewer="ann")
     assert groups_at(s, "m", "pk", 0.5, keeper_rule="latest").groups[0].keeper == chosen
 
 
@@ -87,8 +87,8 @@ def test_chains_are_cached_per_members_and_contents(vstore, monkeypatch):
     lineage._cache_cells = 0
     members = [[g for g in groups_at(s, "m", "pk", 0.5).groups[0].members]]
     calls = []
-    real = s.texts
-    monkeypatch.setattr(s, "texts", lambda ids: calls.append(ids) or real(ids))
+    real = s.documents.texts
+    monkeypatch.setattr(s.documents, "texts", lambda ids: calls.append(ids) or real(ids))
     first = order_member_lists(s, members)
     second = order_member_lists(s, members)
     assert len(calls) == 1 and first[0].order == second[0].order

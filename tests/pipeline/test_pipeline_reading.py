@@ -36,7 +36,7 @@ def scores(store, params=None) -> dict[tuple[str, str], float]:
     from ndd_desktop.core.methods import get_method
 
     method = get_method("qgram")
-    rows = store.pairs("qgram", method.pairs_key(method.params(params or {})), 0.0)
+    rows = store.pairs.rows("qgram", method.pairs_key(method.params(params or {})), 0.0)
     return {tuple(sorted((os.path.basename(r.a.relpath), os.path.basename(r.b.relpath)))): r.score for r in rows}
 
 
@@ -51,7 +51,7 @@ def test_ignoring_links_and_numbers_resketches_the_stored_text_and_keeps_it(tmp_
     run(store, tmp_path / "t")
     plain = scores(store)
     estimates = {tuple(sorted((os.path.basename(r.a.relpath), os.path.basename(r.b.relpath)))): r.estimate
-                 for r in store.pairs("qgram", get_method("qgram").pairs_key(get_method("qgram").params({})), 0.0)}
+                 for r in store.pairs.rows("qgram", get_method("qgram").pairs_key(get_method("qgram").params({})), 0.0)}
     # q-grams alone are fooled by the links and figures the look-alikes share ...
     assert estimates[("show1.txt", "show2.txt")] > estimates[("obama1.txt", "obama2.txt")]
     # ... the verified share is not: seven words in a row against one run of six
@@ -63,7 +63,7 @@ def test_ignoring_links_and_numbers_resketches_the_stored_text_and_keeps_it(tmp_
     assert summary.changed == 0
     ignoring = scores(store, ignore)
     assert ignoring[("obama1.txt", "obama2.txt")] > ignoring.get(("show1.txt", "show2.txt"), 0.0)
-    texts = {d.relpath: store.document_text(d.id) for d in store.documents()}
+    texts = {d.relpath: store.documents.text(d.id) for d in store.documents.all()}
     assert texts["obama1.txt"] == TWEETS["obama1.txt"]  # the stored text stays the original
     calls["sketch"] = {}
     run(store, tmp_path / "t")  # back to the default: its sketches and pairs are still there
@@ -89,7 +89,7 @@ def test_web_pages_are_compared_by_their_main_text_and_a_changed_reading_reads_t
     run(store, tmp_path / "w")
     main = near_duplicates(store)
     assert main == {("courier-harbour.html", "parish-harbour.html")}
-    assert recorded_reading(store) == {"html": "main", "readers": 2}
+    assert recorded_reading(store.settings) == {"html": "main", "readers": 2}
     calls["extract"] = 0
     run(store, tmp_path / "w")
     assert calls["extract"] == 0
@@ -98,9 +98,9 @@ def test_web_pages_are_compared_by_their_main_text_and_a_changed_reading_reads_t
     assert calls["extract"] == 3  # the HTML files, not notes.txt
     assert summary.changed == 3 and summary.new == 0
     assert near_duplicates(store) == {("courier-harbour.html", "courier-library.html")}  # the site's boilerplate
-    doc = next(d for d in store.documents() if d.relpath == "courier-harbour.html")
-    assert "Most read this week" in store.document_text(doc.id)
-    assert recorded_reading(store) == {"html": "all", "readers": 2}
+    doc = next(d for d in store.documents.all() if d.relpath == "courier-harbour.html")
+    assert "Most read this week" in store.documents.text(doc.id)
+    assert recorded_reading(store.settings) == {"html": "all", "readers": 2}
 
     calls["extract"] = 0
     run(store, tmp_path / "w", html="all")
@@ -128,18 +128,18 @@ def test_a_scan_stopped_while_reading_again_leaves_the_next_scan_to_read_again(t
     with pytest.raises(ScanCancelled):
         run(store, tmp_path / "w", html="all", cancel=token)
     monkeypatch.setattr(pool, "extract_many", extract_many)
-    assert recorded_reading(store) is None  # some pages may be read one way, some the other
+    assert recorded_reading(store.settings) is None  # some pages may be read one way, some the other
     calls["extract"] = 0
     run(store, tmp_path / "w")  # the options of the first scan, yet every page is read again
     assert calls["extract"] == 3
-    assert near_duplicates(store) == main and recorded_reading(store) == {"html": "main", "readers": 2}
+    assert near_duplicates(store) == main and recorded_reading(store.settings) == {"html": "main", "readers": 2}
 
 
 def test_a_collection_from_before_the_reading_options_read_pages_whole():
     store = Store.open(":memory:")
     try:
-        assert recorded_reading(store) == LEGACY_READING == {"html": "all"}
-        assert reading_choice(store).html == "main"  # what the window offers: the default
+        assert recorded_reading(store.settings) == LEGACY_READING == {"html": "all"}
+        assert reading_choice(store.settings).html == "main"  # what the window offers: the default
     finally:
         store.close()
 
@@ -147,7 +147,7 @@ def test_a_collection_from_before_the_reading_options_read_pages_whole():
 def test_a_new_collection_read_whole_records_it(tmp_path, store, calls):
     site_folder(tmp_path / "w")
     run(store, tmp_path / "w", html="all")
-    assert store.setting(READING_KEY) == {"html": "all", "readers": 2} and reading_choice(store).html == "all"
+    assert store.settings.get(READING_KEY) == {"html": "all", "readers": 2} and reading_choice(store.settings).html == "all"
     calls["extract"] = 0
     run(store, tmp_path / "w", html="all")
     assert calls["extract"] == 0
@@ -163,18 +163,18 @@ def test_files_an_earlier_release_skipped_are_read_once_by_the_new_readers(tmp_p
     (folder / "manual.1.gz").write_bytes(gzip.compress(b"NAME\n  tool - does one thing well\n" * 20))
     (folder / "plain.txt").write_text("a plain text that every release reads\n", encoding="utf-8")
     run(store, folder)
-    [gz] = [d for d in store.documents(status=None) if d.relpath == "manual.1.gz"]
+    [gz] = [d for d in store.documents.all(status=None) if d.relpath == "manual.1.gz"]
     assert gz.status == "ok"
     # as an earlier release left it: the .gz skipped, the reading recorded without readers
     with store._write() as conn:
         conn.exec_driver_sql("UPDATE documents SET status = 'skipped', reason = 'unsupported format: gz' "
                              "WHERE id = ?", (gz.id,))
-    store.set_setting(READING_KEY, {"html": "main"})
+    store.settings.put(READING_KEY, {"html": "main"})
     calls["extract"] = 0
     run(store, folder)
     assert calls["extract"] == 1  # the skipped file only, not the unchanged text
-    assert store.document(gz.id).status == "ok"
-    assert recorded_reading(store) == {"html": "main", "readers": 2}
+    assert store.documents.get(gz.id).status == "ok"
+    assert recorded_reading(store.settings) == {"html": "main", "readers": 2}
     calls["extract"] = 0
     run(store, folder)
     assert calls["extract"] == 0

@@ -26,10 +26,10 @@ def test_first_scan_records_documents_sketches_and_pairs(tmp_path, store, calls)
     stages = [p.stage for p in seen]
     assert stages[0] == "walk" and stages[-1] == "done"
     assert {"extract", "sketch", "pairs", "store"} <= set(stages)
-    run = store.scans()[0]
+    run = store.scans.runs()[0]
     assert (run.status, run.method, run.documents, run.pairs) == ("finished", "qgram", 12, s.pairs)
-    assert store.last_method()[0] == "qgram"
-    assert store.document_text(store.documents()[0].id).startswith(text_of(0)[:20])
+    assert store.scans.last_method()[0] == "qgram"
+    assert store.documents.text(store.documents.all()[0].id).startswith(text_of(0)[:20])
 
 
 def test_rescan_of_an_unchanged_collection_does_no_work(tmp_path, store, calls):
@@ -58,7 +58,7 @@ def test_touched_file_is_confirmed_by_hash_not_extracted(tmp_path, store, calls)
 def test_added_changed_and_removed_files(tmp_path, store, calls):
     files = make_corpus(tmp_path / "c", n=9)
     scan(store, [tmp_path / "c"])
-    ids = {d.relpath: d.id for d in store.documents()}
+    ids = {d.relpath: d.id for d in store.documents.all()}
     (tmp_path / "c" / "new.txt").write_text(variant(files["doc006.txt"], 99), encoding="utf-8")
     (tmp_path / "c" / "doc003.txt").write_text(text_of(4242), encoding="utf-8")  # a different text now
     (tmp_path / "c" / "doc000.txt").unlink()
@@ -66,7 +66,7 @@ def test_added_changed_and_removed_files(tmp_path, store, calls):
     s = scan(store, [tmp_path / "c"])
     assert (s.new, s.changed, s.removed, s.documents) == (1, 1, 1, 9)
     assert calls["extract"] == 2 and calls["sketch"] == {"qgram": 2}
-    after = {d.relpath: d.id for d in store.documents()}
+    after = {d.relpath: d.id for d in store.documents.all()}
     assert "doc000.txt" not in after and after["doc003.txt"] == ids["doc003.txt"]
     names = {(os.path.basename(a), os.path.basename(b)) for a, b, _ in pairs_by_path(store, threshold=0.7)}
     assert ("doc006.txt", "new.txt") in names
@@ -76,15 +76,15 @@ def test_added_changed_and_removed_files(tmp_path, store, calls):
 def test_moved_file_keeps_its_id_sketch_and_decisions(tmp_path, store, calls):
     make_corpus(tmp_path / "c", n=6)
     scan(store, [tmp_path / "c"])
-    docs = {d.relpath: d.id for d in store.documents()}
-    store.set_verdict(docs["doc001.txt"], docs["doc002.txt"], "not_duplicate", reviewer="ann")
+    docs = {d.relpath: d.id for d in store.documents.all()}
+    store.review.set_verdict(docs["doc001.txt"], docs["doc002.txt"], "not_duplicate", reviewer="ann")
     (tmp_path / "c" / "sub").mkdir()
     shutil.move(tmp_path / "c" / "doc002.txt", tmp_path / "c" / "sub" / "renamed.txt")
     s = scan(store, [tmp_path / "c"])
     assert (s.moved, s.new, s.removed) == (1, 0, 0)
-    moved = store.document(docs["doc002.txt"])
+    moved = store.documents.get(docs["doc002.txt"])
     assert moved.relpath == "sub/renamed.txt"
-    assert store.verdicts() == {(docs["doc001.txt"], docs["doc002.txt"]): "not_duplicate"}
+    assert store.review.verdicts() == {(docs["doc001.txt"], docs["doc002.txt"]): "not_duplicate"}
 
 
 def test_parameter_change_resketches_only_that_method(tmp_path, store, calls):
@@ -100,8 +100,8 @@ def test_parameter_change_resketches_only_that_method(tmp_path, store, calls):
     calls["sketch"] = {}
     scan(store, [tmp_path / "c"], method="exact")
     assert calls["sketch"] == {}
-    assert {ps.method for ps in store.pair_sets()} == {"exact", "qgram"}
-    assert len([ps for ps in store.pair_sets() if ps.method == "qgram"]) == 3
+    assert {ps.method for ps in store.pairs.sets()} == {"exact", "qgram"}
+    assert len([ps for ps in store.pairs.sets() if ps.method == "qgram"]) == 3
 
 
 def test_reference_documents_are_not_compared_with_each_other(tmp_path, store):
@@ -116,7 +116,7 @@ def test_reference_documents_are_not_compared_with_each_other(tmp_path, store):
     pairs = pairs_by_path(store, method="exact")
     names = sorted(tuple(sorted((os.path.basename(a), os.path.basename(b)))) for a, b, _ in pairs)
     assert names == [("a.txt", "c.txt"), ("b.txt", "c.txt")]
-    assert {d.relpath: d.reference for d in store.documents()} == {"a.txt": True, "b.txt": True, "c.txt": False}
+    assert {d.relpath: d.reference for d in store.documents.all()} == {"a.txt": True, "b.txt": True, "c.txt": False}
 
 
 def test_floor_decides_what_is_stored(tmp_path, store):
@@ -126,7 +126,7 @@ def test_floor_decides_what_is_stored(tmp_path, store):
     assert high and all(score >= 0.9 for _, _, score in high)
     scan(store, [tmp_path / "c"], floor=0.0)  # another floor: the set is recomputed
     assert len(pairs_by_path(store)) > len(high)
-    assert store.pair_sets()[0].floor == 0.0
+    assert store.pairs.sets()[0].floor == 0.0
 
 
 def test_failed_files_are_recorded_and_reported(tmp_path, store, monkeypatch):
@@ -147,7 +147,7 @@ def test_failed_files_are_recorded_and_reported(tmp_path, store, monkeypatch):
     s = scan(store, [tmp_path / "c"], on_error=reported.append)
     assert [(d.relpath, d.status, d.reason) for d in reported] == [("doc001.txt", "error", "unreadable: test")]
     assert s.errors == 1 and s.documents == 2
-    assert [d.relpath for d in store.errors()] == ["doc001.txt"]
+    assert [d.relpath for d in store.documents.errors()] == ["doc001.txt"]
 
 
 def test_a_failure_of_the_moment_is_retried_and_a_corrupt_file_is_not(tmp_path, store, monkeypatch):
@@ -175,7 +175,7 @@ def test_a_failure_of_the_moment_is_retried_and_a_corrupt_file_is_not(tmp_path, 
     second = scan(store, [tmp_path / "c"])
     # the timeout and the permission are tried again; the corrupt file (and the good one) not
     assert read[1] == ["doc001.txt", "doc002.txt"]
-    assert second.documents == 3 and [d.relpath for d in store.errors()] == ["doc003.txt"]
+    assert second.documents == 3 and [d.relpath for d in store.documents.errors()] == ["doc003.txt"]
     third = scan(store, [tmp_path / "c"])
     assert read[2:] in ([], [[]]) and third.documents == 3  # nothing left to retry
 
@@ -192,7 +192,7 @@ def test_bad_configuration_changes_nothing(tmp_path, store):
         scan(store, [tmp_path, tmp_path / "c"])
     with pytest.raises(ScanError, match="floor"):
         scan(store, [tmp_path / "c"], floor=1.5)
-    assert store.roots() == [] and store.scans() == []
+    assert store.documents.roots() == [] and store.scans.runs() == []
 
 
 def test_decisions_follow_their_documents_back_when_a_folder_returns(store, tmp_path):
@@ -206,11 +206,11 @@ def test_decisions_follow_their_documents_back_when_a_folder_returns(store, tmp_
     scan(store, [a, b])
 
     def ids():
-        return {d.relpath: d.id for d in store.documents(status=None)}
+        return {d.relpath: d.id for d in store.documents.all(status=None)}
 
     before = ids()
-    store.set_verdict(before["one.txt"], before["copy.txt"], "duplicate")
-    store.set_keeper(before["copy.txt"], True)
+    store.review.set_verdict(before["one.txt"], before["copy.txt"], "duplicate")
+    store.review.set_keeper(before["copy.txt"], True)
     scan(store, [a])  # folder b leaves the collection (and its documents get new ids later)
     assert "copy.txt" not in ids()
     summary = scan(store, [a, b])
@@ -218,10 +218,10 @@ def test_decisions_follow_their_documents_back_when_a_folder_returns(store, tmp_
     assert after["copy.txt"] != before["copy.txt"]
     assert summary.reattached == 2
     live = set(after.values())  # the log keeps the rows about the old ids; they match nothing
-    assert {p: v for p, v in store.verdicts().items() if set(p) <= live} == {
+    assert {p: v for p, v in store.review.verdicts().items() if set(p) <= live} == {
         (min(after["one.txt"], after["copy.txt"]), max(after["one.txt"], after["copy.txt"])): "duplicate"
     }
-    assert store.keepers() & live == {after["copy.txt"]}
+    assert store.review.keepers() & live == {after["copy.txt"]}
     assert scan(store, [a, b]).reattached == 0  # nothing left to carry over
 
 
@@ -235,19 +235,19 @@ def test_a_decision_holds_only_while_its_documents_hold_the_judged_content(store
     (folder / "two.txt").write_text(variant(base, 1))
     (folder / "three.txt").write_text(text_of(12))
     scan(store, [folder])
-    doc = {d.relpath: d.id for d in store.documents(status=None)}
+    doc = {d.relpath: d.id for d in store.documents.all(status=None)}
     pair = (min(doc["one.txt"], doc["two.txt"]), max(doc["one.txt"], doc["two.txt"]))
-    store.set_verdict(*pair, "duplicate")
-    store.set_keeper(doc["two.txt"], True)
-    assert store.verdicts() == {pair: "duplicate"} and store.keepers() == {doc["two.txt"]}
+    store.review.set_verdict(*pair, "duplicate")
+    store.review.set_keeper(doc["two.txt"], True)
+    assert store.review.verdicts() == {pair: "duplicate"} and store.review.keepers() == {doc["two.txt"]}
 
     # two.txt is overwritten with an unrelated text: same path, same id, other content
     (folder / "two.txt").write_text(text_of(13))
     touch(folder / "two.txt")
     assert scan(store, [folder]).changed == 1
-    assert {d.relpath: d.id for d in store.documents(status=None)} == doc
-    assert store.verdicts() == {} and store.keepers() == set()
-    (ps,) = [p for p in store.pair_sets() if p.method == "qgram"]
+    assert {d.relpath: d.id for d in store.documents.all(status=None)} == doc
+    assert store.review.verdicts() == {} and store.review.keepers() == set()
+    (ps,) = [p for p in store.pairs.sets() if p.method == "qgram"]
     grouping = groups_at(store, "qgram", ps.pairs_key, 0.7)
     assert not any(doc["two.txt"] in g.members for g in grouping.groups)  # not left out of an export
 
@@ -255,7 +255,7 @@ def test_a_decision_holds_only_while_its_documents_hold_the_judged_content(store
     (folder / "two.txt").write_text(variant(base, 1))
     touch(folder / "two.txt", 10_000_000_000)
     scan(store, [folder])
-    assert store.verdicts() == {pair: "duplicate"} and store.keepers() == {doc["two.txt"]}
+    assert store.review.verdicts() == {pair: "duplicate"} and store.review.keepers() == {doc["two.txt"]}
 
     # the two names swapped: the verdict is about the same two texts, so it stands
     one, two = (folder / "one.txt").read_text(), (folder / "two.txt").read_text()
@@ -264,9 +264,9 @@ def test_a_decision_holds_only_while_its_documents_hold_the_judged_content(store
     touch(folder / "one.txt", 20_000_000_000)
     touch(folder / "two.txt", 20_000_000_000)
     scan(store, [folder])
-    assert store.verdicts() == {pair: "duplicate"}
+    assert store.review.verdicts() == {pair: "duplicate"}
     # the keeper choice was about two.txt's old text, now in one.txt: it follows the text
-    assert store.keepers() == {doc["one.txt"]}
+    assert store.review.keepers() == {doc["one.txt"]}
 
 
 def test_texts_cut_at_the_size_limit_are_grouped_only_with_the_same_bytes(store, tmp_path):
@@ -283,10 +283,10 @@ def test_texts_cut_at_the_size_limit_are_grouped_only_with_the_same_bytes(store,
     limits = Limits(max_text_chars=len(head))  # only the common beginning is compared
     config = ScanConfig(roots=[Root(str(folder))], method="exact", params={}, floor=0.3, workers=0, limits=limits)
     ScanJob(store, config).run()
-    doc = {d.relpath: d for d in store.documents(status=None)}
+    doc = {d.relpath: d for d in store.documents.all(status=None)}
     assert all("text truncated to" in doc[n].reason for n in doc)
-    (ps,) = store.pair_sets()
-    assert len(store.pair_arrays("exact", ps.pairs_key)) == 3  # on their prefixes all three are "exact"
+    (ps,) = store.pairs.sets()
+    assert len(store.pairs.arrays("exact", ps.pairs_key)) == 3  # on their prefixes all three are "exact"
     grouping = groups_at(store, "exact", ps.pairs_key, 0.9)
     assert [sorted(doc_id for doc_id in g.members) for g in grouping.groups] == [
         sorted((doc["a.log"].id, doc["a-copy.log"].id))]
@@ -313,7 +313,7 @@ def test_a_mailbox_over_the_message_limit_is_noted_on_itself_not_on_a_phantom_fi
     config = ScanConfig(roots=[Root(str(folder))], method="qgram", params={}, floor=0.3, workers=0,
                         limits=Limits(max_members=2))
     ScanJob(store, config).run()
-    docs = {d.relpath: d for d in store.documents(status=None)}
+    docs = {d.relpath: d for d in store.documents.all(status=None)}
     assert set(docs) == {"big.mbox", "big.mbox!message-1", "big.mbox!message-2"}  # no "big (2).mbox"
     note = docs["big.mbox"]
     assert note.status == "skipped" and note.container is None and "more than 2 messages" in note.reason
@@ -326,10 +326,10 @@ def test_a_decision_is_not_reattached_when_its_content_is_ambiguous(store, tmp_p
     (a / "one.txt").write_text(text_of(4))
     (b / "x.txt").write_text(text_of(5))
     scan(store, [a, b])
-    doc = {d.relpath: d.id for d in store.documents(status=None)}
-    store.set_keeper(doc["x.txt"], True)
+    doc = {d.relpath: d.id for d in store.documents.all(status=None)}
+    store.review.set_keeper(doc["x.txt"], True)
     scan(store, [a])
     (b / "x-copy.txt").write_text(text_of(5))  # two documents now hold x.txt's text
     assert scan(store, [a, b]).reattached == 0
-    live = {d.id for d in store.documents(status=None)}
-    assert store.keepers() & live == set()
+    live = {d.id for d in store.documents.all(status=None)}
+    assert store.review.keepers() & live == set()

@@ -30,8 +30,8 @@ def revised(tmp_path):
 def test_the_score_is_the_share_of_text_and_the_estimate_is_kept(tmp_path, revised, method):
     with Store.open(str(tmp_path / f"{method}.sqlite")) as store:
         ScanJob(store, ScanConfig(roots=[Root(str(revised))], method=method, workers=0)).run()
-        ps = store.pair_sets()[0]
-        pa = store.pair_arrays(method, ps.pairs_key)
+        ps = store.pairs.sets()[0]
+        pa = store.pairs.arrays(method, ps.pairs_key)
         assert len(pa) == 1  # a~b; c shares nothing
         # one changed word in 200 breaks the five runs through it and costs that word: 199/200
         assert pa.score[0] == pytest.approx(199 / 200)
@@ -47,9 +47,9 @@ def test_a_scan_with_containment_stores_the_larger_share(tmp_path):
     with Store.open(str(tmp_path / "c.sqlite")) as store:
         ScanJob(store, ScanConfig(roots=[Root(str(root))], method="qgram", params={"measure": "containment"},
                                   workers=0)).run()
-        ps = store.pair_sets()[0]
+        ps = store.pairs.sets()[0]
         assert ps.floor == pytest.approx(0.2)  # the default floor follows the default threshold
-        pa = store.pair_arrays("qgram", ps.pairs_key)
+        pa = store.pairs.arrays("qgram", ps.pairs_key)
         assert len(pa) == 1
         assert pa.score[0] == 1.0  # the quote is wholly inside the report
         assert sorted([pa.cont_ab[0], pa.cont_ba[0]]) == [pytest.approx(40 / 200), 1.0]
@@ -73,11 +73,11 @@ def test_hybrid_verifies_the_words_it_corrected(tmp_path):
     (root / "typos.txt").write_text(" ".join(typos), encoding="utf-8")
     with Store.open(str(tmp_path / "h.sqlite")) as store:
         ScanJob(store, ScanConfig(roots=[Root(str(root))], method="hybrid", workers=0)).run()
-        ps = store.pair_sets()[0]
-        pa = store.pair_arrays("hybrid", ps.pairs_key)
+        ps = store.pairs.sets()[0]
+        pa = store.pairs.arrays("hybrid", ps.pairs_key)
         assert len(pa) == 1 and pa.score[0] == 1.0  # every typo corrected back
         ScanJob(store, ScanConfig(roots=[Root(str(root))], method="qgram", workers=0, floor=0.0)).run()
-        qgram = next(p for p in store.pair_sets() if p.method == "qgram")
-        qa = store.pair_arrays("qgram", qgram.pairs_key)
+        qgram = next(p for p in store.pairs.sets() if p.method == "qgram")
+        qa = store.pairs.arrays("qgram", qgram.pairs_key)
         # as written, few five-word runs survive (a swap of two equal letters changes nothing)
         assert len(qa) == 1 and qa.score[0] < 0.3 and qa.estimate[0] > 0.7

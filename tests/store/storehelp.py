@@ -20,4 +20,4 @@ def doc(root: str, relpath: str, xxh: str = "h", *, text: str | None = "some tex
 
 def add_root(s: Store, *roots: Root) -> None:
     """Set the store's roots."""
-    s.set_roots(list(roots))
+    s.documents.set_roots(list(roots))

@@ -33,10 +33,10 @@ def collection(tmp_path, capsys):
     db = tmp_path / "c.ndd"
     assert run(capsys, "scan", folder, "--db", db, "--workers", "0")[0] == 0
     with Store.open(db) as s:
-        ids = sorted(d.id for d in s.documents())
-        s.set_verdict(ids[0], ids[1], "not_duplicate", reviewer="ann")
-        s.set_keeper(ids[2], True, reviewer="ann")
-        s.set_setting("keeper_rule", "newest")
+        ids = sorted(d.id for d in s.documents.all())
+        s.review.set_verdict(ids[0], ids[1], "not_duplicate", reviewer="ann")
+        s.review.set_keeper(ids[2], True, reviewer="ann")
+        s.settings.put("keeper_rule", "newest")
     return folder, db
 
 
@@ -137,20 +137,20 @@ def test_random_bytes_and_another_programs_database_are_not_collections(tmp_path
 def test_a_garbled_text_is_reported_as_damage(collection):
     _, db = collection
     with Store.open(db) as s:
-        doc_id = s.documents()[0].id
+        doc_id = s.documents.all()[0].id
     conn = sqlite3.connect(db)
     conn.execute("UPDATE document_text SET data = ? WHERE doc_id = ?", (b"x\x9c garbled", doc_id))
     conn.commit()
     conn.close()
     with Store.open(db) as s, pytest.raises(StoreDamaged, match="is damaged"):
-        s.document_text(doc_id)
+        s.documents.text(doc_id)
 
 
 def test_repair_saves_the_review_first_and_a_rescan_makes_the_collection_whole(collection, capsys, tmp_path):
     folder, db = collection
     _, whole, _ = run(capsys, "pairs", "--db", db, "--threshold", "0")
     with Store.open(db) as s:
-        review = s.export_review()
+        review = s.review.export_dict()
     damage_table(db, "documents")
     fixed = tmp_path / "fixed.ndd"
     status, _, err = run(capsys, "repair", "--db", db, "--to", fixed)
@@ -168,9 +168,9 @@ def test_repair_saves_the_review_first_and_a_rescan_makes_the_collection_whole(c
 
     assert pairs_by_path(again) == pairs_by_path(whole)  # every pair, with its score, back
     with Store.open(fixed) as s:
-        assert s.setting("keeper_rule") == "newest"
-        kept = {s.document(i).relpath for i in s.keepers()}
-        verdicts = {(s.document(a).relpath, s.document(b).relpath): v for (a, b), v in s.verdicts().items()}
+        assert s.settings.get("keeper_rule") == "newest"
+        kept = {s.documents.get(i).relpath for i in s.review.keepers()}
+        verdicts = {(s.documents.get(a).relpath, s.documents.get(b).relpath): v for (a, b), v in s.review.verdicts().items()}
     assert kept == {review["decisions"][1]["a"]["path"]}  # re-attached to the same content
     first = review["decisions"][0]
     assert verdicts == {tuple(sorted((first["a"]["path"], first["b"]["path"]))): "not_duplicate"}
@@ -189,17 +189,17 @@ def test_the_review_outlives_its_collection_file(collection, capsys, tmp_path, f
     status, _, err = run(capsys, "decisions", "export", review_file, "--db", db)
     assert status == 0 and "wrote 2 decisions and 2 settings" in err
     with Store.open(db) as s:
-        want_verdicts = {(s.document(a).relpath, s.document(b).relpath): v for (a, b), v in s.verdicts().items()}
-        want_keepers = {s.document(i).relpath for i in s.keepers()}
+        want_verdicts = {(s.documents.get(a).relpath, s.documents.get(b).relpath): v for (a, b), v in s.review.verdicts().items()}
+        want_keepers = {s.documents.get(i).relpath for i in s.review.keepers()}
     db.unlink()
     fresh = tmp_path / "fresh.ndd"
     assert run(capsys, "scan", folder, "--db", fresh, "--workers", "0")[0] == 0
     status, _, err = run(capsys, "decisions", "import", review_file, "--db", fresh)
     assert status == 0 and "imported 2 decisions and 2 settings; 0 kept" in err and "; 0 name content" in err
     with Store.open(fresh) as s:
-        assert {(s.document(a).relpath, s.document(b).relpath): v for (a, b), v in s.verdicts().items()} == want_verdicts
-        assert {s.document(i).relpath for i in s.keepers()} == want_keepers == {"d02.txt"}
-        assert s.setting("keeper_rule") == "newest"
+        assert {(s.documents.get(a).relpath, s.documents.get(b).relpath): v for (a, b), v in s.review.verdicts().items()} == want_verdicts
+        assert {s.documents.get(i).relpath for i in s.review.keepers()} == want_keepers == {"d02.txt"}
+        assert s.settings.get("keeper_rule") == "newest"
     # Importing again changes nothing: the collection's decisions are as new.
     status, _, err = run(capsys, "decisions", "import", review_file, "--db", fresh)
     assert status == 0 and "imported 0 decisions" in err and "2 kept as they were" in err
@@ -216,11 +216,11 @@ def test_a_read_only_file_opens_for_reading_and_refuses_writes(collection, capsy
         automatic = not os.access(db, os.W_OK)
         with Store.open(db, read_only=None if automatic else True) as s:
             assert s.read_only
-            assert len(s.documents()) == 30 and s.count_pairs("qgram", s.pair_sets()[0].pairs_key, 0.0) == 435
+            assert len(s.documents.all()) == 30 and s.pairs.count("qgram", s.pairs.sets()[0].pairs_key, 0.0) == 435
             with pytest.raises(StoreReadOnly, match="read-only"):
-                s.set_verdict(1, 2, "duplicate")
+                s.review.set_verdict(1, 2, "duplicate")
             with pytest.raises(StoreReadOnly):
-                s.set_setting("keeper_rule", "oldest")
+                s.settings.put("keeper_rule", "oldest")
         if automatic:
             assert run(capsys, "pairs", "--db", db)[0] == 0
             status, _, err = run(capsys, "scan", folder, "--db", db)
@@ -233,7 +233,7 @@ def test_a_read_only_file_opens_for_reading_and_refuses_writes(collection, capsy
 def test_a_scan_that_fills_the_disk_keeps_what_it_had_committed(collection, tmp_path):
     folder, db = collection
     with Store.open(db) as s:
-        before = {d.relpath: d.id for d in s.documents()}
+        before = {d.relpath: d.id for d in s.documents.all()}
     checkpointed(db)
     conn = sqlite3.connect(db)
     pages = conn.execute("PRAGMA page_count").fetchone()[0]
@@ -250,8 +250,8 @@ def test_a_scan_that_fills_the_disk_keeps_what_it_had_committed(collection, tmp_
             ScanJob(s, ScanConfig(roots=roots, method="qgram", workers=0)).run()
     with Store.open(db) as s:
         assert s.integrity_check() == "ok"
-        assert {d.relpath: d.id for d in s.documents() if d.root == str(folder)} == before
-        assert len(s.verdicts()) == 1 and len(s.keepers()) == 1
+        assert {d.relpath: d.id for d in s.documents.all() if d.root == str(folder)} == before
+        assert len(s.review.verdicts()) == 1 and len(s.review.keepers()) == 1
         summary = ScanJob(s, ScanConfig(roots=roots, method="qgram", workers=0)).run()
     assert summary.documents == 70 and summary.unchanged >= 30
 
@@ -261,5 +261,5 @@ def test_store_errors_name_the_file(tmp_path):
     path.write_bytes(b"SQLite format 3\x00" + os.urandom(4000))
     with pytest.raises(StoreError) as info:
         with Store.open(path) as s:
-            s.documents()
+            s.documents.all()
     assert str(path) in str(info.value)

@@ -11,119 +11,119 @@ from ndd_desktop.store import Root
 
 def test_set_roots_replaces_and_removes_documents(store):
     add_root(store, Root("/a"), Root("/b"))
-    store.write_documents([doc("/a", "x.txt", "1"), doc("/b", "y.txt", "2")], "m", "k")
-    assert {d.root for d in store.documents()} == {"/a", "/b"}
-    store.set_roots([Root("/b", True), Root("/c")])
-    docs = store.documents()
+    store.scans.write_documents([doc("/a", "x.txt", "1"), doc("/b", "y.txt", "2")], "m", "k")
+    assert {d.root for d in store.documents.all()} == {"/a", "/b"}
+    store.documents.set_roots([Root("/b", True), Root("/c")])
+    docs = store.documents.all()
     assert [(d.root, d.relpath, d.reference) for d in docs] == [("/b", "y.txt", True)]
-    assert store.roots() == [Root("/b", True), Root("/c", False)]
+    assert store.documents.roots() == [Root("/b", True), Root("/c", False)]
 
 
 def test_document_fields_text_and_abspath(store):
     add_root(store, Root("/a"))
-    (i, j) = store.write_documents(
+    (i, j) = store.scans.write_documents(
         [doc("/a", "dir/x.txt", "1", text="Hello\u00e9 world"),
          doc("/a", "box.zip!in/y.txt", "2", container="box.zip", text="member")],
         "m", "k",
     )
-    d = store.document(i)
+    d = store.documents.get(i)
     assert (d.relpath, d.abspath, d.text_length, d.status, d.reference) == ("dir/x.txt", "/a/dir/x.txt", 12, "ok", False)
-    assert store.document_text(i) == "Hello\u00e9 world"
-    m = store.document(j)
+    assert store.documents.text(i) == "Hello\u00e9 world"
+    m = store.documents.get(j)
     assert (m.container, m.abspath) == ("box.zip", "/a/box.zip")
     with pytest.raises(KeyError):
-        store.document(9999)
-    assert store.document_text(9999) is None
+        store.documents.get(9999)
+    assert store.documents.text(9999) is None
 
 
 def test_undecodable_file_names_round_trip(store):
     odd = "caf\udce9.txt"  # a Latin-1 byte in a UTF-8 file system, as os.fsdecode gives it
     add_root(store, Root("/a"))
-    (i,) = store.write_documents([doc("/a", odd, "1")], "m", "k")
-    assert store.document(i).relpath == odd
-    assert list(store.documents_at([("/a", odd)])) == [("/a", odd)]
-    assert ("/a", odd) in store.known_files()
+    (i,) = store.scans.write_documents([doc("/a", odd, "1")], "m", "k")
+    assert store.documents.get(i).relpath == odd
+    assert list(store.scans.documents_at([("/a", odd)])) == [("/a", odd)]
+    assert ("/a", odd) in store.scans.known_files()
 
 
 def test_errors_lists_failed_documents(store):
     add_root(store, Root("/a"))
-    store.write_documents([doc("/a", "ok.txt", "1"), doc("/a", "bad.pdf", "2", text=None, status="error")], "m", "k")
-    assert [(d.relpath, d.status, d.reason) for d in store.errors()] == [("bad.pdf", "error", "broken")]
-    assert [d.relpath for d in store.documents()] == ["ok.txt"]
-    assert len(store.documents(status=None)) == 2
+    store.scans.write_documents([doc("/a", "ok.txt", "1"), doc("/a", "bad.pdf", "2", text=None, status="error")], "m", "k")
+    assert [(d.relpath, d.status, d.reason) for d in store.documents.errors()] == [("bad.pdf", "error", "broken")]
+    assert [d.relpath for d in store.documents.all()] == ["ok.txt"]
+    assert len(store.documents.all(status=None)) == 2
 
 
 def test_sketches_moves_keep_id_and_sketch(store):
     add_root(store, Root("/a"))
-    (i,) = store.write_documents([doc("/a", "old.txt", "h1", sketch=b"\x01" * 8)], "m", "k")
-    assert store.sketched([i], "m", "k") == {i}
+    (i,) = store.scans.write_documents([doc("/a", "old.txt", "h1", sketch=b"\x01" * 8)], "m", "k")
+    assert store.sketches.sketched([i], "m", "k") == {i}
     moved = doc("/a", "new/place.txt", "h1", doc_id=i)
-    (j,) = store.write_documents([moved], "m", "k")
+    (j,) = store.scans.write_documents([moved], "m", "k")
     assert j == i
-    assert store.document(i).relpath == "new/place.txt"
-    assert store.sketched([i], "m", "k") == {i}
-    ids, blobs, dates, refs = store.load_sketches("m", "k")
+    assert store.documents.get(i).relpath == "new/place.txt"
+    assert store.sketches.sketched([i], "m", "k") == {i}
+    ids, blobs, dates, refs = store.sketches.load("m", "k")
     assert ids.tolist() == [i] and blobs == [b"\x01" * 8] and dates.tolist() == [1.0e9] and refs.tolist() == [False]
 
 
 def test_changed_content_drops_old_sketches(store):
     add_root(store, Root("/a"))
-    (i,) = store.write_documents([doc("/a", "x.txt", "h1", sketch=b"1")], "m", "k")
-    store.put_sketches("other", "k2", [(i, b"2")])
+    (i,) = store.scans.write_documents([doc("/a", "x.txt", "h1", sketch=b"1")], "m", "k")
+    store.sketches.put("other", "k2", [(i, b"2")])
     changed = doc("/a", "x.txt", "h2", doc_id=i, text="new text")
     changed.content_changed = True
-    store.write_documents([changed], "m", "k")
-    assert store.sketched([i], "m", "k") == set() and store.sketched([i], "other", "k2") == set()
-    assert store.unsketched("m", "k") == [i]
-    assert store.texts([i]) == {i: "new text"}
+    store.scans.write_documents([changed], "m", "k")
+    assert store.sketches.sketched([i], "m", "k") == set() and store.sketches.sketched([i], "other", "k2") == set()
+    assert store.sketches.unsketched("m", "k") == [i]
+    assert store.documents.texts([i]) == {i: "new text"}
 
 
 def test_container_members_no_longer_produced_are_dropped(store):
     add_root(store, Root("/a"))
-    ids = store.write_documents(
+    ids = store.scans.write_documents(
         [doc("/a", f"z.zip!{n}.txt", str(n), container="z.zip") for n in range(3)], "m", "k"
     )
-    known = store.documents_at([("/a", "z.zip!0.txt")])
+    known = store.scans.documents_at([("/a", "z.zip!0.txt")])
     keep = doc("/a", "z.zip!0.txt", "0", container="z.zip", doc_id=known[("/a", "z.zip!0.txt")].doc_id)
-    store.write_documents([keep], "m", "k")
-    assert [d.id for d in store.documents()] == [ids[0]]
+    store.scans.write_documents([keep], "m", "k")
+    assert [d.id for d in store.documents.all()] == [ids[0]]
 
 
 def test_keep_ids_protect_documents_written_earlier_in_the_scan(store):
     add_root(store, Root("/a"))
-    first = store.write_documents([doc("/a", "z.zip!0.txt", "0", container="z.zip")], "m", "k")
-    store.write_documents([doc("/a", "z.zip!1.txt", "1", container="z.zip")], "m", "k", keep_ids=set(first))
-    assert len(store.documents()) == 2
+    first = store.scans.write_documents([doc("/a", "z.zip!0.txt", "0", container="z.zip")], "m", "k")
+    store.scans.write_documents([doc("/a", "z.zip!1.txt", "1", container="z.zip")], "m", "k", keep_ids=set(first))
+    assert len(store.documents.all()) == 2
 
 
 def test_remove_files_drops_documents_and_dangling_pairs(store):
     add_root(store, Root("/a"))
-    a, b, c = store.write_documents([doc("/a", f"{n}.txt", str(n)) for n in "abc"], "m", "k")
+    a, b, c = store.scans.write_documents([doc("/a", f"{n}.txt", str(n)) for n in "abc"], "m", "k")
     cols = {"a": np.array([a, a, b]), "b": np.array([b, c, c]), "score": np.array([0.9, 0.8, 0.7])}
-    store.replace_pairs("m", "pk", "k", {}, 0.3, "x", cols)
-    fid = store.known_files()[("/a", "c.txt")].file_id
-    assert store.remove_files([fid]) == 1
-    assert store.pair_arrays("m", "pk").a.tolist() == [a]
-    assert store.pair_sets()[0].count == 1
-    assert store.remove_files([]) == 0
+    store.pairs.replace("m", "pk", "k", {}, 0.3, "x", cols)
+    fid = store.scans.known_files()[("/a", "c.txt")].file_id
+    assert store.scans.remove_files([fid]) == 1
+    assert store.pairs.arrays("m", "pk").a.tolist() == [a]
+    assert store.pairs.sets()[0].count == 1
+    assert store.scans.remove_files([]) == 0
 
 
 def test_touch_files_records_the_new_time(store):
     add_root(store, Root("/a"))
-    store.write_documents([doc("/a", "x.txt", "1")], "m", "k")
-    kf = store.known_files()[("/a", "x.txt")]
-    store.touch_files([(kf.file_id, kf.size, 777)])
-    assert store.known_files()[("/a", "x.txt")].mtime_ns == 777
+    store.scans.write_documents([doc("/a", "x.txt", "1")], "m", "k")
+    kf = store.scans.known_files()[("/a", "x.txt")]
+    store.scans.touch_files([(kf.file_id, kf.size, 777)])
+    assert store.scans.known_files()[("/a", "x.txt")].mtime_ns == 777
 
 
 def test_scan_runs_and_last_method(store):
-    r1 = store.begin_run("qgram", {"q": 4}, "pk1", 0.3)
-    store.end_run(r1, "finished", {"documents": 5, "pairs": 2})
-    r2 = store.begin_run("exact", {}, "pk2", 0.3)  # never ended: a crash
-    r3 = store.begin_run("bottomk", {"k": 64}, "pk3", 0.3)
-    store.end_run(r3, "cancelled", {})
-    runs = store.scans()
+    r1 = store.scans.begin_run("qgram", {"q": 4}, "pk1", 0.3)
+    store.scans.end_run(r1, "finished", {"documents": 5, "pairs": 2})
+    r2 = store.scans.begin_run("exact", {}, "pk2", 0.3)  # never ended: a crash
+    r3 = store.scans.begin_run("bottomk", {"k": 64}, "pk3", 0.3)
+    store.scans.end_run(r3, "cancelled", {})
+    runs = store.scans.runs()
     assert [r.id for r in runs] == [r3, r2, r1]
     assert [r.status for r in runs] == ["cancelled", "interrupted", "finished"]
     assert runs[2].documents == 5 and runs[2].pairs == 2 and runs[2].params == {"q": 4}
-    assert store.last_method() == ("qgram", {"q": 4})
+    assert store.scans.last_method() == ("qgram", {"q": 4})

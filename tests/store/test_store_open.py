@@ -18,19 +18,19 @@ from ndd_desktop.store.models import Base
 def test_memory_store_is_at_head_and_healthy(store):
     assert store.schema_revision() == store_engine.HEAD_REVISION
     assert store.integrity_check() == "ok"
-    assert store.roots() == [] and store.scans() == [] and store.last_method() is None
+    assert store.documents.roots() == [] and store.scans.runs() == [] and store.scans.last_method() is None
 
 
 def test_file_store_uses_wal_and_keeps_data(tmp_path):
     path = tmp_path / "c.ndd"
     s = Store.open(path)
-    s.set_roots([Root("/data/a"), Root("/data/ref", True)])
+    s.documents.set_roots([Root("/data/a"), Root("/data/ref", True)])
     s.close()
     raw = sqlite3.connect(path)
     assert raw.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     raw.close()
     s = Store.open(path, create=False)
-    assert s.roots() == [Root("/data/a", False), Root("/data/ref", True)]
+    assert s.documents.roots() == [Root("/data/a", False), Root("/data/ref", True)]
     with s._read() as conn:
         assert conn.exec_driver_sql("PRAGMA foreign_keys").scalar_one() == 1
     s.close()
@@ -121,8 +121,8 @@ def test_upgrade_from_the_first_schema_keeps_data(tmp_path):
     raw.close()
     s = Store.open(path)
     assert s.schema_revision() == store_engine.HEAD_REVISION
-    assert [d.relpath for d in s.documents()] == ["a.txt"]
-    assert s.keepers() == {1}
+    assert [d.relpath for d in s.documents.all()] == ["a.txt"]
+    assert s.review.keepers() == {1}
     with s._read() as conn:
         names = {r[0] for r in conn.exec_driver_sql("SELECT name FROM sqlite_master WHERE type='index'")}
     assert {"ix_documents_xxh128", "ix_decisions_kind_a_b"} <= names

@@ -12,8 +12,8 @@ from ndd_desktop.store import engine as store_engine
 
 
 def test_round_trip_of_json_values(store):
-    assert store.setting("keeper_rule") is None
-    assert store.setting("keeper_rule", "reference-oldest") == "reference-oldest"
+    assert store.settings.get("keeper_rule") is None
+    assert store.settings.get("keeper_rule", "reference-oldest") == "reference-oldest"
     values = {
         "threshold/minhash/abc123": 0.62,
         "keeper_rule": "oldest",
@@ -23,16 +23,16 @@ def test_round_trip_of_json_values(store):
         "naïve/ключ": "ünïcode",
     }
     for key, value in values.items():
-        store.set_setting(key, value)
+        store.settings.put(key, value)
     for key, value in values.items():
-        assert store.setting(key, "default") == value
-    assert store.settings() == values
+        assert store.settings.get(key, "default") == value
+    assert store.settings.all() == values
 
 
 def test_a_new_value_replaces_the_old_one(store):
-    store.set_setting("threshold/minhash/k", 0.7)
-    store.set_setting("threshold/minhash/k", 0.55)
-    assert store.setting("threshold/minhash/k") == 0.55
+    store.settings.put("threshold/minhash/k", 0.7)
+    store.settings.put("threshold/minhash/k", 0.55)
+    assert store.settings.get("threshold/minhash/k") == 0.55
     with store._read() as conn:
         assert conn.exec_driver_sql("SELECT COUNT(*) FROM settings").scalar_one() == 1
 
@@ -40,14 +40,14 @@ def test_a_new_value_replaces_the_old_one(store):
 @pytest.mark.parametrize("key, value", [("", 1), ("t", float("nan")), ("t", float("inf")), ("t", object())])
 def test_refuses_an_empty_key_or_a_value_json_cannot_hold(store, key, value):
     with pytest.raises(ValueError):
-        store.set_setting(key, value)
-    assert store.settings() == {}
+        store.settings.put(key, value)
+    assert store.settings.all() == {}
 
 
 def test_a_value_not_written_by_us_reads_as_missing(file_store):
     with file_store._write() as conn:
         conn.exec_driver_sql("INSERT INTO settings (key, value) VALUES ('k', 'not json')")
-    assert file_store.setting("k", 3) == 3 and file_store.settings() == {}
+    assert file_store.settings.get("k", 3) == 3 and file_store.settings.all() == {}
 
 
 def test_settings_are_written_durably(file_store, monkeypatch):
@@ -59,21 +59,21 @@ def test_settings_are_written_durably(file_store, monkeypatch):
         return real(durable)
 
     monkeypatch.setattr(file_store, "_write", spy)
-    file_store.set_setting("keeper_rule", "newest")
+    file_store.settings.put("keeper_rule", "newest")
     assert used == [True]
 
 
 def test_settings_survive_close_reopen_and_a_copy_of_the_file(tmp_path):
     path = tmp_path / "c.ndd"
     s = Store.open(path)
-    s.set_setting("threshold/minhash/abc", 0.62)
-    s.set_setting("keeper_rule", "longest")
+    s.settings.put("threshold/minhash/abc", 0.62)
+    s.settings.put("keeper_rule", "longest")
     s.close()
     copy = tmp_path / "copy.ndd"
     shutil.copy2(path, copy)  # what "Save as" does
     for p in (path, copy):
         s = Store.open(p, create=False)
-        assert s.setting("threshold/minhash/abc") == 0.62 and s.setting("keeper_rule") == "longest"
+        assert s.settings.get("threshold/minhash/abc") == 0.62 and s.settings.get("keeper_rule") == "longest"
         s.close()
 
 
@@ -92,10 +92,10 @@ def test_a_0003_file_is_migrated_and_keeps_its_data(tmp_path):
     raw.close()
     s = Store.open(path)
     assert s.schema_revision() == store_engine.HEAD_REVISION == "0006"
-    assert [(d.kind, d.a, d.value) for d in s.decision_history()] == [("keeper", 7, "keep")]
-    assert s.settings() == {} and s.setting("keeper_rule", "reference-oldest") == "reference-oldest"
-    s.set_setting("keeper_rule", "oldest")
-    assert s.setting("keeper_rule") == "oldest"
+    assert [(d.kind, d.a, d.value) for d in s.review.history()] == [("keeper", 7, "keep")]
+    assert s.settings.all() == {} and s.settings.get("keeper_rule", "reference-oldest") == "reference-oldest"
+    s.settings.put("keeper_rule", "oldest")
+    assert s.settings.get("keeper_rule") == "oldest"
     assert s.integrity_check() == "ok"
     s.close()
 
@@ -104,10 +104,10 @@ def test_saved_threshold_belongs_to_one_pair_set(store):
     from ndd_desktop.store.settings import threshold_key
 
     assert threshold_key("minhash", "k1") == "threshold/minhash/k1"
-    assert store.saved_threshold("minhash", "k1") is None
-    store.set_setting(threshold_key("minhash", "k1"), 0.62)
-    assert store.saved_threshold("minhash", "k1") == 0.62
-    assert store.saved_threshold("minhash", "k2") is None and store.saved_threshold("bottomk", "k1") is None
+    assert store.settings.saved_threshold("minhash", "k1") is None
+    store.settings.put(threshold_key("minhash", "k1"), 0.62)
+    assert store.settings.saved_threshold("minhash", "k1") == 0.62
+    assert store.settings.saved_threshold("minhash", "k2") is None and store.settings.saved_threshold("bottomk", "k1") is None
     for bad in ("0.5", True, 1.5, -0.1, None, [0.5]):
-        store.set_setting(threshold_key("qgram", "k"), bad)
-        assert store.saved_threshold("qgram", "k") is None, bad
+        store.settings.put(threshold_key("qgram", "k"), bad)
+        assert store.settings.saved_threshold("qgram", "k") is None, bad

@@ -1,4 +1,4 @@
-"""Review decisions: an append-only log of pair verdicts and keeper choices.
+"""``store.review``: review decisions, an append-only log of pair verdicts and keeper choices.
 
 Nothing ever deletes or updates a decision row; the newest row for a pair (or a
 document) is the current one. Each row also records the content hashes of the documents
@@ -6,15 +6,22 @@ it is about, and a decision stands only while its documents hold that content
 (``store.pairs.STANDING_DECISIONS``): a file replaced by another text keeps its id but
 not the reviewer's verdicts. A decision can be traced after its documents left the
 collection or changed, and is re-attached when the same content comes back
-(:meth:`DecisionsMixin.reattach_decisions`).
+(:meth:`Review.reattach`). The review also goes out to a file and comes back in
+(:meth:`Review.export_dict`, :meth:`Review.import_dict`; the format is in :mod:`.review_transfer`).
 """
 
 from __future__ import annotations
 
 import time
+from typing import TYPE_CHECKING, Any
 
 from .pairs import LATEST_DECISIONS, STANDING_DECISIONS, STANDING_VERDICTS
+from . import review_transfer
+from .review_transfer import ImportReport
 from .types import Decision
+
+if TYPE_CHECKING:
+    from .store import Store
 
 VERDICTS = ("duplicate", "not_duplicate")
 
@@ -26,15 +33,19 @@ _ORPHANS = (
 )
 
 
-class DecisionsMixin:
-    """Decision methods of :class:`~ndd_desktop.store.Store`."""
+def _hashes(conn, *ids: int) -> list[str]:
+    out = []
+    for doc_id in ids:
+        row = conn.exec_driver_sql("SELECT xxh128 FROM documents WHERE id = ?", (doc_id,)).first()
+        out.append(row[0] if row else "")
+    return out
 
-    def _hashes(self, conn, *ids: int) -> list[str]:
-        out = []
-        for doc_id in ids:
-            row = conn.exec_driver_sql("SELECT xxh128 FROM documents WHERE id = ?", (doc_id,)).first()
-            out.append(row[0] if row else "")
-        return out
+
+class Review:
+    """Review decisions of a :class:`~ndd_desktop.store.Store` (``store.review``)."""
+
+    def __init__(self, db: "Store") -> None:
+        self._db = db
 
     def set_verdict(self, a: int, b: int, verdict: str | None, *, reviewer: str = "", note: str = "") -> None:
         """Record a reviewer's verdict on a pair ("duplicate", "not_duplicate", None clears).
@@ -48,8 +59,8 @@ class DecisionsMixin:
         if a == b:
             raise ValueError("a pair needs two different documents")
         a, b = min(a, b), max(a, b)
-        with self._write(durable=True) as conn:
-            ha, hb = self._hashes(conn, a, b)
+        with self._db._write(durable=True) as conn:
+            ha, hb = _hashes(conn, a, b)
             conn.exec_driver_sql(
                 "INSERT INTO decisions (time, reviewer, kind, a, b, a_xxh128, b_xxh128, value, note) "
                 "VALUES (?, ?, 'verdict', ?, ?, ?, ?, ?, ?)",
@@ -58,15 +69,15 @@ class DecisionsMixin:
 
     def verdicts(self) -> dict[tuple[int, int], str]:
         """The current verdict of every pair that has one, keyed by (a, b) with a < b."""
-        with self._read() as conn:
+        with self._db._read() as conn:
             rows = conn.exec_driver_sql(STANDING_VERDICTS).fetchall()
         return {(int(a), int(b)): v for a, b, v in rows if v}
 
     def set_keeper(self, doc_id: int, keeper: bool, *, reviewer: str = "") -> None:
         """Record that a reviewer chose (or un-chose) a document as the one to keep."""
         doc_id = int(doc_id)
-        with self._write(durable=True) as conn:
-            (h,) = self._hashes(conn, doc_id)
+        with self._db._write(durable=True) as conn:
+            (h,) = _hashes(conn, doc_id)
             conn.exec_driver_sql(
                 "INSERT INTO decisions (time, reviewer, kind, a, b, a_xxh128, b_xxh128, value, note) "
                 "VALUES (?, ?, 'keeper', ?, NULL, ?, '', ?, '')",
@@ -75,26 +86,26 @@ class DecisionsMixin:
 
     def keepers(self) -> set[int]:
         """Documents a reviewer currently marks as keepers."""
-        with self._read() as conn:
+        with self._db._read() as conn:
             rows = conn.exec_driver_sql(_STANDING_KEEPERS).fetchall()
         return {int(a) for a, v in rows if v == "keep"}
 
-    def standing_decisions(self) -> list[Decision]:
+    def standing(self) -> list[Decision]:
         """The decisions that apply now: the newest per pair or document, while its
         documents hold the content they held when it was made (oldest first)."""
-        with self._read() as conn:
+        with self._db._read() as conn:
             rows = conn.exec_driver_sql(f"SELECT * FROM ({STANDING_DECISIONS}) ORDER BY id").fetchall()
         return [Decision(*r) for r in rows]
 
-    def decision_history(self) -> list[Decision]:
+    def history(self) -> list[Decision]:
         """Every decision ever recorded, oldest first."""
-        with self._read() as conn:
+        with self._db._read() as conn:
             rows = conn.exec_driver_sql(
                 "SELECT id, time, reviewer, kind, a, b, a_xxh128, b_xxh128, value, note FROM decisions ORDER BY id"
             ).fetchall()
         return [Decision(*r) for r in rows]
 
-    def reattach_decisions(self) -> int:
+    def reattach(self) -> int:
         """Carry the current decisions that no longer stand (a document left the collection
         or holds other content now) over to the documents that now hold the content they
         were made on (a folder removed and added again, a file deleted and restored, two
@@ -104,7 +115,7 @@ class DecisionsMixin:
         hash (copies of one text leave it undecided) and the new pair or document has no
         decision of its own. The log stays append-only: a new row says where it came from.
         """
-        with self._write(durable=True) as conn:
+        with self._db._write(durable=True) as conn:
             orphans = conn.exec_driver_sql(_ORPHANS).fetchall()
             if not orphans:
                 return 0
@@ -135,7 +146,7 @@ class DecisionsMixin:
                     if (na, nb) in verdicts:
                         continue
                     verdicts.add((na, nb))
-                    row = (now, "", "verdict", na, nb, *self._hashes(conn, na, nb), value, note)
+                    row = (now, "", "verdict", na, nb, *_hashes(conn, na, nb), value, note)
                 elif kind == "keeper" and b is None and na is not None:
                     if na in keepers:
                         continue
@@ -148,3 +159,24 @@ class DecisionsMixin:
                     "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", row)
                 carried += 1
         return carried
+
+    def export_dict(self) -> dict[str, Any]:
+        """The review as a JSON-ready dict: the newest decision about each pair and each
+        document (clearing ones too, so a cleared verdict stays cleared) and every setting."""
+        with self._db._read() as conn:
+            decisions = review_transfer.export_decisions(conn)
+        return review_transfer.review_dict(decisions, self._db.settings.all())
+
+    def import_dict(self, review: dict[str, Any]) -> ImportReport:
+        """Apply a review written by :meth:`export_dict` (see :mod:`.review_transfer`).
+
+        Raises:
+            ValueError: not a review of a version this code reads.
+        """
+        review_transfer.check_format(review)
+        with self._db._write(durable=True) as conn:
+            report = review_transfer.import_decisions(conn, review)
+        for key, value in (review.get("settings") or {}).items():
+            self._db.settings.put(key, value)
+            report.settings += 1
+        return report

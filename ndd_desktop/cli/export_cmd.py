@@ -1,0 +1,63 @@
+"""``ndd export``: copy or link what is kept, with reports, through the export package."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from . import EXIT_INTERRUPTED, EXIT_OK, CommandError, UsageError
+from .opening import open_store
+from .output import ProgressBar, one_line
+from .scan_cmd import _cancel_on_sigint
+from .selection import _check_keeper_rule, open_session
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    """``ndd export``: hand the selection to the export package (imported only here)."""
+    from ..export import ExportCancelled, ExportError, run_export
+    from ..pipeline import CancelToken
+
+    _check_keeper_rule(args)
+    with open_store(args.db) as store:
+        session = open_session(store, args)
+        try:
+            options = session.export_options(args.to, mode=args.mode, bagit=args.bagit, reports=args.report,
+                                             leave_out_covered_folders=args.leave_out_covered_folders,
+                                             emails=args.emails)
+        except ExportError as exc:
+            raise UsageError(str(exc)) from None
+        bar = ProgressBar() if sys.stderr.isatty() else None
+        token = CancelToken()
+        try:
+            with _cancel_on_sigint(token):
+                result = run_export(store, options, progress=bar, cancel=token)
+        except ExportCancelled:
+            if bar:
+                bar.close()
+            sys.stderr.write("ndd: export interrupted; run the same command to resume\n")
+            return EXIT_INTERRUPTED
+        except (ExportError, OSError) as exc:
+            raise CommandError(str(exc)) from None
+        finally:
+            if bar:
+                bar.close()
+    for issue in result.failed:
+        sys.stderr.write(f"failed: {one_line(issue.source)}: {one_line(issue.reason)}\n")
+    for issue in result.not_files:
+        sys.stderr.write(f"not exported: {one_line(issue.source)}: {one_line(issue.reason)}\n")
+    for note in result.notes:
+        sys.stderr.write(f"note: {note}\n")
+    done = result.copied + result.linked + result.skipped
+    if result.already_complete:  # a finished bag: nothing to copy, it was validated again
+        sys.stderr.write(f"the bag in {result.dest} was already complete ({result.files_planned} files); "
+                         f"validated again: {'valid' if result.bag_valid else 'NOT valid'}\n")
+    else:
+        sys.stderr.write(
+            f"exported {done} of {result.files_planned} files to {result.dest} ({result.copied} copied, "
+            f"{result.linked} linked, {result.skipped} already there) in {result.seconds:.1f} s\n"
+        )
+    if not result.ok:
+        raise CommandError(f"export incomplete: {len(result.failed)} files failed" +
+                           (f"; bag: {result.bag_message}" if result.bag_valid is False else ""))
+    return EXIT_OK
+

@@ -1,0 +1,126 @@
+"""``store.documents``: the collection's roots and documents, their texts, errors and counts.
+
+What the window, the command line and the export read about documents; the scan writes
+them through ``store.scans``.
+"""
+
+from __future__ import annotations
+
+import zlib
+from typing import TYPE_CHECKING, Sequence
+
+from . import engine as _engine
+from ._sql import DOC_COLUMNS, DOC_FROM, chunks, dec_path, doc_from_row, enc_path, placeholders
+from .types import DocumentInfo, Root, StoreError
+
+if TYPE_CHECKING:
+    from .store import Store
+
+
+class Documents:
+    """Roots and documents of a :class:`~ndd_desktop.store.Store` (``store.documents``)."""
+
+    def __init__(self, db: "Store") -> None:
+        self._db = db
+
+    # -- roots ----------------------------------------------------------------------------
+    def roots(self) -> list[Root]:
+        """The collection's roots in the order they were given."""
+        with self._db._read() as conn:
+            rows = conn.exec_driver_sql("SELECT path, reference FROM roots ORDER BY position, id").fetchall()
+        return [Root(dec_path(path), bool(ref)) for path, ref in rows]
+
+    def set_roots(self, roots: Sequence[Root]) -> int:
+        """Replace the roots; documents under a root no longer listed are removed (their
+        number is returned)."""
+        paths = [r.path for r in roots]
+        if len(set(paths)) != len(paths):
+            raise StoreError("a root is listed twice")
+        removed = 0
+        with self._db._write() as conn:
+            existing = {dec_path(p): i for p, i in conn.exec_driver_sql("SELECT path, id FROM roots")}
+            for path, root_id in existing.items():
+                if path not in paths:
+                    removed += conn.exec_driver_sql(
+                        "SELECT COUNT(*) FROM documents WHERE root_id = ?", (root_id,)).scalar_one()
+                    conn.exec_driver_sql("DELETE FROM roots WHERE id = ?", (root_id,))
+            for pos, root in enumerate(roots):
+                if root.path in existing:
+                    conn.exec_driver_sql(
+                        "UPDATE roots SET reference = ?, position = ? WHERE id = ?",
+                        (bool(root.reference), pos, existing[root.path]),
+                    )
+                else:
+                    conn.exec_driver_sql(
+                        "INSERT INTO roots (path, reference, position) VALUES (?, ?, ?)",
+                        (enc_path(root.path), bool(root.reference), pos),
+                    )
+        return removed
+
+    # -- documents ------------------------------------------------------------------------
+    def all(self, ids: Sequence[int] | None = None, *, status: str | None = "ok") -> list[DocumentInfo]:
+        """Documents by id (all when ``ids`` is None), filtered by status (None: any), by id."""
+        where, args = ([], [])
+        if status is not None:
+            where.append("d.status = ?")
+            args.append(status)
+        clause = (" WHERE " + " AND ".join(where)) if where else ""
+        with self._db._read() as conn:
+            if ids is None:
+                rows = conn.exec_driver_sql(f"SELECT {DOC_COLUMNS} FROM {DOC_FROM}{clause} ORDER BY d.id", tuple(args)).fetchall()
+            else:
+                rows = []
+                joiner = " AND " if where else " WHERE "
+                for part in chunks(list(ids)):
+                    sql = f"SELECT {DOC_COLUMNS} FROM {DOC_FROM}{clause}{joiner}d.id IN ({placeholders(len(part))})"
+                    rows.extend(conn.exec_driver_sql(sql, tuple(args) + tuple(part)).fetchall())
+                rows.sort(key=lambda r: r[0])
+        return [doc_from_row(r) for r in rows]
+
+    def get(self, doc_id: int) -> DocumentInfo:
+        """One document by id (any status).
+
+        Raises:
+            KeyError: no such document.
+        """
+        with self._db._read() as conn:
+            row = conn.exec_driver_sql(f"SELECT {DOC_COLUMNS} FROM {DOC_FROM} WHERE d.id = ?", (int(doc_id),)).first()
+        if row is None:
+            raise KeyError(doc_id)
+        return doc_from_row(row)
+
+    def text(self, doc_id: int) -> str | None:
+        """The extracted (not normalised) text of a document, None when there is none."""
+        with self._db._read() as conn:
+            row = conn.exec_driver_sql("SELECT data FROM document_text WHERE doc_id = ?", (int(doc_id),)).first()
+        if row is None:
+            return None
+        with _engine.guarded(self._db.path):  # a damaged text does not decompress
+            return zlib.decompress(row[0]).decode("utf-8", "surrogatepass")
+
+    def texts(self, doc_ids: Sequence[int]) -> dict[int, str]:
+        """Extracted texts of the given documents (those that have one)."""
+        out: dict[int, str] = {}
+        with self._db._read() as conn:
+            for part in chunks(list(doc_ids)):
+                rows = conn.exec_driver_sql(
+                    f"SELECT doc_id, data FROM document_text WHERE doc_id IN ({placeholders(len(part))})", tuple(part)
+                ).fetchall()
+                for doc_id, data in rows:
+                    out[doc_id] = zlib.decompress(data).decode("utf-8", "surrogatepass")
+        return out
+
+    def errors(self) -> list[DocumentInfo]:
+        """Every file or document that was skipped or failed (status != "ok"), by path."""
+        with self._db._read() as conn:
+            rows = conn.exec_driver_sql(
+                f"SELECT {DOC_COLUMNS} FROM {DOC_FROM} WHERE d.status != 'ok' ORDER BY r.position, d.relpath"
+            ).fetchall()
+        return [doc_from_row(r) for r in rows]
+
+    def count(self, status: str | None = "ok") -> int:
+        """How many documents there are (of one status, or all with None)."""
+        with self._db._read() as conn:
+            if status is None:
+                return int(conn.exec_driver_sql("SELECT COUNT(*) FROM documents").scalar_one())
+            return int(conn.exec_driver_sql("SELECT COUNT(*) FROM documents WHERE status = ?", (status,)).scalar_one())

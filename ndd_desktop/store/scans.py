@@ -1,0 +1,194 @@
+"""``store.scans``: the scan job's side of the store: its runs, the files and documents it
+compares against, and its batched writes.
+
+These are for ``ndd_desktop.pipeline`` (the single writer during a scan); the window and
+the command line read through ``store.documents``, ``store.pairs`` and ``store.review``
+(and ``runs``/``last_method`` here). Each write call is one transaction, so a scan killed
+at any moment leaves every earlier batch whole and nothing of the batch in flight; the
+SQL of the bulk writes is in :mod:`.scanwrite`.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Iterable, Sequence
+
+from . import scanwrite
+from ._sql import chunks, dec_path, enc_path, placeholders
+from .scanwrite import DocWrite
+from .types import ScanRun
+
+if TYPE_CHECKING:
+    from .store import Store
+
+
+@dataclass(frozen=True)
+class KnownFile:
+    """A file as the last scan recorded it."""
+
+    file_id: int
+    root: str
+    relpath: str
+    size: int
+    mtime_ns: int
+    xxh128: str | None
+    retry: bool = False  # it failed for one of the reasons the scan asked to retry
+
+
+@dataclass(frozen=True)
+class KnownDocument:
+    """The parts of a stored document the scan needs to decide what to redo."""
+
+    doc_id: int
+    file_id: int
+    root: str
+    relpath: str
+    xxh128: str
+    status: str
+
+
+def _known_doc(r) -> KnownDocument:
+    return KnownDocument(r[0], r[1], dec_path(r[2]), dec_path(r[3]), r[4], r[5])
+
+
+class Scans:
+    """Scan runs and the scan's reads and writes of a :class:`~ndd_desktop.store.Store` (``store.scans``)."""
+
+    def __init__(self, db: "Store") -> None:
+        self._db = db
+
+    # -- scan runs ------------------------------------------------------------------------
+    def runs(self) -> list[ScanRun]:
+        """All scan runs, newest first."""
+        with self._db._read() as conn:
+            rows = conn.exec_driver_sql(
+                "SELECT id, started, finished, status, method, params, pairs_key, floor, documents, new, "
+                "changed, unchanged, removed, errors, pairs, message FROM scan_runs ORDER BY id DESC"
+            ).fetchall()
+        return [
+            ScanRun(
+                id=r[0], started=r[1], finished=r[2], status=r[3], method=r[4], params=json.loads(r[5]),
+                pairs_key=r[6], floor=r[7], documents=r[8], new=r[9], changed=r[10], unchanged=r[11],
+                removed=r[12], errors=r[13], pairs=r[14], message=r[15],
+            )
+            for r in rows
+        ]
+
+    def last_method(self) -> tuple[str, dict] | None:
+        """(method name, params dict) of the newest finished scan (else the newest scan)."""
+        runs = self.runs()
+        if not runs:
+            return None
+        finished = [r for r in runs if r.status == "finished"]
+        run = finished[0] if finished else runs[0]
+        return run.method, dict(run.params)
+
+    def begin_run(self, method: str, params: dict, pairs_key: str, floor: float) -> int:
+        """Record the start of a scan; earlier runs still marked running become interrupted."""
+        with self._db._write() as conn:
+            conn.exec_driver_sql("UPDATE scan_runs SET status = 'interrupted' WHERE status = 'running'")
+            return conn.exec_driver_sql(
+                "INSERT INTO scan_runs (started, status, method, params, pairs_key, floor, documents, new, changed, "
+                "unchanged, removed, errors, pairs, message) VALUES (?, 'running', ?, ?, ?, ?, 0, 0, 0, 0, 0, 0, 0, '') "
+                "RETURNING id",
+                (time.time(), method, json.dumps(params, sort_keys=True), pairs_key, float(floor)),
+            ).scalar_one()
+
+    def end_run(self, run_id: int, status: str, counts: dict[str, int], message: str = "") -> None:
+        """Record the end of a scan with its counts (keys as ScanRun's count fields)."""
+        fields = ("documents", "new", "changed", "unchanged", "removed", "errors", "pairs")
+        sets = ", ".join(f"{f} = ?" for f in fields)
+        with self._db._write() as conn:
+            conn.exec_driver_sql(
+                f"UPDATE scan_runs SET finished = ?, status = ?, message = ?, {sets} WHERE id = ?",
+                (time.time(), status, message, *(int(counts.get(f, 0)) for f in fields), run_id),
+            )
+
+    # -- reading the state the scan compares against -------------------------------------
+    def root_ids(self) -> dict[str, int]:
+        """Root path -> root id."""
+        with self._db._read() as conn:
+            return {dec_path(p): i for p, i in conn.exec_driver_sql("SELECT path, id FROM roots")}
+
+    def known_files(self, retry_reasons: Sequence[str] = ()) -> dict[tuple[str, str], KnownFile]:
+        """Every recorded file, keyed by (root path, relative path); ``retry`` set on those
+        with a failed document whose reason begins with one of ``retry_reasons``."""
+        retry_sql = "0"
+        if retry_reasons:
+            starts = " OR ".join("substr(d.reason, 1, ?) = ?" for _ in retry_reasons)
+            retry_sql = (f"EXISTS (SELECT 1 FROM documents d WHERE d.file_id = f.id AND d.status = 'error' "
+                         f"AND ({starts}))")
+        args = tuple(x for r in retry_reasons for x in (len(r), r))
+        with self._db._read() as conn:
+            rows = conn.exec_driver_sql(
+                f"SELECT f.id, r.path, f.relpath, f.size, f.mtime_ns, f.xxh128, {retry_sql} "
+                "FROM files f JOIN roots r ON r.id = f.root_id",
+                args,
+            ).fetchall()
+        out = {}
+        for r in rows:
+            kf = KnownFile(r[0], dec_path(r[1]), dec_path(r[2]), r[3], r[4], r[5], bool(r[6]))
+            out[(kf.root, kf.relpath)] = kf
+        return out
+
+    def documents_of_files(self, file_ids: Iterable[int]) -> list[KnownDocument]:
+        """The stored documents of the given files."""
+        out: list[KnownDocument] = []
+        with self._db._read() as conn:
+            for part in chunks(list(file_ids)):
+                rows = conn.exec_driver_sql(
+                    "SELECT d.id, d.file_id, r.path, d.relpath, d.xxh128, d.status FROM documents d "
+                    f"JOIN roots r ON r.id = d.root_id WHERE d.file_id IN ({placeholders(len(part))})",
+                    tuple(part),
+                ).fetchall()
+                out.extend(_known_doc(r) for r in rows)
+        return out
+
+    def documents_at(self, keys: Sequence[tuple[str, str]]) -> dict[tuple[str, str], KnownDocument]:
+        """Stored documents at the given (root path, relative path) keys."""
+        ids = self.root_ids()
+        by_root: dict[int, list[str]] = {}
+        for root, rel in keys:
+            if root in ids:
+                by_root.setdefault(ids[root], []).append(rel)
+        out: dict[tuple[str, str], KnownDocument] = {}
+        with self._db._read() as conn:
+            for root_id, rels in by_root.items():
+                for part in chunks(rels):
+                    rows = conn.exec_driver_sql(
+                        "SELECT d.id, d.file_id, r.path, d.relpath, d.xxh128, d.status FROM documents d "
+                        "JOIN roots r ON r.id = d.root_id "
+                        f"WHERE d.root_id = ? AND d.relpath IN ({placeholders(len(part))})",
+                        (root_id, *(enc_path(p) for p in part)),
+                    ).fetchall()
+                    for r in rows:
+                        kd = _known_doc(r)
+                        out[(kd.root, kd.relpath)] = kd
+        return out
+
+    # -- writing ------------------------------------------------------------------------
+    def write_documents(
+        self, docs: Sequence[DocWrite], method: str, sketch_key: str, keep_ids: set[int] | None = None
+    ) -> list[int]:
+        """Record a batch of extracted documents with their files, texts and sketches, in one
+        transaction (see :func:`.scanwrite.write_documents`). Returns the document ids, in the
+        order of ``docs``."""
+        with self._db._write() as conn:
+            return scanwrite.write_documents(conn, docs, method, sketch_key, keep_ids)
+
+    def touch_files(self, items: Sequence[tuple[int, int, int]]) -> None:
+        """Update (file id, size, mtime_ns) of files whose content was confirmed unchanged."""
+        if items:
+            with self._db._write() as conn:
+                conn.exec_driver_sql("UPDATE files SET size = ?, mtime_ns = ? WHERE id = ?", [(s, m, f) for f, s, m in items])
+
+    def remove_files(self, file_ids: Sequence[int]) -> int:
+        """Forget files that are gone (their documents, texts and sketches go with them).
+
+        Pairs that mention a removed document are dropped from every pair set. Returns
+        the number of documents removed. Review decisions are kept.
+        """
+        with self._db._write() as conn:
+            return scanwrite.remove_files(conn, file_ids)

@@ -1,0 +1,94 @@
+"""``store.sketches``: the methods' sketches of the documents, stored per (method, sketch key).
+
+The scan writes them (with a batch of documents through ``store.scans``, or here for
+documents sketched from their stored text) and reads them back to search for pairs.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence
+
+import numpy as np
+
+from ._sql import chunks, placeholders
+
+if TYPE_CHECKING:
+    from .store import Store
+
+
+class Sketches:
+    """Sketches of a :class:`~ndd_desktop.store.Store` (``store.sketches``)."""
+
+    def __init__(self, db: "Store") -> None:
+        self._db = db
+
+    def sketched(self, doc_ids: Iterable[int], method: str, sketch_key: str) -> set[int]:
+        """Which of the documents have a sketch for the method and key."""
+        found: set[int] = set()
+        with self._db._read() as conn:
+            for part in chunks(list(doc_ids)):
+                rows = conn.exec_driver_sql(
+                    f"SELECT doc_id FROM sketches WHERE method = ? AND sketch_key = ? AND doc_id IN ({placeholders(len(part))})",
+                    (method, sketch_key, *part),
+                ).fetchall()
+                found.update(r[0] for r in rows)
+        return found
+
+    def unsketched(self, method: str, sketch_key: str) -> list[int]:
+        """Ids of documents with text that lack a sketch for the method and key."""
+        with self._db._read() as conn:
+            rows = conn.exec_driver_sql(
+                "SELECT d.id FROM documents d WHERE d.status = 'ok' AND NOT EXISTS "
+                "(SELECT 1 FROM sketches s WHERE s.doc_id = d.id AND s.method = ? AND s.sketch_key = ?) ORDER BY d.id",
+                (method, sketch_key),
+            ).fetchall()
+        return [r[0] for r in rows]
+
+    def inventory(self, method: str, sketch_key: str) -> tuple[np.ndarray, list[str], np.ndarray]:
+        """(doc ids, content hashes, reference flags) of the ok documents with a sketch, by id."""
+        with self._db._read() as conn:
+            rows = conn.exec_driver_sql(
+                "SELECT d.id, d.xxh128, r.reference FROM sketches s JOIN documents d ON d.id = s.doc_id "
+                "JOIN roots r ON r.id = d.root_id WHERE s.method = ? AND s.sketch_key = ? AND d.status = 'ok' ORDER BY d.id",
+                (method, sketch_key),
+            ).fetchall()
+        ids = np.array([r[0] for r in rows], dtype=np.int64)
+        refs = np.array([bool(r[2]) for r in rows], dtype=bool)
+        return ids, [r[1] for r in rows], refs
+
+    def load(
+        self, method: str, sketch_key: str, decode: Callable[[bytes], Any] | None = None
+    ) -> tuple[np.ndarray, list, np.ndarray, np.ndarray]:
+        """(doc ids, sketches, dates (NaN unknown), reference flags) of sketched ok documents, by id.
+
+        The sketches are the stored bytes, or ``decode(bytes)`` of each when given (decoded
+        row by row, so the bytes of all sketches are never held at once).
+        """
+        with self._db._read() as conn:
+            cur = conn.exec_driver_sql(
+                "SELECT d.id, s.data, d.date, r.reference FROM sketches s JOIN documents d ON d.id = s.doc_id "
+                "JOIN roots r ON r.id = d.root_id WHERE s.method = ? AND s.sketch_key = ? AND d.status = 'ok' ORDER BY d.id",
+                (method, sketch_key),
+            )
+            ids, blobs, dates, refs = [], [], [], []
+            for doc_id, data, date, ref in cur:
+                ids.append(doc_id)
+                blobs.append(data if decode is None else decode(data))
+                dates.append(np.nan if date is None else date)
+                refs.append(bool(ref))
+        return (
+            np.array(ids, dtype=np.int64),
+            blobs,
+            np.array(dates, dtype=np.float64),
+            np.array(refs, dtype=bool),
+        )
+
+    def put(self, method: str, sketch_key: str, items: Sequence[tuple[int, bytes]]) -> None:
+        """Store sketches of existing documents (one transaction)."""
+        if not items:
+            return
+        with self._db._write() as conn:
+            conn.exec_driver_sql(
+                "INSERT OR REPLACE INTO sketches (doc_id, method, sketch_key, data) VALUES (?, ?, ?, ?)",
+                [(int(i), method, sketch_key, blob) for i, blob in items],
+            )
