@@ -26,8 +26,10 @@ from ndd_desktop.ingest.formats.package import to_epoch
 # PDFium's load errors (fpdfview.h FPDF_ERR_*) that mean a password is needed
 _PASSWORD, _SECURITY = 4, 5
 _BROKEN = (pdfium.PdfiumError, ValueError, OSError)
-# PDFium ends lines with "\r\n" and marks a hyphen it found at a line end as U+0002
-_LINE_ENDS = str.maketrans({"\r": "\n", "\x02": "-", "\x00": None})
+# PDFium ends lines with "\r\n"; a hyphen at a line end that it takes for a word break
+# becomes U+FFFE in place of the hyphen and the line end: both are given back, so the page
+# keeps its lines as pypdf gave them
+_LINE_ENDS = str.maketrans({"\r": "\n", "\ufffe": "-\n", "\x00": None})
 
 
 def extract(data: bytes, ctx: Context) -> Extraction:
@@ -35,10 +37,11 @@ def extract(data: bytes, ctx: Context) -> Extraction:
     try:
         document = pdfium.PdfDocument(data)
     except pdfium.PdfiumError as exc:
-        code = getattr(exc, "err_code", None)
-        if code == _PASSWORD:
+        # pypdfium2 4.20 (our floor) gives no err_code: its message tells the same
+        code, message = getattr(exc, "err_code", None), str(exc).lower()
+        if code == _PASSWORD or (code is None and "password" in message):
             raise Skip("encrypted: no password") from None
-        if code == _SECURITY:
+        if code == _SECURITY or (code is None and "security" in message):
             raise Skip("encrypted: unsupported security handler") from None
         raise Fail(f"corrupt or truncated PDF: {_short(exc)}") from None
     except (ValueError, OSError) as exc:
