@@ -99,11 +99,12 @@ def drop_done(elem: etree._Element) -> None:
 
 def core_created(package: Package) -> float | None:
     """``dcterms:created`` of an OOXML package's ``docProps/core.xml`` as epoch seconds
-    (None when absent or unreadable)."""
+    (None when absent or not a date; Fail when the part declares a DTD or cannot be read)."""
     if not package.has("docProps/core.xml"):
         return None
+    data = package.read("docProps/core.xml")  # a refused DTD is an error, as in any part read
     try:
-        root = parse(package.read("docProps/core.xml"), "package", "docProps/core.xml")
+        root = parse(data, "package", "docProps/core.xml")
         found = root.find("{http://purl.org/dc/terms/}created")
         if found is None or not (found.text or "").strip():
             return None
