@@ -122,8 +122,6 @@ def main_text(markup: str) -> str | None:
     if elements > MAIN_TEXT_MAX_ELEMENTS:
         raise TooBigForMainText(f"more than {MAIN_TEXT_MAX_ELEMENTS:,} elements")
     headline = _headline(tree)
-    from lxml import etree
-
     # what the whole-page reader never shows is no part of the main text either
     etree.strip_elements(tree, *DROP, with_tail=False)
     main = trafilatura.extract(
@@ -154,8 +152,6 @@ def _trafilatura():
 
 def _shape(tree) -> tuple[int, int]:
     """(elements, depth) of an element tree, in one pass without recursion."""
-    from lxml import etree
-
     elements = depth = deepest = 0
     for event, _ in etree.iterwalk(tree, events=("start", "end")):
         if event == "start":

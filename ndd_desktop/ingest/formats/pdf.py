@@ -16,6 +16,7 @@ as "no text layer — scanned image?" with what to install. The document date is
 from __future__ import annotations
 
 import re
+import threading
 from datetime import datetime, timedelta, timezone
 
 import pypdfium2 as pdfium
@@ -23,6 +24,9 @@ import pypdfium2 as pdfium
 from ndd_desktop.ingest.formats.base import Context, Extraction, Fail, Skip
 from ndd_desktop.ingest.formats.package import to_epoch
 
+#: PDFium is not thread-safe: every call into it (here and in the OCR reader) holds this
+#: lock, so threads of one process (an engine running readers in threads) take turns
+PDFIUM_LOCK = threading.Lock()
 # PDFium's load errors (fpdfview.h FPDF_ERR_*) that mean a password is needed
 _PASSWORD, _SECURITY = 4, 5
 _BROKEN = (pdfium.PdfiumError, ValueError, OSError)
@@ -34,6 +38,23 @@ _LINE_ENDS = str.maketrans({"\r": "\n", "\ufffe": "-\n", "\x00": None})
 
 def extract(data: bytes, ctx: Context) -> Extraction:
     """Text layer and creation date of a PDF."""
+    with PDFIUM_LOCK:
+        text, count, date, notes = _read(data, ctx.limits.max_text_chars)
+    if count == 0:
+        raise Fail("corrupt PDF: no pages")
+    if not text.strip():
+        from ndd_desktop.ingest.formats.ocr import ocr_pdf
+
+        text, ocr_notes = ocr_pdf(data, ctx)
+        if not text.strip():
+            raise Skip("no text layer — scanned image? (OCR found no text)")
+        notes.extend(ocr_notes)
+    return Extraction(text=text, date=date, notes=notes)
+
+
+def _read(data: bytes, max_chars: int) -> tuple[str, int, float | None, list[str]]:
+    """(text, page count, creation date, notes) of a PDF's text layer; Skip when it is
+    encrypted, Fail when PDFium cannot open it. Hold ``PDFIUM_LOCK``."""
     try:
         document = pdfium.PdfDocument(data)
     except pdfium.PdfiumError as exc:
@@ -47,20 +68,10 @@ def extract(data: bytes, ctx: Context) -> Extraction:
     except (ValueError, OSError) as exc:
         raise Fail(f"corrupt or truncated PDF: {_short(exc)}") from None
     try:
-        text, count, notes = _pages(document, ctx.limits.max_text_chars)
-        date = _created(document)
+        text, count, notes = _pages(document, max_chars)
+        return text, count, _created(document), notes
     finally:
         document.close()
-    if count == 0:
-        raise Fail("corrupt PDF: no pages")
-    if not text.strip():
-        from ndd_desktop.ingest.formats.ocr import ocr_pdf
-
-        text, ocr_notes = ocr_pdf(data, ctx)
-        if not text.strip():
-            raise Skip("no text layer — scanned image? (OCR found no text)")
-        notes.extend(ocr_notes)
-    return Extraction(text=text, date=date, notes=notes)
 
 
 def _pages(document: pdfium.PdfDocument, max_chars: int) -> tuple[str, int, list[str]]:
