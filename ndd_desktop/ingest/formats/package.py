@@ -5,9 +5,9 @@ expansion ratio, one budget per file on disk) and every ``.xml``/``.rels``/``.op
 is refused when it declares a DTD or entities: all of them up front, or (``check="read"``,
 what DOCX uses) each part as it is read, which spares decompressing the large parts a
 reader never parses (a DOCX carries 800 KB of styles) and is as safe, since a part that is
-never read is never parsed. The parts a reader
-needs are then streamed through lxml's ``iterparse`` with entity resolution, DTD loading
-and network access off, so a part is never held as a whole tree.
+never read is never parsed. The parts a reader needs are then streamed through lxml's
+``iterparse`` with entity resolution, DTD loading and network access off, so a part is
+never held as a whole tree. ``core_created`` reads an OOXML package's creation date.
 """
 
 from __future__ import annotations
@@ -26,7 +26,11 @@ _XML_PARTS = (".xml", ".rels", ".opf")
 
 
 class Package:
-    """An open, checked package: its parts by name, read on demand with the ZIP limits."""
+    """An open, checked package: its parts by name, read on demand with the ZIP limits.
+
+    ``check`` says when XML parts are checked for a DTD: "all" (every part, on opening) or
+    "read" (each part when ``read`` returns it).
+    """
 
     def __init__(self, data: bytes, ctx: Context, what: str, *, check: str = "all") -> None:
         self.what = what
@@ -94,7 +98,6 @@ def drop_done(elem: etree._Element) -> None:
         return
     while elem.getprevious() is not None:
         del parent[0]
-
 
 
 def core_created(package: Package) -> float | None:
