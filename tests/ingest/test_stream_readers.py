@@ -53,6 +53,17 @@ def test_docx_runs_breaks_and_tracked_changes(one):
     assert doc.text == "tab\tthen\nnew linesame line-x\nlink kept inserted control"
 
 
+def test_docx_strict_open_xml_is_read_alike(one):
+    body = ("<w:p><w:r><w:t>strict</w:t><w:br w:type='page'/><w:tab/><w:t>text</w:t></w:r></w:p>"
+            "<w:p><w:hyperlink><w:r><w:t>second</w:t></w:r></w:hyperlink></w:p>")
+    data = docx_with_body(body)
+    transitional, strict = (b"http://schemas.openxmlformats.org/wordprocessingml/2006/main",
+                            b"http://purl.oclc.org/ooxml/wordprocessingml/main")
+    xml = zipfile.ZipFile(io.BytesIO(data)).read("word/document.xml").replace(transitional, strict)
+    doc = one("strict.docx", replace_zip_member(data, "word/document.xml", xml))
+    assert doc.text == "strict\ttext\nsecond"
+
+
 def rewrite_zip(package: bytes, rename: dict[str, str | None], rels: bytes | None = None) -> bytes:
     """A copy of a package with members renamed (None: left out) and, given ``rels``, a new
     ``_rels/.rels``."""
@@ -109,7 +120,8 @@ def two_page_pdf(first: list[str], second: list[str]) -> bytes:
         ops = ["BT", "/F1 12 Tf", "14 TL", "72 720 Td"] + [f"({line}) Tj T*" for line in lines] + ["ET"]
         return "\n".join(ops).encode("latin-1")
 
-    page = b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents %d 0 R /Resources << /Font << /F1 7 0 R >> >> >>"
+    page = (b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents %d 0 R "
+            b"/Resources << /Font << /F1 7 0 R >> >> >>")
     objs = [
         b"<< /Type /Catalog /Pages 2 0 R >>",
         b"<< /Type /Pages /Kids [3 0 R 4 0 R] /Count 2 >>",

@@ -15,7 +15,8 @@ paragraph's text is the text of its runs (``w:t``; ``w:tab`` and ``w:ptab`` a ta
 text-wrapping ``w:br`` and ``w:cr`` a line break, ``w:noBreakHyphen`` a hyphen), including
 runs inside hyperlinks, content controls, smart tags, simple fields and tracked
 insertions; tracked deletions (``w:delText``, ``w:moveFrom``) and field codes are not text.
-The document date is the core properties' creation date.
+Documents saved as "Strict Open XML" (another namespace for the same elements) are read
+alike. The document date is the core properties' creation date.
 """
 
 from __future__ import annotations
@@ -29,17 +30,24 @@ from ndd_desktop.ingest.formats.package import Package, core_created, drop_done,
 from ndd_desktop.ingest.formats.package import to_epoch  # noqa: F401  (other readers import it from here)
 
 W = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
+W_STRICT = "http://purl.oclc.org/ooxml/wordprocessingml/main"  # "Strict Open XML Document"
 REL = "http://schemas.openxmlformats.org/package/2006/relationships"
 _MAIN_TYPE = "/officeDocument"  # transitional and strict relationship types both end so
 _FALLBACK = "{http://schemas.openxmlformats.org/markup-compatibility/2006}Fallback"
-_P, _R = f"{{{W}}}p", f"{{{W}}}r"
-_T, _BR, _BR_TYPE = f"{{{W}}}t", f"{{{W}}}br", f"{{{W}}}type"
+
+
+def _tags(*names: str) -> frozenset[str]:
+    return frozenset(f"{{{ns}}}{name}" for ns in (W, W_STRICT) for name in names)
+
+
+_P, _R, _T, _BR = _tags("p"), _tags("r"), _tags("t"), _tags("br")
+_BR_TYPES = (f"{{{W}}}type", f"{{{W_STRICT}}}type")
 #: run children that stand for a character (``w:br`` depends on its type, see ``_run_text``)
-_CHARS = {f"{{{W}}}tab": "\t", f"{{{W}}}ptab": "\t", f"{{{W}}}cr": "\n", f"{{{W}}}noBreakHyphen": "-"}
+_CHARS = {tag: char for names, char in ((("tab", "ptab"), "\t"), (("cr",), "\n"), (("noBreakHyphen",), "-"))
+          for tag in _tags(*names)}
 #: inline wrappers whose runs are part of the paragraph's text
-_WRAPPERS = frozenset(f"{{{W}}}{name}" for name in (
-    "hyperlink", "ins", "moveTo", "smartTag", "sdt", "sdtContent", "fldSimple", "customXml", "dir", "bdo",
-))
+_WRAPPERS = _tags("hyperlink", "ins", "moveTo", "smartTag", "sdt", "sdtContent", "fldSimple", "customXml", "dir",
+                  "bdo")
 
 
 def extract(data: bytes, ctx: Context) -> Extraction:
@@ -73,7 +81,7 @@ def paragraphs(xml: bytes, part: str, max_chars: int) -> list[str]:
     in_fallback = 0
     total = 0
     try:
-        for event, elem in iterparse(xml, events=("start", "end"), tag=(_P, _FALLBACK)):
+        for event, elem in iterparse(xml, events=("start", "end"), tag=(*_P, _FALLBACK)):
             if elem.tag == _FALLBACK:
                 in_fallback += 1 if event == "start" else -1
                 continue
@@ -108,7 +116,7 @@ def paragraph_text(p: etree._Element) -> str:
 def _collect(elem: etree._Element, out: list[str]) -> None:
     for child in elem:
         tag = child.tag
-        if tag == _R:
+        if tag in _R:
             _run_text(child, out)
         elif tag in _WRAPPERS:
             _collect(child, out)  # lxml limits nesting to 256 levels, well under Python's
@@ -117,11 +125,12 @@ def _collect(elem: etree._Element, out: list[str]) -> None:
 def _run_text(run: etree._Element, out: list[str]) -> None:
     for node in run:
         tag = node.tag
-        if tag == _T:
+        if tag in _T:
             if node.text:
                 out.append(node.text)
-        elif tag == _BR:
-            if node.get(_BR_TYPE, "textWrapping") == "textWrapping":  # page and column breaks are no text
+        elif tag in _BR:
+            kind = node.get(_BR_TYPES[0]) or node.get(_BR_TYPES[1]) or "textWrapping"
+            if kind == "textWrapping":  # page and column breaks are no text
                 out.append("\n")
         else:
             char = _CHARS.get(tag)
