@@ -10,7 +10,9 @@ An encrypted PDF is opened with the empty password (many are only "owner"-protec
 skipped when that fails. A PDF whose pages hold no text is read by OCR (:mod:`.ocr`,
 tesseract) when ``Limits.ocr`` is on and tesseract is installed; otherwise it is skipped
 as "no text layer — scanned image?" with what to install. The document date is the
-``/CreationDate`` of the info dictionary.
+``/CreationDate`` of the info dictionary. PDFium is not thread-safe, so every call into it
+(here and in the OCR reader) holds ``PDFIUM_LOCK``: the pool runs one file per process,
+but an engine that ran readers in threads of one process would otherwise crash.
 """
 
 from __future__ import annotations
