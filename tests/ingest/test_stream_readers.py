@@ -90,6 +90,11 @@ def test_docx_main_part_is_found_through_the_relationships():
     assert read_docx(renamed).text.split("\n") == SAMPLE
 
 
+def test_docx_with_broken_relationships_is_read_by_the_usual_part_name(one):
+    doc = one("rels.docx", replace_zip_member(make_docx(SAMPLE), "_rels/.rels", b"<Relationships><Rel"))
+    assert (doc.status, doc.text.split("\n")) == ("ok", SAMPLE)
+
+
 def test_docx_without_or_with_a_broken_main_part(one):
     data = make_docx(SAMPLE)
     with pytest.raises(Fail, match="^corrupt DOCX: no word/document.xml$"):

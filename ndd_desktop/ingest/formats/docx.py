@@ -61,9 +61,13 @@ def extract(data: bytes, ctx: Context) -> Extraction:
 
 def main_part(package: Package) -> str:
     """Name of the main document part: the target of the package's officeDocument
-    relationship, else ``word/document.xml``."""
+    relationship, else (no relationships, or broken ones) ``word/document.xml``."""
     if package.has("_rels/.rels"):
-        rels = parse(package.read("_rels/.rels"), "DOCX", "_rels/.rels")
+        data = package.read("_rels/.rels")  # a DTD there is refused, as in every part read
+        try:
+            rels = parse(data, "DOCX", "_rels/.rels")
+        except Fail:  # not well-formed: the usual name may still hold the text
+            return "word/document.xml"
         for rel in rels.iter(f"{{{REL}}}Relationship"):
             if rel.get("Type", "").endswith(_MAIN_TYPE):
                 target = rel.get("Target", "").lstrip("/")
