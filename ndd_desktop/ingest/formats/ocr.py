@@ -40,22 +40,27 @@ def ocr_pdf(data: bytes, ctx: Context) -> tuple[str, list[str]]:
     program = tools.require("tesseract", "no text layer — scanned image? OCR")
     import pypdfium2 as pdfium
 
+    from ndd_desktop.ingest.formats.pdf import PDFIUM_LOCK
+
     start = time.monotonic()
     try:
-        document = pdfium.PdfDocument(data)
+        with PDFIUM_LOCK:
+            document = pdfium.PdfDocument(data)
     except (pdfium.PdfiumError, ValueError, OSError) as exc:
         raise Fail(f"corrupt PDF (for OCR): {exc}") from None
     pages: list[str] = []
     notes = [OCR_NOTE]
     total = 0
     try:
-        count = len(document)
+        with PDFIUM_LOCK:
+            count = len(document)
         for index in range(count):
             if time.monotonic() - start > 0.7 * ctx.limits.timeout_s:
                 notes.append(f"OCR stopped after page {index} of {count} (time limit)")
                 break
             try:
-                image = _render(document, index)
+                with PDFIUM_LOCK:  # tesseract runs outside it
+                    image = _render(document, index)
             except (pdfium.PdfiumError, ValueError, OSError, MemoryError) as exc:
                 notes.append(f"page {index + 1} not rendered ({type(exc).__name__})")
                 continue
@@ -65,7 +70,8 @@ def ocr_pdf(data: bytes, ctx: Context) -> tuple[str, list[str]]:
             if total > ctx.limits.max_text_chars:
                 break
     finally:
-        document.close()
+        with PDFIUM_LOCK:
+            document.close()
     return "\n\f".join(pages), notes  # a form feed starts each page, as in pdf.py
 
 

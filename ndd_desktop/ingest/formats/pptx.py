@@ -12,13 +12,11 @@ from __future__ import annotations
 
 import posixpath
 import re
-from datetime import datetime
 
 from lxml import etree
 
 from ndd_desktop.ingest.formats.base import Context, Extraction, Fail
-from ndd_desktop.ingest.formats.docx import to_epoch
-from ndd_desktop.ingest.formats.package import Package, drop_done, iterparse, parse
+from ndd_desktop.ingest.formats.package import Package, core_created, drop_done, iterparse, parse
 
 A = "http://schemas.openxmlformats.org/drawingml/2006/main"
 P = "http://schemas.openxmlformats.org/presentationml/2006/main"
@@ -68,20 +66,6 @@ def slide_parts(package: Package) -> list[str]:
         pass
     numbered = [(int(m.group(1)), n) for n in package.names() if (m := _SLIDE_PART.match(n))]
     return [n for _, n in sorted(numbered)]
-
-
-def core_created(package: Package) -> float | None:
-    """``dcterms:created`` of ``docProps/core.xml`` as epoch seconds (None when absent)."""
-    if not package.has("docProps/core.xml"):
-        return None
-    try:
-        root = parse(package.read("docProps/core.xml"), "package", "docProps/core.xml")
-        found = root.find("{http://purl.org/dc/terms/}created")
-        if found is None or not (found.text or "").strip():
-            return None
-        return to_epoch(datetime.fromisoformat(found.text.strip().replace("Z", "+00:00")))
-    except (Fail, ValueError):
-        return None
 
 
 def _runs(para: etree._Element):

@@ -1,0 +1,217 @@
+"""Vendored copy of ndd_desktop/ingest/formats/html.py as of commit 6569fce (before issue 19
+item 4), kept only so ``benchmarks/bench_ingest.py --compare`` can run the old reader.
+
+HTML and XHTML: the main text of a page (default), or all its visible text.
+
+A page saved from a site carries the site's menus, header, sidebars and footer. They are
+the same on every page of the site, so two different articles of one site look alike and
+one article saved from two sites does not. By default (``ExtractOptions.html == "main"``)
+a page is read by its main content, which trafilatura finds (link density, the page's
+structure, known boilerplate), as lines of text (a table row is one line, its cells
+between "|"). A page keeps all its visible text when trafilatura finds no main content
+(a short page, a fragment) or fails, and when it is too big for main-text detection to
+finish well within the pool's time limit per file: larger than ``MAIN_TEXT_MAX_CHARS``
+(trafilatura's time grows faster than the page: about 1 s at 1 MB, 2.5 s at 2 MB, 12 s at
+4 MB), made of more than ``MAIN_TEXT_MAX_ELEMENTS`` elements (25,000 took 2 to 7 s,
+depending on their nesting, on a busy 2-core machine), or nested deeper than
+``MAIN_TEXT_MAX_DEPTH`` (lxml keeps at most 256 levels; a deeper page would lose text).
+Those cases are noted on the document. With ``html == "all"`` every page is read whole.
+
+The whole-page reader (the DDD paper's tag removal): BeautifulSoup over lxml's HTML
+parser, which neither loads DTDs nor fetches anything. ``script``, ``style``,
+``noscript``, ``template`` and the ``head`` (title, meta) are dropped with comments and
+processing instructions; white space collapses as a browser collapses it (except in
+``pre``); block elements and ``br`` become line breaks.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import warnings
+
+from bs4 import BeautifulSoup, Comment, Declaration, Doctype, NavigableString, ProcessingInstruction
+from bs4 import UnicodeDammit, XMLParsedAsHTMLWarning
+from bs4.dammit import EncodingDetector
+
+from ndd_desktop.ingest.formats.base import Context, Extraction
+from ndd_desktop.ingest.formats.txt import decode_text
+from ndd_desktop.ingest.limits import MB, mb
+
+#: Pages with more characters of markup than this are read whole (see the module docstring).
+MAIN_TEXT_MAX_CHARS = 2 * MB
+#: Pages of more elements than this are read whole (see the module docstring).
+MAIN_TEXT_MAX_ELEMENTS = 30_000
+#: Pages nested deeper than this are read whole (lxml's tree stops at 256 levels).
+MAIN_TEXT_MAX_DEPTH = 200
+#: A heading longer than this is not a headline (see ``_headline``).
+_HEADLINE_MAX_CHARS = 300
+
+DROP = ("script", "style", "noscript", "template", "head", "object", "embed", "svg", "math")
+BLOCK = frozenset(
+    "address article aside blockquote body caption center dd details dialog dir div dl dt "
+    "fieldset figcaption figure footer form frame h1 h2 h3 h4 h5 h6 header hr html iframe "
+    "legend li main menu nav ol p pre section summary table tbody td tfoot th thead tr ul".split()
+)
+_WS = re.compile(r"[ \t\n\r\f\v]+")
+_SKIP_TYPES = (Comment, Declaration, Doctype, ProcessingInstruction)
+
+
+_INTERNAL_SUBSET = re.compile(rb"<!DOCTYPE[^\[>]*\[.*?\]\s*>", re.I | re.S)
+
+
+def extract(data: bytes, ctx: Context) -> Extraction:
+    """Text of an HTML or XHTML document (bytes; the encoding is detected): its main text
+    or all its visible text, as ``ctx.options.html`` says.
+
+    A declared encoding (BOM, ``<meta charset>``, XML declaration) is honoured; without
+    one the bytes are decoded like plain text (UTF-8 first, then charset-normalizer).
+    """
+    head = data[:1 << 20]
+    cut = _INTERNAL_SUBSET.search(head)
+    if cut:  # an internal DTD subset is never rendered; the HTML parser would show it
+        data = data[: cut.start()] + data[cut.end():]
+    declared = EncodingDetector.find_declared_encoding(data[:65536], is_html=True)
+    if declared or data.startswith((b"\xef\xbb\xbf", b"\xff\xfe", b"\xfe\xff")):
+        markup: bytes | str = data
+        notes: list[str] = []
+    else:
+        markup, notes = decode_text(data, ctx)
+    if ctx.options.html == "main":
+        text, why_whole = read_main(markup)
+        return Extraction(text=text, notes=notes + ([why_whole] if why_whole else []))
+    return Extraction(text=html_to_text(markup), notes=notes)
+
+
+def read_main(markup: bytes | str) -> tuple[str, str]:
+    """(text, note): the main text of a page, or its whole visible text when there is no
+    main content or it cannot be looked for; the note says why in the second case (empty
+    when the page simply has no main content, which is common for short pages)."""
+    if isinstance(markup, bytes):  # a declared encoding or a BOM: honour it
+        markup = UnicodeDammit(markup, is_html=True).unicode_markup or ""
+    if len(markup) > MAIN_TEXT_MAX_CHARS:
+        return html_to_text(markup), f"whole page read: larger than {mb(MAIN_TEXT_MAX_CHARS)} for main-text detection"
+    try:
+        text = main_text(markup)
+    except TooBigForMainText as exc:
+        return html_to_text(markup), f"whole page read: {exc} for main-text detection"
+    except (Exception, RecursionError):  # a page trafilatura cannot handle still has its text
+        text = None
+    return (text, "") if text else (html_to_text(markup), "")
+
+
+class TooBigForMainText(Exception):
+    """The page has too many elements or is nested too deep for main-text detection (the
+    message says which)."""
+
+
+def main_text(markup: str) -> str | None:
+    """The main content of a page as lines of text, or None when trafilatura finds none.
+
+    Raises:
+        TooBigForMainText: more than ``MAIN_TEXT_MAX_ELEMENTS`` elements, or nested deeper
+            than ``MAIN_TEXT_MAX_DEPTH``.
+    """
+    trafilatura = _trafilatura()
+    # an XML declaration naming an encoding is refused by lxml for a decoded string
+    tree = trafilatura.load_html(_XML_DECLARATION.sub("", markup, count=1))
+    if tree is None:
+        return None
+    elements, depth = _shape(tree)
+    if depth > MAIN_TEXT_MAX_DEPTH:
+        raise TooBigForMainText(f"nested deeper than {MAIN_TEXT_MAX_DEPTH}")
+    if elements > MAIN_TEXT_MAX_ELEMENTS:
+        raise TooBigForMainText(f"more than {MAIN_TEXT_MAX_ELEMENTS:,} elements")
+    headline = _headline(tree)
+    from lxml import etree
+
+    # what the whole-page reader never shows is no part of the main text either
+    etree.strip_elements(tree, *DROP, with_tail=False)
+    main = trafilatura.extract(
+        tree, output_format="txt", include_comments=False, include_tables=True, include_images=False,
+        include_links=False, include_formatting=False, deduplicate=False, with_metadata=False,
+    )
+    text = _tidy(main) if main else ""
+    if not text:
+        return None
+    # trafilatura sometimes leaves the page's one <h1> out (when no article element holds
+    # it); the headline is part of the article and tells two articles of one site apart
+    if headline and headline not in text:
+        text = f"{headline}\n{text}"
+    return text
+
+
+_XML_DECLARATION = re.compile(r"^\s*<\?xml[^>]*\?>")
+
+
+def _trafilatura():
+    """trafilatura, imported on first use (a quarter of a second), its log kept quiet: a
+    page it cannot read is read whole, which needs no message on the terminal."""
+    import trafilatura
+
+    logging.getLogger("trafilatura").setLevel(logging.CRITICAL + 1)
+    return trafilatura
+
+
+def _shape(tree) -> tuple[int, int]:
+    """(elements, depth) of an element tree, in one pass without recursion."""
+    from lxml import etree
+
+    elements = depth = deepest = 0
+    for event, _ in etree.iterwalk(tree, events=("start", "end")):
+        if event == "start":
+            elements += 1
+            depth += 1
+            deepest = max(deepest, depth)
+        else:
+            depth -= 1
+    return elements, deepest
+
+
+def _headline(tree) -> str:
+    """The text of the page's only ``h1`` ("" when it has none or several, or a long one)."""
+    found = tree.xpath("//h1")
+    if len(found) != 1:
+        return ""
+    text = _WS.sub(" ", found[0].text_content()).strip()
+    return text if len(text) <= _HEADLINE_MAX_CHARS else ""
+
+
+def html_to_text(markup: bytes | str) -> str:
+    """Visible text of HTML markup, one line per block element."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", XMLParsedAsHTMLWarning)
+        soup = BeautifulSoup(markup, "lxml")
+    for tag in soup.find_all(DROP):
+        tag.decompose()
+    out: list[str] = []
+    # Depth-first with an explicit stack: hostile nesting can be far deeper than the
+    # recursion limit, and every node is visited once (linear time).
+    stack: list[tuple[object, bool]] = [(child, False) for child in reversed(soup.contents)]
+    in_pre = 0
+    while stack:
+        node, closing = stack.pop()
+        if closing:
+            out.append("\n")
+            if node.name == "pre":
+                in_pre -= 1
+            continue
+        if isinstance(node, NavigableString):
+            if not isinstance(node, _SKIP_TYPES):
+                out.append(str(node) if in_pre else _WS.sub(" ", str(node)))
+            continue
+        if node.name == "br":
+            out.append("\n")
+        elif node.name in BLOCK:
+            out.append("\n")
+            stack.append((node, True))
+            if node.name == "pre":
+                in_pre += 1
+        stack.extend((child, False) for child in reversed(node.contents))
+    return _tidy("".join(out))
+
+
+def _tidy(text: str) -> str:
+    """Strip each line, drop empty lines."""
+    lines = (line.strip(" ") for line in text.split("\n"))
+    return "\n".join(line for line in lines if line)
