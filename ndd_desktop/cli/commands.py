@@ -78,6 +78,7 @@ def _method(name: str):
 def cmd_scan(args: argparse.Namespace) -> int:
     """``ndd scan``: run the scan job with a progress bar on a terminal."""
     from ..pipeline import CancelToken, ExtractOptions, Limits, ScanCancelled, ScanConfig, ScanError, ScanJob, ScanStopped
+    from ..cluster import ClusterError
     from ..pipeline.progress import StageClock
 
     for path in [*args.paths, *args.reference]:
@@ -98,6 +99,10 @@ def cmd_scan(args: argparse.Namespace) -> int:
     floor = args.floor
     if floor is not None and not 0.0 <= floor <= 1.0:
         raise UsageError(f"--floor must be between 0 and 1, got {floor}")
+    if args.scheduler and args.engine != "dask":
+        raise UsageError("--scheduler needs --engine dask")
+    if args.engine == "dask" and args.workers == 0:
+        raise UsageError("--workers 0 reads in the ndd process itself; with --engine dask give 1 or more")
     roots = [Root(p, False) for p in args.paths] + [Root(p, True) for p in args.reference]
     config = ScanConfig(roots=roots, method=method.name, params=settings, floor=floor, workers=args.workers,
                         extract_options=ExtractOptions(html=args.html), limits=Limits(ocr=args.ocr == "auto"))
@@ -111,7 +116,8 @@ def cmd_scan(args: argparse.Namespace) -> int:
         if not args.replace:
             _refuse_dropping_folders(store, roots)
         clock = StageClock(bar) if args.verbose else None
-        job = ScanJob(store, config, progress=clock or bar, cancel=token, on_error=failed.append)
+        engine = _scan_engine(args)
+        job = ScanJob(store, config, progress=clock or bar, cancel=token, on_error=failed.append, engine=engine)
         try:
             summary = job.run()
         except ScanCancelled:
@@ -125,9 +131,13 @@ def cmd_scan(args: argparse.Namespace) -> int:
             raise CommandError(str(exc)) from None
         except StoreError as exc:
             raise CommandError(str(exc)) from None
+        except ClusterError as exc:
+            raise CommandError(str(exc)) from None
         finally:
             if bar:
                 bar.close()
+            if engine is not None:
+                engine.close()
     if not args.quiet:
         write_failures(failed, sys.stderr, str(args.db))
         # new/changed/moved/removed count every record, the skipped and failed ones too
@@ -147,6 +157,19 @@ def cmd_scan(args: argparse.Namespace) -> int:
     if clock is not None:
         write_stage_times(clock.finish(), sys.stderr)
     return EXIT_OK
+
+
+def _scan_engine(args: argparse.Namespace):
+    """None (the local engine) or a ``cluster.DaskEngine`` for ``--engine dask``, connected
+    here, so that a scheduler that does not answer is reported before the scan starts."""
+    if args.engine != "dask":
+        return None
+    from ..cluster import ClusterError, DaskEngine
+
+    try:
+        return DaskEngine(scheduler=args.scheduler, workers=args.workers).start()
+    except ClusterError as exc:
+        raise CommandError(str(exc)) from None
 
 
 def _with_ignore(settings: dict[str, str], value: str) -> dict[str, str]:
