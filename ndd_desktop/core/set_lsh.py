@@ -445,13 +445,25 @@ def lsh_pairs(sketches: Sequence[np.ndarray], jaccard: float, screen: bool = Fal
     return screen_candidates(sketches, i, j, jaccard) if screen else (i, j)
 
 
-def band_run_codes(groups: np.ndarray, match: np.ndarray, docs: np.ndarray, n: int) -> np.ndarray:
-    """Sorted distinct codes ``a * n + b`` (a < b) of the documents with an equal (group,
-    match key) (:func:`band_match_keys`), for a set of entries holding every entry of each
-    of its keys (a shuffle partition): :func:`band_pairs`'s pairs of those keys."""
-    if docs.shape[0] < 2:
+def band_words(keys: np.ndarray, docs: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray | None]:
+    """(words, owners) of a batch's band keys (:func:`band_keys`, one row per document of
+    ``docs``) as :func:`band_pairs` sorts them in a collection of ``n`` documents: below
+    2^24 documents one word per key, its top 40 bits and the document (owners None),
+    beyond the whole key and its document apart."""
+    if n >= 1 << _DOC_BITS:
+        return keys.reshape(-1), np.repeat(docs.astype(np.int64), keys.shape[1])
+    words = (keys >> np.uint64(_DOC_BITS)) << np.uint64(_DOC_BITS) | docs.astype(np.uint64)[:, None]
+    return words.reshape(-1), None
+
+
+def band_word_codes(words: np.ndarray, owners: np.ndarray | None, n: int) -> np.ndarray:
+    """Sorted distinct codes ``a * n + b`` (a < b) of the documents sharing a key among
+    one group's words (:func:`band_words`), for words holding every word of each of their
+    keys (the whole group, or a shuffle partition of it): :func:`band_pairs`'s pairs."""
+    if words.shape[0] < 2:
         return np.empty(0, np.int64)
-    order = np.lexsort((docs, match, groups))
-    g, m, d = groups[order], match[order], docs[order]
-    same = (m[1:] == m[:-1]) & (g[1:] == g[:-1])
-    return run_pair_codes(d, same, n)
+    if owners is not None:
+        order = np.argsort(words, kind="stable")
+        return _run_pairs(words[order], owners[order], n)
+    words = np.sort(words)
+    return _packed_run_pairs(words, n)

@@ -18,6 +18,7 @@ import numpy as np
 import pytest
 
 from ndd_desktop.cluster import ClusterError, DaskEngine
+from ndd_desktop.cluster.bands import DaskBandGrouper
 from ndd_desktop.cluster.connect import open_client
 from ndd_desktop.core import lsh, set_lsh
 from ndd_desktop.core.band_grouping import band_grouping
@@ -145,22 +146,27 @@ def _set_sketches(n: int, seed: int) -> list[np.ndarray]:
     return out
 
 
-def test_band_group_by_on_the_cluster_equals_the_local_one(engine):
+@pytest.mark.parametrize("shuffle", ["tasks", "p2p"])
+def test_band_group_by_on_the_cluster_equals_the_local_one(engine, shuffle):
+    grouper = DaskBandGrouper(engine.client, shuffle)
     sketches = _set_sketches(240, 3)
     i, j = set_lsh.band_pairs(sketches, 0.5)
-    with band_grouping(engine.grouper):
+    with band_grouping(grouper):
         di, dj = set_lsh.band_pairs(sketches, 0.5)
+    assert grouper.stats["shuffle"] == shuffle and grouper.stats["map_parts"] >= 2
     assert len(i) > 240  # the groups pair up
     assert np.array_equal(i, di) and np.array_equal(j, dj)
     # small sets (bottom-k-like): SMALL_BINS bins, more rounds
     small = [s[:200] for s in sketches]
     i, j = set_lsh.lsh_pairs(small, 0.4)
-    with band_grouping(engine.grouper):
+    with band_grouping(grouper):
         di, dj = set_lsh.lsh_pairs(small, 0.4)
     assert len(i) > 100 and np.array_equal(i, di) and np.array_equal(j, dj)
 
 
-def test_feature_buckets_on_the_cluster_equal_the_local_ones(engine):
+@pytest.mark.parametrize("shuffle", ["tasks", "p2p"])
+def test_feature_buckets_on_the_cluster_equal_the_local_ones(engine, shuffle):
+    grouper = DaskBandGrouper(engine.client, shuffle)
     rng = np.random.default_rng(5)
     keys = rng.integers(0, 2**63, (600, 12), dtype=np.uint64)
     keys[300:] = keys[:300]  # 300 exact pairs
@@ -168,7 +174,7 @@ def test_feature_buckets_on_the_cluster_equal_the_local_ones(engine):
     keys[::7, 5] = keys[1, 5]
     for r, cap in ((1, 20), (2, None), (3, 20)):
         want = lsh.bucket_pairs(keys, r, max_bucket=cap)
-        with band_grouping(engine.grouper):
+        with band_grouping(grouper):
             got = lsh.bucket_pairs(keys, r, max_bucket=cap)
         assert want.shape[0] >= 300
         assert np.array_equal(got, want), (r, cap)
@@ -199,13 +205,14 @@ def test_a_worker_killed_mid_scan_still_gives_every_pair(tmp_path, engine):
         time.sleep(0.1)
 
 
-def test_a_cluster_that_goes_away_keeps_the_written_batches(tmp_path):
+def test_a_cluster_that_goes_away_keeps_the_written_batches(tmp_path, engine):
     from ndd_desktop.pipeline.extract_stage import BATCH_SECONDS
 
     folder = tmp_path / "docs"
     make_folder(folder, n=60, seed=13)
     db = tmp_path / "c.ndd"
-    eng = DaskEngine(workers=1, part_files=2).start()
+    # a client of its own on the module's cluster, whose connection goes away mid-scan
+    eng = DaskEngine(scheduler=engine.client.scheduler.address, part_files=2).start()
     seen: list[int] = []
 
     def progress(p) -> None:
@@ -214,8 +221,8 @@ def test_a_cluster_that_goes_away_keeps_the_written_batches(tmp_path):
         seen.append(p.done)
         if len(seen) == 1:  # let the stage write a batch (it writes at least every BATCH_SECONDS)
             time.sleep(BATCH_SECONDS + 0.1)
-        elif len(seen) == 2:  # then the whole cluster goes away
-            eng.cluster.close()
+        elif len(seen) == 2:  # then the cluster goes away (for this scan)
+            eng.client.close()
 
     try:
         with pytest.raises(ClusterError, match="run the same command again to resume"):
