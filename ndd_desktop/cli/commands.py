@@ -6,7 +6,7 @@ import argparse
 import os
 import signal
 import sys
-from contextlib import contextmanager
+from contextlib import closing, contextmanager, nullcontext
 from typing import Iterator
 
 from ..core.methods import DEFAULT_METHOD, get_method, method_names
@@ -109,14 +109,15 @@ def cmd_scan(args: argparse.Namespace) -> int:
     bar = ProgressBar() if sys.stderr.isatty() else None
     failed: list = []
     token = CancelToken()
-    with open_store(args.db, create=True) as store, _cancel_on_sigint(token):
+    engine = _scan_engine(args, method)  # refused or unreachable: nothing is written
+    with closing(engine) if engine else nullcontext(), open_store(args.db, create=True) as store, \
+            _cancel_on_sigint(token):
         if store.read_only:
             raise CommandError(f"{store.path} is read-only (read-only media or permissions): a scan writes to "
                                "its collection file; copy it to a writable folder, or scan into a new one")
         if not args.replace:
             _refuse_dropping_folders(store, roots)
         clock = StageClock(bar) if args.verbose else None
-        engine = _scan_engine(args)
         job = ScanJob(store, config, progress=clock or bar, cancel=token, on_error=failed.append, engine=engine)
         try:
             summary = job.run()
@@ -136,8 +137,6 @@ def cmd_scan(args: argparse.Namespace) -> int:
         finally:
             if bar:
                 bar.close()
-            if engine is not None:
-                engine.close()
     if not args.quiet:
         write_failures(failed, sys.stderr, str(args.db))
         # new/changed/moved/removed count every record, the skipped and failed ones too
@@ -159,15 +158,22 @@ def cmd_scan(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _scan_engine(args: argparse.Namespace):
+def _scan_engine(args: argparse.Namespace, method):
     """None (the local engine) or a ``cluster.DaskEngine`` for ``--engine dask``, connected
-    here, so that a scheduler that does not answer is reported before the scan starts."""
+    here (after the method is found supported), so that a scheduler that does not answer
+    is reported before the scan starts."""
     if args.engine != "dask":
         return None
     from ..cluster import ClusterError, DaskEngine
+    from ..pipeline import ScanError
 
+    engine = DaskEngine(scheduler=args.scheduler, workers=args.workers)
     try:
-        return DaskEngine(scheduler=args.scheduler, workers=args.workers).start()
+        engine.check(method, None)
+    except ScanError as exc:
+        raise UsageError(str(exc)) from None
+    try:
+        return engine.start()
     except ClusterError as exc:
         raise CommandError(str(exc)) from None
 

@@ -67,12 +67,11 @@ class DaskEngine:
 
     def check(self, method: Method, params: Any) -> None:
         """Refuse a method without a banded search to distribute (ScanError names those
-        supported)."""
+        supported); the cluster is reached when the first stage needs it."""
         if method.name not in SUPPORTED_METHODS:
             raise ScanError(f"the Dask engine runs the methods {', '.join(SUPPORTED_METHODS)}; "
                             f"{method.name} has no banded candidate search to distribute "
                             "(scan with --engine local, or choose one of those)")
-        self.start()
 
     def extract_stage(self, store, method, params, sketch_key, plan, meter, cancel, on_error) -> DaskExtractStage:
         """The extract stage reading on the workers (see :mod:`.extract`)."""
