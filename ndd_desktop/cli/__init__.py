@@ -91,7 +91,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--floor", type=float, default=None, metavar="F",
                    help="lowest score stored, so thresholds can be tuned without rescanning (default 0.3; with measure=containment 0.2)")
     p.add_argument("--workers", type=_workers, default=None, metavar="N",
-                   help="extraction processes (default: CPUs; 0 extracts in the ndd process itself)")
+                   help="extraction processes (default: CPUs; 0 extracts in the ndd process itself); with "
+                        "--engine dask, the worker processes of the local Dask cluster")
+    p.add_argument("--engine", choices=("local", "dask"), default="local",
+                   help="where files are read and band keys grouped: local, this machine's process pool (the "
+                        "default); dask, a Dask cluster (needs the extra ndd-desktop[cluster]; see docs/scale-out.md)")
+    p.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                   help="with --engine dask: the running Dask scheduler to use (tcp://HOST:PORT; default: start a "
+                        "local cluster of --workers processes)")
     p.add_argument("--replace", action="store_true",
                    help="drop the collection's folders not named here (their documents, pairs and review "
                         "decisions; the files are not touched); without it such a scan is refused")

@@ -7,7 +7,7 @@ import argparse
 import os
 import signal
 import sys
-from contextlib import contextmanager
+from contextlib import closing, contextmanager, nullcontext
 from typing import Iterator
 
 from ..core.methods import DEFAULT_METHOD
@@ -22,6 +22,7 @@ from .tally import write_failures
 def cmd_scan(args: argparse.Namespace) -> int:
     """``ndd scan``: run the scan job with a progress bar on a terminal."""
     from ..pipeline import CancelToken, ExtractOptions, Limits, ScanCancelled, ScanConfig, ScanError, ScanJob, ScanStopped
+    from ..cluster import ClusterError
     from ..pipeline.progress import StageClock
 
     for path in [*args.paths, *args.reference]:
@@ -42,20 +43,26 @@ def cmd_scan(args: argparse.Namespace) -> int:
     floor = args.floor
     if floor is not None and not 0.0 <= floor <= 1.0:
         raise UsageError(f"--floor must be between 0 and 1, got {floor}")
+    if args.scheduler and args.engine != "dask":
+        raise UsageError("--scheduler needs --engine dask")
+    if args.engine == "dask" and args.workers == 0:
+        raise UsageError("--workers 0 reads in the ndd process itself; with --engine dask give 1 or more")
     roots = [Root(p, False) for p in args.paths] + [Root(p, True) for p in args.reference]
     config = ScanConfig(roots=roots, method=method.name, params=settings, floor=floor, workers=args.workers,
                         extract_options=ExtractOptions(html=args.html), limits=Limits(ocr=args.ocr == "auto"))
     bar = ProgressBar() if sys.stderr.isatty() else None
     failed: list = []
     token = CancelToken()
-    with open_store(args.db, create=True) as store, _cancel_on_sigint(token):
+    engine = _scan_engine(args, method)  # refused or unreachable: nothing is written
+    with closing(engine) if engine else nullcontext(), open_store(args.db, create=True) as store, \
+            _cancel_on_sigint(token):
         if store.read_only:
             raise CommandError(f"{store.path} is read-only (read-only media or permissions): a scan writes to "
                                "its collection file; copy it to a writable folder, or scan into a new one")
         if not args.replace:
             _refuse_dropping_folders(store, roots)
         clock = StageClock(bar) if args.verbose else None
-        job = ScanJob(store, config, progress=clock or bar, cancel=token, on_error=failed.append)
+        job = ScanJob(store, config, progress=clock or bar, cancel=token, on_error=failed.append, engine=engine)
         try:
             summary = job.run()
         except ScanCancelled:
@@ -68,6 +75,8 @@ def cmd_scan(args: argparse.Namespace) -> int:
         except ScanStopped as exc:
             raise CommandError(str(exc)) from None
         except StoreError as exc:
+            raise CommandError(str(exc)) from None
+        except ClusterError as exc:
             raise CommandError(str(exc)) from None
         finally:
             if bar:
@@ -91,6 +100,26 @@ def cmd_scan(args: argparse.Namespace) -> int:
     if clock is not None:
         write_stage_times(clock.finish(), sys.stderr)
     return EXIT_OK
+
+
+def _scan_engine(args: argparse.Namespace, method):
+    """None (the local engine) or a ``cluster.DaskEngine`` for ``--engine dask``, connected
+    here (after the method is found supported), so that a scheduler that does not answer
+    is reported before the scan starts."""
+    if args.engine != "dask":
+        return None
+    from ..cluster import ClusterError, DaskEngine
+    from ..pipeline import ScanError
+
+    engine = DaskEngine(scheduler=args.scheduler, workers=args.workers)
+    try:
+        engine.check(method, None)
+    except ScanError as exc:
+        raise UsageError(str(exc)) from None
+    try:
+        return engine.start()
+    except ClusterError as exc:
+        raise CommandError(str(exc)) from None
 
 
 def _with_ignore(settings: dict[str, str], value: str) -> dict[str, str]:

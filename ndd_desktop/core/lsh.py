@@ -20,6 +20,7 @@ import numpy as np
 
 from .checkpoint import checkpoint
 from .hashing import mix64
+from .band_grouping import installed
 from .key_runs import run_pairs
 
 #: A bucket bigger than this is not expanded into all its pairs: each member is paired with
@@ -117,7 +118,10 @@ def bucket_pairs(keys: np.ndarray, r: int = 1, max_bucket: int | None = MAX_BUCK
     n, k = keys.shape
     if n < 2 or k == 0:
         return np.empty((0, 2), dtype=np.int64)
-    per_round = max(1, (1 << 22) // n)
+    grouper = installed()
+    if grouper is not None:  # elsewhere (a cluster), with the same keys: the same pairs
+        return grouper.feature_pairs(keys, r, max_bucket)
+    per_round = _columns_per_round(n)
     codes, counts = [], []
     for lo in range(0, k, per_round):
         checkpoint()
@@ -140,6 +144,54 @@ def bucket_pairs(keys: np.ndarray, r: int = 1, max_bucket: int | None = MAX_BUCK
         new[1:] = allc[1:] != allc[:-1]
         first = np.flatnonzero(new)
         u = allc[first][np.add.reduceat(cnt, first) >= r] if first.shape[0] else allc
+    return np.stack((u // n, u % n), axis=1).astype(np.int64)
+
+
+def _columns_per_round(n: int) -> int:
+    """Key columns grouped in one round of :func:`bucket_pairs` (bounds its memory)."""
+    return max(1, (1 << 22) // n)
+
+
+def feature_match_rows(keys: np.ndarray, row0: int, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The rows ``row0 ..`` of a key matrix (of a collection of ``n`` rows) as flat
+    (round, match key, row) arrays: what :func:`bucket_pairs` compares, so that the rows of
+    all parts, grouped by (round, match key) anywhere, pair up as it pairs them (see
+    :func:`feature_run_codes`)."""
+    m, k = keys.shape
+    rounds = (np.arange(k, dtype=np.int64) // _columns_per_round(n)) * _columns_per_round(n)
+    if n < 1 << _DOC_BITS:
+        with np.errstate(over="ignore"):
+            match = np.multiply(keys, _SPREAD, dtype=np.uint64) >> np.uint64(_DOC_BITS)
+    else:
+        match = keys
+    rows = np.repeat(np.arange(row0, row0 + m, dtype=np.int64), k)
+    return np.tile(rounds, m), match.reshape(-1), rows
+
+
+def feature_run_codes(rounds: np.ndarray, match: np.ndarray, rows: np.ndarray, n: int,
+                      max_bucket: int | None = MAX_BUCKET) -> np.ndarray:
+    """Codes ``a * n + b`` (a < b, repeated once per shared key and round, as
+    :func:`bucket_pairs` counts them) of rows with an equal (round, match key), for a set of
+    entries holding every entry of each of its keys (a shuffle partition); a bucket bigger
+    than ``max_bucket`` is capped as there, with the same order (salted by the round)."""
+    if rows.shape[0] < 2:
+        return np.empty(0, np.int64)
+    order = np.lexsort((rows, match, rounds))
+    rounds, match, rows = rounds[order], match[order], rows[order]
+    codes = []
+    for lo in np.unique(rounds).tolist():
+        sel = slice(*np.searchsorted(rounds, [lo, lo + 1]))
+        mt, rw = match[sel], rows[sel].copy()
+        a, b = run_pairs(rw, mt[1:] == mt[:-1], max_bucket, salt=int(lo))
+        codes.append(a * n + b)
+    return np.concatenate(codes) if codes else np.empty(0, np.int64)
+
+
+def pairs_from_codes(codes: np.ndarray, n: int, r: int = 1) -> np.ndarray:
+    """Pairs (m, 2) of the codes that occur at least ``r`` times (each occurrence a shared key)."""
+    u, cnt = unique_counts(codes)
+    if r > 1:
+        u = u[cnt >= r]
     return np.stack((u // n, u % n), axis=1).astype(np.int64)
 
 

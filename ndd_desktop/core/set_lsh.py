@@ -37,6 +37,7 @@ import numpy as np
 
 from .checkpoint import checkpoint
 from .hashing import mix64
+from .band_grouping import installed
 from .key_runs import run_pair_codes
 from .oph import as_u32, batch_cuts, flat_round, oph_signatures
 
@@ -117,9 +118,12 @@ def band_pairs(
     live = np.flatnonzero(lens > 0)
     if live.shape[0] < 2:
         return np.empty(0, np.int64), np.empty(0, np.int64)
+    grouper = installed()
+    if grouper is not None:  # elsewhere (a cluster), with the same keys: the same pairs
+        u = grouper.set_band_codes(sketches, live, groups, r, bins)
+        return u // n, u % n
     cuts = batch_cuts(lens[live], bins)
     wide = n >= 1 << _DOC_BITS
-    band_ids = np.arange(bins, dtype=np.uint64)[None, :]
     codes = []
     for g in range(groups):
         comp = np.empty(live.shape[0] * bins, dtype=np.uint64)
@@ -127,24 +131,14 @@ def band_pairs(
         for c0, c1 in zip(cuts[:-1], cuts[1:]):
             checkpoint()
             docs = live[c0:c1]
-            blens = lens[docs]
-            flat = as_u32(np.concatenate([sketches[d] for d in docs]))
-            # slots (document * bins + bin) of a batch fit 32 bits: a batch holds at most
-            # max(SIGNATURE_BATCH, bins) of them
-            base = np.repeat(np.arange(docs.shape[0], dtype=np.int32) * np.int32(bins), blens)
-            keys = np.zeros((docs.shape[0], bins), dtype=np.uint64)
-            with np.errstate(over="ignore"):
-                for k in range(r):
-                    keys *= np.uint64(0x100000001B3)
-                    keys += flat_round(flat, base, blens, g * r + k, bins)
-            keys = mix64(keys ^ band_ids, _SEED + 2 + g)
+            keys = band_keys([sketches[d] for d in docs], g, r, bins)
             part = slice(c0 * bins, c1 * bins)
             if wide:
                 comp[part] = keys.reshape(-1)
                 owner[part] = np.repeat(docs, bins)
             else:
                 comp[part] = ((keys >> np.uint64(_DOC_BITS)) << np.uint64(_DOC_BITS) | docs.astype(np.uint64)[:, None]).reshape(-1)
-            del flat, base, keys
+            del keys
         if wide:
             order = np.argsort(comp, kind="stable")
             codes.append(_run_pairs(comp[order], owner[order], n))
@@ -156,6 +150,37 @@ def band_pairs(
         del comp, owner
     u = sorted_unique_codes(codes)
     return u // n, u % n
+
+
+def band_keys(batch: Sequence[np.ndarray], g: int, r: int, bins: int) -> np.ndarray:
+    """(len(batch), bins) uint64: the band keys of group ``g`` (rounds g*r .. g*r + r - 1)
+    of a batch of non-empty sketches; the same for a document wherever it is computed.
+    Keep a batch to about SIGNATURE_BATCH values (:func:`band_key_batches`)."""
+    blens = np.fromiter((s.shape[0] for s in batch), dtype=np.int64, count=len(batch))
+    flat = as_u32(np.concatenate(list(batch)))
+    # slots (document * bins + bin) of a batch fit 32 bits: a batch holds at most
+    # max(SIGNATURE_BATCH, bins) of them
+    base = np.repeat(np.arange(len(batch), dtype=np.int32) * np.int32(bins), blens)
+    keys = np.zeros((len(batch), bins), dtype=np.uint64)
+    with np.errstate(over="ignore"):
+        for k in range(r):
+            keys *= np.uint64(0x100000001B3)
+            keys += flat_round(flat, base, blens, g * r + k, bins)
+    return mix64(keys ^ np.arange(bins, dtype=np.uint64)[None, :], _SEED + 2 + g)
+
+
+def band_key_batches(lens: np.ndarray, bins: int) -> list[tuple[int, int]]:
+    """(start, stop) of the batches :func:`band_keys` takes over documents of these
+    (non-zero) sizes."""
+    cuts = batch_cuts(lens, bins)
+    return list(zip(cuts[:-1], cuts[1:]))
+
+
+def band_match_keys(keys: np.ndarray, n: int) -> np.ndarray:
+    """What of a band key two documents must share, in a collection of ``n`` documents:
+    its top 40 bits below 2^24 documents (:func:`band_pairs` packs the document number into
+    the low 24; a rare false match only adds a candidate), the whole key beyond."""
+    return keys if n >= 1 << _DOC_BITS else keys >> np.uint64(_DOC_BITS)
 
 
 #: Bins of the signature that screens the candidates of large sets.
@@ -224,3 +249,27 @@ def lsh_pairs(sketches: Sequence[np.ndarray], jaccard: float, screen: bool = Fal
         return band_pairs(sketches, jaccard, max_rounds=SMALL_ROUNDS, bins=SMALL_BINS)
     i, j = band_pairs(sketches, jaccard)
     return screen_candidates(sketches, i, j, jaccard) if screen else (i, j)
+
+
+def band_words(keys: np.ndarray, docs: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray | None]:
+    """(words, owners) of a batch's band keys (:func:`band_keys`, one row per document of
+    ``docs``) as :func:`band_pairs` sorts them in a collection of ``n`` documents: below
+    2^24 documents one word per key, its top 40 bits and the document (owners None),
+    beyond the whole key and its document apart."""
+    if n >= 1 << _DOC_BITS:
+        return keys.reshape(-1), np.repeat(docs.astype(np.int64), keys.shape[1])
+    words = (keys >> np.uint64(_DOC_BITS)) << np.uint64(_DOC_BITS) | docs.astype(np.uint64)[:, None]
+    return words.reshape(-1), None
+
+
+def band_word_codes(words: np.ndarray, owners: np.ndarray | None, n: int) -> np.ndarray:
+    """Sorted distinct codes ``a * n + b`` (a < b) of the documents sharing a key among
+    one group's words (:func:`band_words`), for words holding every word of each of their
+    keys (the whole group, or a shuffle partition of it): :func:`band_pairs`'s pairs."""
+    if words.shape[0] < 2:
+        return np.empty(0, np.int64)
+    if owners is not None:
+        order = np.argsort(words, kind="stable")
+        return _run_pairs(words[order], owners[order], n)
+    words = np.sort(words)
+    return _packed_run_pairs(words, n)

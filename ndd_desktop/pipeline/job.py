@@ -19,8 +19,8 @@ from ..ingest.document import ExtractedDocument, FileEntry
 from ..store import DocumentInfo, Root, Store
 from .cancel import CancelToken, ScanCancelled
 from .config import ScanConfig, ScanError, ScanSummary, default_floor
-from .extract_stage import ExtractStage
-from .pair_stage import compute_pairs, sketch_missing
+from .engine import LocalEngine, ScanEngine
+from .pair_stage import sketch_missing
 from .plan import make_plan
 from .progress import ProgressCallback, ProgressMeter
 from .reading import reading_digest, settle_reading, start_reading
@@ -69,8 +69,10 @@ class ScanJob:
         progress: ProgressCallback | None = None,
         cancel: CancelToken | None = None,
         on_error: Callable[[DocumentInfo], None] | None = None,
+        engine: ScanEngine | None = None,
     ) -> None:
         self.store = store
+        self.engine = engine if engine is not None else LocalEngine()
         self.config = config
         self.cancel = cancel if cancel is not None else CancelToken()
         self.on_error = on_error
@@ -89,6 +91,7 @@ class ScanJob:
                  else float(self.config.floor))
         if not (0.0 <= floor <= 1.0) or math.isnan(floor):
             raise ScanError(f"floor must be between 0 and 1, got {self.config.floor}")
+        self.engine.check(method, params)
         return method, params, floor
 
     def run(self) -> ScanSummary:
@@ -118,7 +121,8 @@ class ScanJob:
             reread = start_reading(self.store, options)
             plan = make_plan(self.store.scans, entries, walk_errors, reread=reread)
             self.store.scans.touch_files(plan.touched)
-            stage = ExtractStage(self.store, method, params, sketch_key, plan, self.meter, self.cancel, self.on_error)
+            stage = self.engine.extract_stage(self.store, method, params, sketch_key, plan, self.meter, self.cancel,
+                                              self.on_error)
             stage.param_overrides = dict(self.config.params)
             done = stage.run(self.config.limits, self.config.workers, options)
             if reread is not None:  # every document is now read with the options
@@ -129,8 +133,8 @@ class ScanJob:
             # documents that hold it now
             reattached = self.store.review.reattach() if done.new or done.changed else 0
             sketch_missing(self.store, method, params, sketch_key, self.meter, self.cancel)
-            n_pairs = compute_pairs(self.store, method, params, pdict, floor, self.meter, self.cancel,
-                                    reading=reading_digest(options))
+            n_pairs = self.engine.compute_pairs(self.store, method, params, pdict, floor, self.meter, self.cancel,
+                                                reading=reading_digest(options))
             total = self.store.documents.count(status=None)
             errors = total - self.store.documents.count("ok")
             counts = {

@@ -1,0 +1,133 @@
+"""Reaching a Dask cluster: a ``LocalCluster`` started for the scan, or a running scheduler.
+
+Dask is an optional extra (``ndd-desktop[cluster]``): it is imported here, on use, so the
+core install and the window never need it, and its absence is a clear message.
+"""
+
+from __future__ import annotations
+
+import logging
+import socket
+import time
+from concurrent.futures import CancelledError
+from typing import Any
+
+#: What to install when Dask is missing.
+INSTALL_HINT = "the Dask engine needs the cluster extra: pip install 'ndd-desktop[cluster]'"
+#: Seconds a scheduler address may take to answer before the scan gives up on it.
+CONNECT_TIMEOUT_S = 8.0  # the whole command then ends within 10 s
+
+
+class ClusterError(Exception):
+    """The cluster cannot be used: Dask is not installed, or the scheduler does not answer."""
+
+
+def require_distributed() -> Any:
+    """The ``distributed`` module, or ClusterError naming the extra to install."""
+    try:
+        import dask.dataframe  # noqa: F401  (the shuffle of the band keys)
+        import distributed
+    except ImportError as exc:
+        raise ClusterError(f"{INSTALL_HINT} ({exc})") from None
+    return distributed
+
+
+def open_client(scheduler: str | None, workers: int | None, timeout_s: float = CONNECT_TIMEOUT_S) -> tuple[Any, Any]:
+    """(client, cluster): a client of the scheduler at ``scheduler`` (cluster None), or of a
+    new ``LocalCluster`` of ``workers`` single-threaded worker processes (the caller closes
+    both).
+
+    Raises:
+        ClusterError: Dask missing, or no scheduler answering at ``scheduler`` within
+            ``timeout_s`` seconds.
+    """
+    distributed = require_distributed()
+    if scheduler:
+        deadline = time.monotonic() + timeout_s
+        probe_scheduler(scheduler, timeout_s)
+        try:
+            client = distributed.Client(scheduler, timeout=max(1.0, deadline - time.monotonic()),
+                                        set_as_default=False)
+        except Exception as exc:
+            raise ClusterError(f"no Dask scheduler answers at {scheduler}: {_describe(exc)}") from None
+        return client, None
+    if workers is not None and workers < 1:
+        raise ClusterError(f"--workers must be 1 or more with --engine dask, got {workers}")
+    from ..ingest.pool import default_workers
+
+    import dask
+
+    # Dask's nanny sets MALLOC_TRIM_THRESHOLD_ for its workers, which also pins glibc's mmap
+    # threshold at 128 KB: every numpy temporary of the band rounds is then mapped and
+    # page-faulted afresh (3x slower here). Left unset, as in the local engine.
+    with dask.config.set({"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None}):
+        cluster = distributed.LocalCluster(
+            n_workers=workers or default_workers(), threads_per_worker=1, processes=True,
+            dashboard_address=":0", silence_logs=logging.ERROR,
+        )
+    try:
+        client = distributed.Client(cluster, set_as_default=False)
+    except BaseException:
+        cluster.close()
+        raise
+    return client, cluster
+
+
+def probe_scheduler(address: str, timeout_s: float) -> None:
+    """Raise ClusterError unless a Dask scheduler answers at ``address`` within
+    ``timeout_s`` seconds: a refused or unreachable TCP address fails at once, then the
+    Dask handshake is tried on a bare connection (a ``Client`` that fails half way hangs
+    on its way out, and something that is not a scheduler can answer with anything)."""
+    import asyncio
+
+    from distributed.comm import connect
+    from distributed.comm.addressing import parse_address, parse_host_port
+
+    try:
+        scheme, loc = parse_address(address)
+        if scheme == "tcp":
+            host, port = parse_host_port(loc)
+            socket.create_connection((host, port), timeout=timeout_s).close()
+    except (OSError, ValueError, TypeError) as exc:
+        raise ClusterError(f"no Dask scheduler answers at {address}: {_describe(exc)}") from None
+
+    async def handshake() -> None:
+        comm = await connect(address, timeout=timeout_s)
+        await comm.close()
+
+    loop = asyncio.new_event_loop()
+    try:
+        loop.run_until_complete(asyncio.wait_for(handshake(), timeout_s))
+    except BaseException as exc:  # a non-Dask answer can raise anything, MemoryError included
+        if isinstance(exc, KeyboardInterrupt):
+            raise
+        raise ClusterError(f"no Dask scheduler answers at {address} (waited up to {timeout_s:g} s): "
+                           f"{_describe(exc)}") from None
+    finally:
+        loop.close()
+
+
+def _describe(exc: BaseException) -> str:
+    return f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+
+
+def worker_count(client: Any) -> int:
+    """Workers the scheduler knows now (at least 1, for sizing partitions)."""
+    try:
+        return max(1, len(client.scheduler_info().get("workers", {})))
+    except Exception:  # the scheduler went away: the next call will say so
+        return 1
+
+
+def lost_errors() -> tuple[type[BaseException], ...]:
+    """What the client raises when the cluster went away under a scan (the scheduler, or
+    the connection to it, lost; the client closed): the work itself did not fail."""
+    from distributed.client import ClosedClientError
+
+    return (CancelledError, OSError, TimeoutError, ClosedClientError)
+
+
+def cluster_lost(exc: BaseException) -> ClusterError:
+    """The error of a scan whose cluster stopped answering."""
+    return ClusterError(f"the Dask cluster stopped answering ({type(exc).__name__}: {exc}); the documents "
+                        "written so far are kept: run the same command again to resume")

@@ -1,0 +1,141 @@
+"""Reading and sketching files on the workers of a Dask cluster.
+
+The plan's files are cut into partitions (a number of files or of bytes, whichever comes
+first); a task reads and sketches one partition on a worker with the local engine's own
+code (``ingest.pool.extract_many`` in the worker's process, with
+``pipeline.worker_sketch.SketchingExtractor``), and the documents come back to the client
+as tasks finish, where :class:`DaskExtractStage` batches and writes them exactly as the
+local extract stage does. Only a bounded number of partitions is in flight, so the
+client's memory stays flat whatever the collection's size.
+
+A worker that dies takes its tasks with it; the scheduler runs them again elsewhere. A
+partition that keeps killing its workers (a file that crashes the reader) is split into
+one task per file, and a file that still kills its worker is recorded as "extractor
+crashed", as the local pool records it. The workers must see the files at the paths the
+client walked (a shared file system mounted at the same place).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Iterator
+
+from ..ingest import reasons as R
+from ..ingest.document import STATUS_ERROR, ExtractedDocument, FileEntry, problem
+from ..ingest.limits import Limits
+from ..ingest.options import ExtractOptions
+from ..pipeline.extract_stage import ExtractCounts, ExtractStage
+from ..pipeline.worker_sketch import SketchingExtractor
+from .connect import cluster_lost, lost_errors, worker_count
+
+#: Files and bytes in one partition (one task).
+PART_FILES = 64
+PART_BYTES = 64 << 20
+#: Partitions in flight per worker.
+IN_FLIGHT_PER_WORKER = 3
+
+
+def read_partition(entries: list[FileEntry], limits: Limits, extractor: SketchingExtractor) -> list[list[ExtractedDocument]]:
+    """On a worker: the documents of each file of a partition (one list per file), read and
+    sketched in the worker's own process."""
+    from ..ingest.pool import extract_many
+
+    return list(extract_many(entries, limits, workers=0, extractor=extractor))
+
+
+def partitions(entries: list[FileEntry], max_files: int = PART_FILES, max_bytes: int = PART_BYTES) -> list[list[FileEntry]]:
+    """The files cut into partitions of at most ``max_files`` files and about ``max_bytes``."""
+    parts: list[list[FileEntry]] = []
+    part: list[FileEntry] = []
+    size = 0
+    for e in entries:
+        if part and (len(part) >= max_files or size + e.size > max_bytes):
+            parts.append(part)
+            part, size = [], 0
+        part.append(e)
+        size += e.size
+    if part:
+        parts.append(part)
+    return parts
+
+
+def read_on_cluster(client: Any, entries: list[FileEntry], limits: Limits, extractor: SketchingExtractor,
+                    cancel: Any = None, part_files: int = PART_FILES) -> Iterator[list[ExtractedDocument]]:
+    """The documents of each file (one list per file), read on the cluster's workers in
+    partitions of at most ``part_files`` files, in the order the partitions finish (see
+    the module docstring)."""
+    try:
+        yield from _read(client, entries, limits, extractor, cancel, part_files)
+    except lost_errors() as exc:
+        raise cluster_lost(exc) from None
+
+
+def _read(client, entries, limits, extractor, cancel, part_files) -> Iterator[list[ExtractedDocument]]:
+    from distributed import as_completed
+    from distributed.scheduler import KilledWorker
+
+    todo = partitions(entries, part_files)
+    todo.reverse()  # popped from the end: the walk's order
+    limit = IN_FLIGHT_PER_WORKER * worker_count(client)
+    running: dict[Any, list[FileEntry]] = {}
+    done = as_completed(loop=client.loop)
+
+    def submit(part: list[FileEntry]) -> None:
+        fut = client.submit(read_partition, part, limits, extractor, pure=False)
+        running[fut] = part
+        done.add(fut)
+
+    try:
+        while todo and len(running) < limit:
+            submit(todo.pop())
+        for fut in done:
+            part = running.pop(fut)
+            try:
+                results = fut.result()
+            except KilledWorker:
+                if len(part) > 1:  # find the file that kills its worker: one task per file
+                    for entry in reversed(part):
+                        todo.append([entry])
+                    results = []
+                else:
+                    results = [[problem(part[0], STATUS_ERROR, f"{R.CRASHED} (it killed its Dask worker)")]]
+            fut.release()
+            yield from results
+            if cancel is not None and getattr(cancel, "cancelled", False):
+                return
+            while todo and len(running) < limit:
+                submit(todo.pop())
+    finally:
+        if client.status == "running":
+            for fut in running:
+                fut.cancel()
+
+
+class DaskExtractStage(ExtractStage):
+    """The extract stage with the files read and sketched on a Dask cluster; the batches
+    are matched and written by the local stage's own code."""
+
+    def __init__(self, client: Any, part_files: int, on_sent: Callable[[int], None] | None, *args: Any) -> None:
+        super().__init__(*args)
+        self.client, self.part_files, self.on_sent = client, part_files, on_sent
+
+    def run(self, limits, workers: int | None, options: ExtractOptions | None = None) -> ExtractCounts:
+        """Extract every planned file on the cluster (``workers`` is the cluster's business);
+        raise ScanCancelled after writing the finished batch."""
+        self.meter.stage("extract", len(self.plan.to_extract))
+        if self.plan.walk_errors:
+            self._add(list(self.plan.walk_errors), count_files=False)
+        if self.plan.to_extract:
+            self.meter.update(0, current="reading on the Dask workers", force=True)
+            extractor = SketchingExtractor(self.method.name, tuple(sorted(self.param_overrides.items())),
+                                           options or ExtractOptions())
+            if self.on_sent is not None:  # an unchanged rescan hands the workers nothing
+                self.on_sent(len(self.plan.to_extract))
+            for docs in read_on_cluster(self.client, self.plan.to_extract, limits, extractor, self.cancel,
+                                        self.part_files):
+                self._add(docs)
+                if self.cancel.cancelled:
+                    break
+        self.flush()
+        self.cancel.raise_if_cancelled()
+        self.meter.finish()
+        return self.counts

@@ -1,0 +1,55 @@
+"""Where the group-by of a banded candidate search runs, without the core knowing its caller.
+
+The banded searches (:func:`core.set_lsh.band_pairs` for set sketches such as ``qgram``'s,
+:func:`core.lsh.bucket_pairs` for ``minhash``'s features) give every document band keys
+and pair the documents that share a key. On one machine that is a sort. A caller that can
+do it elsewhere (the Dask engine: keys computed on the workers, shuffled so that equal
+keys meet) installs a :class:`BandGrouper` for its thread with :func:`band_grouping`; the
+core then hands it exactly the inputs of its own computation, and the grouper must
+return exactly what the local code would, so the answers do not depend on where it ran.
+Nothing is installed by default, and then the check costs one thread-local lookup (as
+:mod:`core.checkpoint`).
+"""
+
+from __future__ import annotations
+
+import threading
+from contextlib import contextmanager
+from typing import Iterator, Protocol, Sequence
+
+import numpy as np
+
+_local = threading.local()
+
+
+class BandGrouper(Protocol):
+    """Runs the group-by of a banded search somewhere else; both calls return what the
+    local code computes for the same inputs."""
+
+    def set_band_codes(self, sketches: Sequence[np.ndarray], live: np.ndarray, groups: int, r: int,
+                       bins: int) -> np.ndarray:
+        """Sorted distinct codes ``a * n + b`` (a < b, n = len(sketches)) of the documents
+        ``live`` that share a band key (:func:`core.set_lsh.band_keys`) in one of ``groups``
+        groups of ``r`` rounds; keys compared as :func:`core.set_lsh.band_match_keys` says."""
+        ...
+
+    def feature_pairs(self, keys: np.ndarray, r: int, max_bucket: int | None) -> np.ndarray:
+        """Pairs (m, 2) int64, i < j, of rows of ``keys`` (N, k) sharing >= r keys, as
+        :func:`core.lsh.bucket_pairs` finds them."""
+        ...
+
+
+def installed() -> BandGrouper | None:
+    """This thread's installed grouper, or None (the search groups locally)."""
+    return getattr(_local, "grouper", None)
+
+
+@contextmanager
+def band_grouping(grouper: BandGrouper) -> Iterator[None]:
+    """Install ``grouper`` for this thread during the ``with`` block."""
+    previous = getattr(_local, "grouper", None)
+    _local.grouper = grouper
+    try:
+        yield
+    finally:
+        _local.grouper = previous

@@ -1,0 +1,268 @@
+"""The scan on a real Dask LocalCluster (2 worker processes, shared by the module's tests):
+the same pairs and errors as the local engine, an unchanged rescan that reads nothing,
+the band group-by equal to the local one, a worker killed mid-scan, a cluster that goes
+away, and the errors of a bad scheduler address or an unsupported method."""
+
+from __future__ import annotations
+
+import math
+import os
+import random
+import signal
+import socket
+import threading
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from ndd_desktop.cluster import ClusterError, DaskEngine
+from ndd_desktop.cluster.bands import DaskBandGrouper
+from ndd_desktop.cluster.connect import open_client
+from ndd_desktop.core import lsh, set_lsh
+from ndd_desktop.core.band_grouping import band_grouping
+from ndd_desktop.pipeline import ScanConfig, ScanError, ScanJob
+from ndd_desktop.store import Root, Store
+
+WORDS = [f"{a}{b}" for a in ("ar", "be", "co", "du", "el", "fa", "gi", "ho") for b in
+         ("lam", "mor", "nex", "pul", "quar", "rist", "sov", "tem", "ulk", "vey")]
+
+
+def _text(rng: random.Random, n: int = 160) -> list[str]:
+    return [rng.choice(WORDS) + str(rng.randrange(40)) for _ in range(n)]
+
+
+def make_folder(folder: Path, n: int = 40, seed: int = 7) -> None:
+    """n texts, a third of them near-duplicates (a few to many words changed, so scores
+    spread over the floor), one corrupt PDF, one empty file."""
+    rng = random.Random(seed)
+    folder.mkdir(parents=True, exist_ok=True)
+    bases = []
+    for k in range(n):
+        if k % 3 == 2:
+            words = list(bases[rng.randrange(len(bases))])
+            for _ in range(rng.randrange(2, 70)):
+                words[rng.randrange(len(words))] = rng.choice(WORDS)
+        else:
+            words = _text(rng)
+            bases.append(words)
+        (folder / f"d{k:03d}.txt").write_text(" ".join(words), encoding="utf-8")
+    (folder / "broken.pdf").write_bytes(b"%PDF-1.4\n1 0 obj << /Length 99 >> stream\nxx")
+    (folder / "empty.txt").write_bytes(b"")
+
+
+def pairs_of(store: Store, method: str) -> list[tuple]:
+    """Stored pairs as (path, path, score, containment of the first, of the second,
+    estimate), by path, so the order of document ids does not matter."""
+    sets = [ps for ps in store.pairs.sets() if ps.method == method]
+    assert len(sets) == 1
+    out = []
+    for r in store.pairs.rows(method, sets[0].pairs_key, 0.0):
+        a, b, ca, cb = r.a.relpath, r.b.relpath, r.cont_ab, r.cont_ba
+        if a > b:
+            a, b, ca, cb = b, a, cb, ca
+        out.append((a, b, r.score, ca, cb, None if math.isnan(r.estimate) else r.estimate))
+    return sorted(out)
+
+
+def failures_of(store: Store) -> list[tuple]:
+    return sorted((d.relpath, d.status, d.reason) for d in store.documents.all(None, status=None) if d.status != "ok")
+
+
+def run_scan(db: Path, folder: Path, method: str, engine=None, **kw):
+    """A scan with the Dask ``engine``, or the local engine reading in this process."""
+    store = Store.open(db)
+    try:
+        config = ScanConfig(roots=[Root(str(folder))], method=method, workers=0 if engine is None else 2)
+        summary = ScanJob(store, config, engine=engine, **kw).run()
+        return summary, pairs_of(store, method), failures_of(store)
+    finally:
+        store.close()
+
+
+@pytest.fixture(scope="module")
+def engine():
+    """One DaskEngine on a LocalCluster of 2 worker processes for the whole module."""
+    eng = DaskEngine(workers=2, part_files=4).start()
+    yield eng
+    eng.close()
+
+
+def _dask_thread(name: str) -> bool:
+    return any(part in name for part in ("Dask", "IO loop", "ThreadPoolExecutor", "Profile", "AsyncProcess", "QueueFeederThread"))
+
+
+@pytest.fixture(autouse=True)
+def _no_thread_left_running(thread_guard):
+    """The suite's thread guard, less the threads Dask's client keeps for its lifetime
+    (its event loop and offload pool, started on first use and stopped with the client)."""
+    python_threads, _ = thread_guard
+    before = python_threads()
+    yield
+    deadline = time.monotonic() + 2.0
+    while True:
+        left = [t.name for t in python_threads() - before if t.is_alive() and not _dask_thread(t.name)]
+        if not left or time.monotonic() > deadline:
+            break
+        time.sleep(0.02)
+    if left:
+        pytest.fail("test left threads running: " + ", ".join(left), pytrace=False)
+
+
+@pytest.mark.parametrize("method", ["qgram", "minhash"])
+def test_dask_engine_finds_the_local_pairs_and_rescans_nothing(tmp_path, engine, method):
+    folder = tmp_path / "docs"
+    make_folder(folder)
+    local, local_pairs, local_failed = run_scan(tmp_path / "local.ndd", folder, method)
+    sent = engine.files_sent
+    dask, dask_pairs, dask_failed = run_scan(tmp_path / "dask.ndd", folder, method, engine)
+    assert engine.files_sent - sent == 42  # every file was read on the cluster
+    assert len(local_pairs) >= 6  # the corpus has near-duplicates, some below and above 0.5
+    assert {round(p[2], 1) for p in local_pairs} != {1.0}
+    assert dask_pairs == local_pairs
+    assert (dask.documents, dask.errors, dask.pairs) == (local.documents, local.errors, local.pairs) == (40, 2, len(local_pairs))
+    # the corrupt and the empty file have the reasons of a local scan
+    assert [f[0] for f in dask_failed] == ["broken.pdf", "empty.txt"]
+    assert dask_failed == local_failed
+    sent = engine.files_sent
+    again, again_pairs, _ = run_scan(tmp_path / "dask.ndd", folder, method, engine)
+    assert engine.files_sent == sent  # nothing handed to the workers
+    assert (again.new, again.changed, again.unchanged) == (0, 0, 42)
+    assert again_pairs == local_pairs
+
+
+def _set_sketches(n: int, seed: int) -> list[np.ndarray]:
+    """uint32 sets: groups of five near-copies of a base (Jaccard about 0.5 to 0.9), and an empty one."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for k in range(n):
+        if k % 5 == 0:
+            base = rng.integers(0, 2**32, 700 + k, dtype=np.uint64)
+        keep = base[rng.random(base.shape[0]) > 0.04 * (k % 5)]
+        extra = rng.integers(0, 2**32, 30 * (k % 5), dtype=np.uint64)
+        out.append(np.unique(np.concatenate([keep, extra]).astype(np.uint32)))
+    out[7] = np.empty(0, np.uint32)
+    return out
+
+
+@pytest.mark.parametrize("shuffle", ["tasks", "p2p"])
+def test_band_group_by_on_the_cluster_equals_the_local_one(engine, shuffle):
+    grouper = DaskBandGrouper(engine.client, shuffle)
+    sketches = _set_sketches(240, 3)
+    i, j = set_lsh.band_pairs(sketches, 0.5)
+    with band_grouping(grouper):
+        di, dj = set_lsh.band_pairs(sketches, 0.5)
+    assert grouper.stats["shuffle"] == shuffle and grouper.stats["map_parts"] >= 2
+    assert len(i) > 240  # the groups pair up
+    assert np.array_equal(i, di) and np.array_equal(j, dj)
+    # small sets (bottom-k-like): SMALL_BINS bins, more rounds
+    small = [s[:200] for s in sketches]
+    i, j = set_lsh.lsh_pairs(small, 0.4)
+    with band_grouping(grouper):
+        di, dj = set_lsh.lsh_pairs(small, 0.4)
+    assert len(i) > 100 and np.array_equal(i, di) and np.array_equal(j, dj)
+
+
+@pytest.mark.parametrize("shuffle", ["tasks", "p2p"])
+def test_feature_buckets_on_the_cluster_equal_the_local_ones(engine, shuffle):
+    grouper = DaskBandGrouper(engine.client, shuffle)
+    rng = np.random.default_rng(5)
+    keys = rng.integers(0, 2**63, (600, 12), dtype=np.uint64)
+    keys[300:] = keys[:300]  # 300 exact pairs
+    keys[100:400:2, 3] = keys[0, 3]  # one bucket of 150 rows, capped at 20 below
+    keys[::7, 5] = keys[1, 5]
+    for r, cap in ((1, 20), (2, None), (3, 20)):
+        want = lsh.bucket_pairs(keys, r, max_bucket=cap)
+        with band_grouping(grouper):
+            got = lsh.bucket_pairs(keys, r, max_bucket=cap)
+        assert want.shape[0] >= 300
+        assert np.array_equal(got, want), (r, cap)
+
+
+def _worker_pids(engine) -> list[int]:
+    return sorted(engine.client.run(os.getpid).values())
+
+
+def test_a_worker_killed_mid_scan_still_gives_every_pair(tmp_path, engine):
+    folder = tmp_path / "docs"
+    make_folder(folder, n=90, seed=11)
+    _, local_pairs, _ = run_scan(tmp_path / "local.ndd", folder, "minhash")
+    pids = _worker_pids(engine)
+    killed: list[int] = []
+
+    def progress(p) -> None:  # kill once, after a few partitions came back
+        if p.stage == "extract" and p.done and p.done >= 8 and not killed:
+            killed.append(p.total - p.done)
+            os.kill(pids[0], signal.SIGKILL)
+
+    summary, pairs, _ = run_scan(tmp_path / "dask.ndd", folder, "minhash", engine, progress=progress)
+    assert killed and killed[0] >= 40  # files still to read when the worker died
+    assert summary.documents == 90 and summary.new == 92
+    assert pairs == local_pairs and len(pairs) >= 20
+    deadline = time.monotonic() + 20  # the nanny brings the worker back for the next tests
+    while len(engine.client.scheduler_info()["workers"]) < 2 and time.monotonic() < deadline:
+        time.sleep(0.1)
+
+
+def test_a_cluster_that_goes_away_keeps_the_written_batches(tmp_path, engine):
+    from ndd_desktop.pipeline.extract_stage import BATCH_SECONDS
+
+    folder = tmp_path / "docs"
+    make_folder(folder, n=60, seed=13)
+    db = tmp_path / "c.ndd"
+    # a client of its own on the module's cluster, whose connection goes away mid-scan
+    eng = DaskEngine(scheduler=engine.client.scheduler.address, part_files=2).start()
+    seen: list[int] = []
+
+    def progress(p) -> None:
+        if p.stage != "extract" or not p.done or p.done >= p.total:
+            return
+        seen.append(p.done)
+        if len(seen) == 1:  # let the stage write a batch (it writes at least every BATCH_SECONDS)
+            time.sleep(BATCH_SECONDS + 0.1)
+        elif len(seen) == 2:  # then the cluster goes away (for this scan)
+            eng.client.close()
+
+    try:
+        with pytest.raises(ClusterError, match="run the same command again to resume"):
+            run_scan(db, folder, "qgram", eng, progress=progress)
+    finally:
+        eng.close()
+    store = Store.open(db)
+    kept = store.documents.count(status=None)
+    store.close()
+    assert len(seen) >= 2 and 0 < kept < 62
+    summary, pairs, _ = run_scan(db, folder, "qgram")  # the next run reads only the rest
+    assert summary.new == 62 - kept
+    assert summary.documents == 60 and len(pairs) >= 10
+
+
+def test_a_scheduler_that_does_not_answer_is_an_error_within_the_timeout():
+    t0 = time.monotonic()
+    with pytest.raises(ClusterError, match=r"no Dask scheduler answers at tcp://127\.0\.0\.1:1\b.*refused"):
+        open_client("tcp://127.0.0.1:1", None)
+    assert time.monotonic() - t0 < 10
+    silent = socket.socket()  # accepts the connection, never says a word
+    silent.bind(("127.0.0.1", 0))
+    silent.listen(1)
+    try:
+        address = f"tcp://127.0.0.1:{silent.getsockname()[1]}"
+        t0 = time.monotonic()
+        with pytest.raises(ClusterError, match="no Dask scheduler answers at " + address):
+            open_client(address, None, timeout_s=1.5)
+        assert 1.4 < time.monotonic() - t0 < 5
+    finally:
+        silent.close()
+
+
+def test_a_method_without_a_banded_search_is_refused_by_name(tmp_path):
+    folder = tmp_path / "docs"
+    make_folder(folder, n=3)
+    store = Store.open(tmp_path / "c.ndd")
+    try:
+        with pytest.raises(ScanError, match="runs the methods qgram, minhash; fingerprint has no banded"):
+            ScanJob(store, ScanConfig([Root(str(folder))], "fingerprint"), engine=DaskEngine(workers=1)).run()
+        assert store.documents.count(status=None) == 0
+    finally:
+        store.close()
