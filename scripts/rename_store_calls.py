@@ -46,7 +46,7 @@ NARROWED = {  # function -> the interface its first argument is now
     "make_plan": "scans", "verify_pairs": "documents", "compare_documents": "documents",
     "find_document": "documents", "bulk_review": "review", "undo_bulk": "review",
     "recorded_reading": "settings", "settle_reading": "settings", "reading_choice": "settings",
-    "choose_threshold": "settings", "saved_choice": "settings",
+    "choose_threshold": "settings", "saved_choice": "settings", "GroupView": "documents", "of_group": "documents",
 }
 RECEIVER = re.compile(r"^(store|_store|s|s1|s2|file_store|inc|fresh|db_store|.*\.store|.*\._store)$")
 STORE_REF = re.compile(r"^(store|.*\.store)$")
