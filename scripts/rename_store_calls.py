@@ -8,9 +8,15 @@ Usage: python scripts/rename_store_calls.py FILE_OR_DIR...   (rewrites in place;
 2. ``NARROWED``: functions that now take one interface instead of the store; a call whose
    first argument is a store gets ``.<interface>`` appended to it.
 Both steps parse each file and are idempotent; review the printed edits and grep for what a
-receiver of another name (``db``, ``coll``, ...) still calls.
+receiver of another name (``db``, ``coll``, ...) still calls. A plain reference on an object
+named ``store`` that is no Store (a test's fake with a ``texts`` dict) is renamed too: check
+the printed edits of reference lines.
 """
-import ast, pathlib, re, sys
+
+import ast
+import pathlib
+import re
+import sys
 
 TABLE = {
     # documents
