@@ -107,7 +107,7 @@ def main(argv=None) -> int:
         tables = time.perf_counter() - t0
         t0 = time.perf_counter()
         lookup = PairLookup(arrays.a, arrays.b, arrays.score)
-        view = GroupView.of_group(store, group, score=lambda a, b: lookup.get((a, b)))
+        view = GroupView.of_group(store.documents, group, score=lambda a, b: lookup.get((a, b)))
         rows = [(view.docs[m].relpath, view.score(m), view.docs[m].size) for m in view.others()]
         store.documents.text(view.reference)  # what the window shows at once
         gui_thread = time.perf_counter() - t0

@@ -8,9 +8,15 @@ Usage: python scripts/rename_store_calls.py FILE_OR_DIR...   (rewrites in place;
 2. ``NARROWED``: functions that now take one interface instead of the store; a call whose
    first argument is a store gets ``.<interface>`` appended to it.
 Both steps parse each file and are idempotent; review the printed edits and grep for what a
-receiver of another name (``db``, ``coll``, ...) still calls.
+receiver of another name (``db``, ``coll``, ...) still calls. A plain reference on an object
+named ``store`` that is no Store (a test's fake with a ``texts`` dict) is renamed too: check
+the printed edits of reference lines.
 """
-import ast, pathlib, re, sys
+
+import ast
+import pathlib
+import re
+import sys
 
 TABLE = {
     # documents
@@ -46,7 +52,7 @@ NARROWED = {  # function -> the interface its first argument is now
     "make_plan": "scans", "verify_pairs": "documents", "compare_documents": "documents",
     "find_document": "documents", "bulk_review": "review", "undo_bulk": "review",
     "recorded_reading": "settings", "settle_reading": "settings", "reading_choice": "settings",
-    "choose_threshold": "settings", "saved_choice": "settings",
+    "choose_threshold": "settings", "saved_choice": "settings", "GroupView": "documents", "of_group": "documents",
 }
 RECEIVER = re.compile(r"^(store|_store|s|s1|s2|file_store|inc|fresh|db_store|.*\.store|.*\._store)$")
 STORE_REF = re.compile(r"^(store|.*\.store)$")

@@ -23,7 +23,7 @@ def group_view(session: Any, group: Any, reference: int | None = None) -> GroupV
     ``reference`` (default: the group's keeper), with the scores of the pair set shown."""
     arrays = session.pair_arrays()
     lookup = PairLookup(arrays.a, arrays.b, arrays.score) if arrays is not None else None
-    return GroupView(session.store, group.group_id, group.members, group.keeper if reference is None else reference,
+    return GroupView(session.store.documents, group.group_id, group.members, group.keeper if reference is None else reference,
                      score=(lambda a, b: lookup.get((a, b))) if lookup is not None else None)
 
 

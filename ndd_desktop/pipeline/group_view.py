@@ -19,7 +19,7 @@ from typing import Callable, Iterator, Sequence
 
 from ..core.passages import CONTAINED, Words, differences, words_of  # noqa: F401 - CONTAINED for the window
 from ..core.places import Places
-from ..store import DocumentInfo, Review, Store
+from ..store import DocumentInfo, Documents, Review
 from .passages import BUDGET, excerpt
 
 #: Characters of each side of a difference kept for showing.
@@ -60,11 +60,11 @@ class MemberDiff:
 class GroupView:
     """The members of one group and their differences to a reference member."""
 
-    def __init__(self, store: Store, group_id: int, members: Sequence[int], reference: int, *,
+    def __init__(self, documents: Documents, group_id: int, members: Sequence[int], reference: int, *,
                  score: Callable[[int, int], float | None] | None = None, budget: float | None = BUDGET):
-        self.store = store
+        self.documents = documents
         self.group_id = group_id
-        docs = {d.id: d for d in store.documents.all(list(members), status=None)}
+        docs = {d.id: d for d in documents.all(list(members), status=None)}
         self.docs: dict[int, DocumentInfo] = {m: docs[m] for m in members if m in docs}
         self.members = list(self.docs)
         if reference not in self.docs:
@@ -77,9 +77,9 @@ class GroupView:
         self._diffs: dict[int, MemberDiff] = {}
 
     @classmethod
-    def of_group(cls, store: Store, group, **kwargs) -> "GroupView":
+    def of_group(cls, documents: Documents, group, **kwargs) -> "GroupView":
         """The view of a ``pipeline.grouping.DocGroup``, its keeper as the reference."""
-        return cls(store, group.group_id, group.members, group.keeper, **kwargs)
+        return cls(documents, group.group_id, group.members, group.keeper, **kwargs)
 
     @property
     def reference(self) -> int:
@@ -110,7 +110,7 @@ class GroupView:
         """The reference's text as words (read once)."""
         with self._lock:
             if self._ref_words is None:
-                self._ref_words = words_of(self.store.documents.texts([self._reference]).get(self._reference, ""))
+                self._ref_words = words_of(self.documents.texts([self._reference]).get(self._reference, ""))
             return self._ref_words
 
     def computed(self, member: int) -> MemberDiff | None:
@@ -125,7 +125,7 @@ class GroupView:
         if hit is not None:
             return hit
         ref = self.reference_words()
-        mem = words_of(self.store.documents.texts([member]).get(member, ""))
+        mem = words_of(self.documents.texts([member]).get(member, ""))
         result = member_diff(ref, mem, self.docs[reference].format, self.docs[member].format, member,
                              budget=self.budget)
         with self._lock:
