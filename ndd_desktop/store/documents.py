@@ -66,15 +66,19 @@ class Documents:
             args.append(status)
         clause = (" WHERE " + " AND ".join(where)) if where else ""
         with self._db._read() as conn:
+            # The sqlite3 cursor itself: SQLAlchemy's row objects cost a third of the time of
+            # naming the 240,000 documents of a million-document collection's pairs.
+            cur = conn.connection.dbapi_connection.cursor()
             if ids is None:
-                rows = conn.exec_driver_sql(f"SELECT {DOC_COLUMNS} FROM {DOC_FROM}{clause} ORDER BY d.id", tuple(args)).fetchall()
+                rows = cur.execute(f"SELECT {DOC_COLUMNS} FROM {DOC_FROM}{clause} ORDER BY d.id", tuple(args)).fetchall()
             else:
                 rows = []
                 joiner = " AND " if where else " WHERE "
                 for part in chunks(list(ids)):
                     sql = f"SELECT {DOC_COLUMNS} FROM {DOC_FROM}{clause}{joiner}d.id IN ({placeholders(len(part))})"
-                    rows.extend(conn.exec_driver_sql(sql, tuple(args) + tuple(part)).fetchall())
+                    rows.extend(cur.execute(sql, tuple(args) + tuple(part)).fetchall())
                 rows.sort(key=lambda r: r[0])
+            cur.close()
         return [doc_from_row(r) for r in rows]
 
     def get(self, doc_id: int) -> DocumentInfo:
