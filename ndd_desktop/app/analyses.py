@@ -32,15 +32,16 @@ def version_orders(store: Any, grouping: Any, *, progress: Callable | None = Non
     return group_orders(store, grouping.groups, progress=progress, cancel=cancel)
 
 
-def lineage_job(session: Any, *, progress: Callable | None = None) -> Callable[[], tuple[Any, dict]] | None:
+def lineage_job(session: Any, *, progress: Callable | None = None) -> Callable[..., tuple[Any, dict]] | None:
     """A function returning ``(grouping, orders)``: the version order of the groups the
-    session holds now (a snapshot); None when it holds none."""
+    session holds now (a snapshot); None when it holds none. The function takes an optional
+    cancel token, checked between groups (a regroup makes the running order useless)."""
     grouping, store = session.grouping, session.store
     if grouping is None:
         return None
 
-    def job() -> tuple[Any, dict[int, GroupOrder]]:
-        return grouping, version_orders(store, grouping, progress=progress)
+    def job(cancel: Any = None) -> tuple[Any, dict[int, GroupOrder]]:
+        return grouping, version_orders(store, grouping, progress=progress, cancel=cancel)
 
     return job
 
