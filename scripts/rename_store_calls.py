@@ -60,7 +60,11 @@ STORE_REF = re.compile(r"^(store|.*\.store)$")
 
 def rewrite(path: pathlib.Path) -> int:
     text = path.read_text()
-    tree = ast.parse(text)
+    try:
+        tree = ast.parse(text)
+    except SyntaxError as exc:  # e.g. merge conflict markers: resolve them, then run again
+        print(f"{path}: skipped, does not parse ({exc.msg}, line {exc.lineno})", file=sys.stderr)
+        return 0
     funcs = {id(n.func) for n in ast.walk(tree) if isinstance(n, ast.Call)}
     edits = []
     for n in ast.walk(tree):

@@ -9,6 +9,8 @@ import os
 import random
 import shutil
 
+import pytest
+
 import ndd_desktop.gui  # noqa: F401 - applies the PySide6 compatibility fix before Qt runs
 from ndd_desktop.app.analyses import folder_source, lineage_job, threads_job
 from ndd_desktop.app.group_review import group_view, review_group, undo_group_review
@@ -119,3 +121,19 @@ def test_a_session_analyses_what_it_shows_and_a_group_review_keeps_its_verdicts(
         assert store.review.verdicts() == session.data.verdicts
         assert undo_group_review(session, change) == {} == session.data.verdicts
         assert group_view(session, group, others[0]).reference == others[0]
+
+
+def test_a_version_order_stops_when_cancelled(tmp_path, capsys):
+    from ndd_desktop.pipeline import CancelToken, ScanCancelled
+
+    make_folder(tmp_path / "docs")
+    db = tmp_path / "c.ndd.sqlite"
+    run(capsys, "scan", str(tmp_path / "docs"), "--db", str(db), "-q")
+    with Store.open(db) as store:
+        session = Session(store)
+        session.select(threshold=0.3)
+        session.groups()
+        token = CancelToken()
+        token.cancel()  # a regroup replaced the groups before their order was found
+        with pytest.raises(ScanCancelled):
+            lineage_job(session)(token)
