@@ -20,6 +20,7 @@ linearly with the data where the first grows with its square.
 
 from __future__ import annotations
 
+import time
 from typing import Any, Sequence
 
 import numpy as np
@@ -181,14 +182,18 @@ class DaskBandGrouper:
         how = self.shuffle
         if how == "auto":
             how = "tasks" if len(parts) * nparts <= TASK_SHUFFLE_MAX else "p2p"
-        self.stats = {"shuffle": how, "map_parts": len(parts), "shuffle_parts": nparts}
+        started = time.monotonic()
         try:
             scattered = self.client.scatter(parts, hash=False)  # the same data twice: two keys
             if how == "tasks":
-                return self._task_shuffle(scattered, make_rows, row_args, pair_rows, pair_args, nparts, on)
-            return self._frame_shuffle(scattered, make_rows, row_args, meta, pair_rows, pair_args, nparts, on)
+                codes = self._task_shuffle(scattered, make_rows, row_args, pair_rows, pair_args, nparts, on)
+            else:
+                codes = self._frame_shuffle(scattered, make_rows, row_args, meta, pair_rows, pair_args, nparts, on)
         except lost_errors() as exc:
             raise cluster_lost(exc) from None
+        self.stats = {"shuffle": how, "map_parts": len(parts), "shuffle_parts": nparts,
+                      "seconds": round(time.monotonic() - started, 2)}
+        return codes
 
     def _task_shuffle(self, scattered, make_rows, row_args, pair_rows, pair_args, nparts, on) -> np.ndarray:
         submit = self.client.submit
