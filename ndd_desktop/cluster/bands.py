@@ -106,7 +106,9 @@ def feature_codes(df, n: int, max_bucket: int | None):
 def _buckets(make_rows, part, row_args: tuple, on: str, nparts: int) -> list:
     """On a worker (task shuffle): the rows of a part cut into ``nparts`` buckets by ``on``."""
     df = make_rows(part, *row_args)
-    bucket = (df[on].to_numpy().astype(np.uint64, copy=False) % np.uint64(nparts)).astype(np.int64)
+    # bucket numbers of 16 bits: numpy's stable sort is then a radix sort, linear
+    bucket = (df[on].to_numpy().astype(np.uint64, copy=False) % np.uint64(nparts)).astype(
+        np.uint16 if nparts <= 1 << 16 else np.int64)
     order = np.argsort(bucket, kind="stable")
     cuts = np.searchsorted(bucket[order], np.arange(nparts + 1))
     df = df.iloc[order]
