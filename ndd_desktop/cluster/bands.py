@@ -20,6 +20,7 @@ linearly with the data where the first grows with its square.
 
 from __future__ import annotations
 
+import time
 from typing import Any, Sequence
 
 import numpy as np
@@ -105,7 +106,9 @@ def feature_codes(df, n: int, max_bucket: int | None):
 def _buckets(make_rows, part, row_args: tuple, on: str, nparts: int) -> list:
     """On a worker (task shuffle): the rows of a part cut into ``nparts`` buckets by ``on``."""
     df = make_rows(part, *row_args)
-    bucket = (df[on].to_numpy().astype(np.uint64, copy=False) % np.uint64(nparts)).astype(np.int64)
+    # bucket numbers of 16 bits: numpy's stable sort is then a radix sort, linear
+    bucket = (df[on].to_numpy().astype(np.uint64, copy=False) % np.uint64(nparts)).astype(
+        np.uint16 if nparts <= 1 << 16 else np.int64)
     order = np.argsort(bucket, kind="stable")
     cuts = np.searchsorted(bucket[order], np.arange(nparts + 1))
     df = df.iloc[order]
@@ -181,14 +184,18 @@ class DaskBandGrouper:
         how = self.shuffle
         if how == "auto":
             how = "tasks" if len(parts) * nparts <= TASK_SHUFFLE_MAX else "p2p"
-        self.stats = {"shuffle": how, "map_parts": len(parts), "shuffle_parts": nparts}
+        started = time.monotonic()
         try:
             scattered = self.client.scatter(parts, hash=False)  # the same data twice: two keys
             if how == "tasks":
-                return self._task_shuffle(scattered, make_rows, row_args, pair_rows, pair_args, nparts, on)
-            return self._frame_shuffle(scattered, make_rows, row_args, meta, pair_rows, pair_args, nparts, on)
+                codes = self._task_shuffle(scattered, make_rows, row_args, pair_rows, pair_args, nparts, on)
+            else:
+                codes = self._frame_shuffle(scattered, make_rows, row_args, meta, pair_rows, pair_args, nparts, on)
         except lost_errors() as exc:
             raise cluster_lost(exc) from None
+        self.stats = {"shuffle": how, "map_parts": len(parts), "shuffle_parts": nparts,
+                      "seconds": round(time.monotonic() - started, 2)}
+        return codes
 
     def _task_shuffle(self, scattered, make_rows, row_args, pair_rows, pair_args, nparts, on) -> np.ndarray:
         submit = self.client.submit

@@ -60,7 +60,9 @@ def open_client(scheduler: str | None, workers: int | None, timeout_s: float = C
     # Dask's nanny sets MALLOC_TRIM_THRESHOLD_ for its workers, which also pins glibc's mmap
     # threshold at 128 KB: every numpy temporary of the band rounds is then mapped and
     # page-faulted afresh (3x slower here). Left unset, as in the local engine.
-    with dask.config.set({"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None}):
+    # The workers' statistical profiler (a sample every 10 ms) is of no use to a scan.
+    with dask.config.set({"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None,
+                          "distributed.worker.profile.enabled": False}):
         cluster = distributed.LocalCluster(
             n_workers=workers or default_workers(), threads_per_worker=1, processes=True,
             dashboard_address=":0", silence_logs=logging.ERROR,

@@ -20,7 +20,7 @@ from ..pipeline.config import ScanError
 from ..pipeline.pair_stage import compute_pairs
 from .bands import DaskBandGrouper
 from .connect import open_client
-from .extract import PART_FILES, DaskExtractStage
+from .extract import PART_FILES, DaskExtractStage, warm_up
 
 #: Methods whose candidate search has a banded form the cluster runs (qgram: banded
 #: one-permutation MinHash on large collections, its exact joins on smaller ones;
@@ -49,6 +49,10 @@ class DaskEngine:
         if self.client is None:
             self.client, self.cluster = open_client(self.scheduler, self.workers)
             self.grouper = DaskBandGrouper(self.client)
+            try:
+                self.client.run(warm_up)
+            except Exception:  # a worker that cannot warm up still reads (more slowly at first)
+                pass
         return self
 
     def close(self) -> None:

@@ -34,6 +34,22 @@ PART_BYTES = 64 << 20
 IN_FLIGHT_PER_WORKER = 3
 
 
+#: Modules a worker imports before its first partition (the local pool's forkserver
+#: preloads the same): a worker's first files would otherwise pay for them.
+PRELOAD = ("ndd_desktop.ingest.extract", "ndd_desktop.pipeline.worker_sketch", "trafilatura")
+
+
+def warm_up() -> None:
+    """On a worker: import what reading and sketching need (see PRELOAD)."""
+    import importlib
+
+    for name in PRELOAD:
+        try:
+            importlib.import_module(name)
+        except ImportError:  # the reader then says so per file, as locally
+            pass
+
+
 def read_partition(entries: list[FileEntry], limits: Limits, extractor: SketchingExtractor) -> list[list[ExtractedDocument]]:
     """On a worker: the documents of each file of a partition (one list per file), read and
     sketched in the worker's own process."""
