@@ -22,7 +22,7 @@ from .cancel import CancelToken
 from .memory_guard import MemoryGuard
 from .progress import ProgressMeter
 from .verify_stage import VERIFY_VERSION, verify_pairs
-from .worker_sketch import sketch_blobs
+from .worker_sketch import sketch_blobs, sketch_texts
 
 SKETCH_BATCH = 500
 
@@ -102,7 +102,10 @@ def compute_pairs(store: Store, method: Method, params: Any, params_dict: dict, 
         existing = store.pair_set(method.name, pairs_key)
         meter.finish("unchanged")
         return existing.count if existing else 0
-    ids, sketches, dates, refs = store.load_sketches(method.name, sketch_key, decode=method.from_bytes)
+    # a sketch_from_text method's sketches are made again from the stored texts, except
+    # those this scan made and the store still holds in memory
+    ids, sketches, dates, refs = store.load_sketches(method.name, sketch_key, decode=method.from_bytes,
+                                                     derive=lambda texts: sketch_texts(method, params, texts))
     cancel.raise_if_cancelled()
     def check() -> None:
         cancel.raise_if_cancelled()

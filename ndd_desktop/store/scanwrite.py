@@ -10,17 +10,27 @@ from __future__ import annotations
 
 import json
 import time
-import zlib
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Sequence
 
 import numpy as np
 
+from ..core.methods import get_method
 from ._sql import chunks, dec_path, enc_path, placeholders
 from .email import email_row
+from .text_codec import dictionary_fetcher, encode_texts
 
-#: zlib level for stored texts: most of the gain of level 6 at several times the speed.
-TEXT_COMPRESSION = 1
+
+def sketch_from_text(method: str) -> bool:
+    """Whether the store keeps only a mark for this method's sketches (Method.sketch_from_text)."""
+    try:
+        return bool(get_method(method).sketch_from_text)
+    except KeyError:  # a name no method has (tests): bytes are stored as given
+        return False
+
+
+#: Texts read and sketched at once when sketches are made again (load_sketches).
+TEXTS_PER_DERIVE = 500
 
 
 @dataclass(frozen=True)
@@ -186,12 +196,13 @@ class ScanWriteMixin:
         """Extracted texts of the given documents (those that have one)."""
         out: dict[int, str] = {}
         with self._read() as conn:
+            decode = self._codec.decoder(dictionary_fetcher(conn))
             for part in chunks(list(doc_ids)):
                 rows = conn.exec_driver_sql(
                     f"SELECT doc_id, data FROM document_text WHERE doc_id IN ({placeholders(len(part))})", tuple(part)
                 ).fetchall()
                 for doc_id, data in rows:
-                    out[doc_id] = zlib.decompress(data).decode("utf-8", "surrogatepass")
+                    out[doc_id] = decode(data)
         return out
 
     def sketch_inventory(self, method: str, sketch_key: str) -> tuple[np.ndarray, list[str], np.ndarray]:
@@ -207,13 +218,20 @@ class ScanWriteMixin:
         return ids, [r[1] for r in rows], refs
 
     def load_sketches(
-        self, method: str, sketch_key: str, decode: Callable[[bytes], Any] | None = None
+        self, method: str, sketch_key: str, decode: Callable[[bytes], Any] | None = None,
+        derive: Callable[[list[str]], list[Any]] | None = None,
     ) -> tuple[np.ndarray, list, np.ndarray, np.ndarray]:
         """(doc ids, sketches, dates (NaN unknown), reference flags) of sketched ok documents, by id.
 
         The sketches are the stored bytes, or ``decode(bytes)`` of each when given (decoded
-        row by row, so the bytes of all sketches are never held at once).
+        row by row, so the bytes of all sketches are never held at once). For a method
+        whose sketches are made from the text (``sketch_from_text``) the store holds only a
+        mark: the sketches made during this session's scan are taken (decoded) from
+        memory, the others are ``derive(texts)`` of their stored texts, read in batches.
         """
+        derived = sketch_from_text(method)
+        carried = self._carried.pop((method, sketch_key), {}) if derived else {}
+        remake: list[int] = []
         with self._read() as conn:
             cur = conn.exec_driver_sql(
                 "SELECT d.id, s.data, d.date, r.reference FROM sketches s JOIN documents d ON d.id = s.doc_id "
@@ -222,10 +240,22 @@ class ScanWriteMixin:
             )
             ids, blobs, dates, refs = [], [], [], []
             for doc_id, data, date, ref in cur:
+                if derived and not data:
+                    data = carried.pop(doc_id, None)
+                    if data is None:
+                        data = b""
+                        if derive is not None:
+                            remake.append(len(ids))
                 ids.append(doc_id)
                 blobs.append(data if decode is None else decode(data))
                 dates.append(np.nan if date is None else date)
                 refs.append(bool(ref))
+        del carried
+        for start in range(0, len(remake), TEXTS_PER_DERIVE):
+            part = remake[start : start + TEXTS_PER_DERIVE]
+            texts = self.texts([ids[k] for k in part])
+            for k, sketch in zip(part, derive([texts.get(ids[k], "") for k in part])):
+                blobs[k] = sketch
         return (
             np.array(ids, dtype=np.int64),
             blobs,
@@ -261,7 +291,9 @@ class ScanWriteMixin:
             cur = conn.connection.dbapi_connection.cursor()
             root_ids = {dec_path(p): i for p, i in cur.execute("SELECT path, id FROM roots")}
             file_ids: dict[tuple[int, str], int] = {}
-            texts, sketches, dropped = [], [], []
+            texts, text_ids, sketches, dropped = [], [], [], []
+            derived = sketch_from_text(method)
+            carry = self._carried.setdefault((method, sketch_key), {}) if derived else {}
             headers, written = [], []
             for d in docs:
                 root_id = root_ids[d.root]
@@ -296,10 +328,15 @@ class ScanWriteMixin:
                     )
                     if d.content_changed:
                         dropped.append((doc_id,))
+                        for held in self._carried.values():  # a sketch of the old content
+                            held.pop(doc_id, None)
                 if d.text is not None:
-                    texts.append((doc_id, zlib.compress(d.text.encode("utf-8", "surrogatepass"), TEXT_COMPRESSION)))
+                    texts.append(d.text)
+                    text_ids.append(doc_id)
                 if d.sketch is not None:
-                    sketches.append((doc_id, method, sketch_key, d.sketch))
+                    if derived:  # a mark in the file, the sketch in memory for the pair stage
+                        carry[doc_id] = d.sketch
+                    sketches.append((doc_id, method, sketch_key, b"" if derived else d.sketch))
                 ids.append(doc_id)
                 keep.add(doc_id)
                 written.append((doc_id,))
@@ -315,7 +352,8 @@ class ScanWriteMixin:
                     "INSERT INTO email_headers (doc_id, message_id, in_reply_to, refs, subject, sender, date_text) "
                     "VALUES (?, ?, ?, ?, ?, ?, ?)", headers)
             if texts:
-                cur.executemany("INSERT OR REPLACE INTO document_text (doc_id, data) VALUES (?, ?)", texts)
+                cur.executemany("INSERT OR REPLACE INTO document_text (doc_id, data) VALUES (?, ?)",
+                                zip(text_ids, encode_texts(cur, self._codec, texts)))
             if sketches:
                 cur.executemany(
                     "INSERT OR REPLACE INTO sketches (doc_id, method, sketch_key, data) VALUES (?, ?, ?, ?)", sketches
@@ -334,11 +372,14 @@ class ScanWriteMixin:
         """Store sketches of existing documents (one transaction)."""
         if not items:
             return
+        derived = sketch_from_text(method)
         with self._write() as conn:
             conn.exec_driver_sql(
                 "INSERT OR REPLACE INTO sketches (doc_id, method, sketch_key, data) VALUES (?, ?, ?, ?)",
-                [(int(i), method, sketch_key, blob) for i, blob in items],
+                [(int(i), method, sketch_key, b"" if derived else blob) for i, blob in items],
             )
+        if derived:  # see write_documents
+            self._carried.setdefault((method, sketch_key), {}).update((int(i), blob) for i, blob in items)
 
     def touch_files(self, items: Sequence[tuple[int, int, int]]) -> None:
         """Update (file id, size, mtime_ns) of files whose content was confirmed unchanged."""
@@ -436,7 +477,9 @@ class ScanWriteMixin:
             ).scalar_one()
 
     def end_run(self, run_id: int, status: str, counts: dict[str, int], message: str = "") -> None:
-        """Record the end of a scan with its counts (keys as ScanRun's count fields)."""
+        """Record the end of a scan with its counts (keys as ScanRun's count fields);
+        sketches it made that its pair stage did not take are let go."""
+        self._carried.clear()
         fields = ("documents", "new", "changed", "unchanged", "removed", "errors", "pairs")
         sets = ", ".join(f"{f} = ?" for f in fields)
         with self._write() as conn:

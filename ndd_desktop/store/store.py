@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import zlib
 from contextlib import contextmanager
 from typing import Iterator, Sequence
 
@@ -18,6 +17,7 @@ from .pairs import PairsMixin
 from .review_transfer import ReviewTransferMixin
 from .scanwrite import ScanWriteMixin
 from .settings import SettingsMixin
+from .text_codec import TextCodec, dictionary_fetcher
 from .types import DocumentInfo, Root, ScanRun, StoreError, StoreReadOnly
 
 
@@ -36,6 +36,12 @@ class Store(PairsMixin, DecisionsMixin, ReviewTransferMixin, ScanWriteMixin, Set
         self._engine = engine
         self._wengine = write_engine
         self._dengine = durable_engine
+        #: The collection's text dictionaries, cached (store.text_codec).
+        self._codec = TextCodec()
+        #: Sketches of sketch_from_text methods made during this session's scan, by
+        #: (method, sketch key) and document id, until its pair stage takes them (see
+        #: ScanWriteMixin.load_sketches).
+        self._carried: dict[tuple[str, str], dict[int, bytes]] = {}
 
     @classmethod
     def open(cls, path: str | os.PathLike, *, create: bool = True, revision: str = "head",
@@ -182,12 +188,9 @@ class Store(PairsMixin, DecisionsMixin, ReviewTransferMixin, ScanWriteMixin, Set
 
     def document_text(self, doc_id: int) -> str | None:
         """The extracted (not normalised) text of a document, None when there is none."""
-        with self._read() as conn:
+        with self._read() as conn:  # a damaged text does not decompress: StoreDamaged
             row = conn.exec_driver_sql("SELECT data FROM document_text WHERE doc_id = ?", (int(doc_id),)).first()
-        if row is None:
-            return None
-        with _engine.guarded(self.path):  # a damaged text does not decompress
-            return zlib.decompress(row[0]).decode("utf-8", "surrogatepass")
+            return None if row is None else self._codec.decoder(dictionary_fetcher(conn))(row[0])
 
     def errors(self) -> list[DocumentInfo]:
         """Every file or document that was skipped or failed (status != "ok"), by path."""

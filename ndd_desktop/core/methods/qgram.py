@@ -103,8 +103,10 @@ class QGramMethod(SetOverlapMethod):
     #: Version of the sketch values (2: 32-bit q-gram values, core.hashing's
     #: ``char_gram_values``; 1 was 64-bit hashes; 3: combining marks are kept as letters).
     #: Part of the sketch key, so sketches stored by an older version are recomputed rather
-    #: than compared with new ones.
-    sketch_version = 3
+    #: than compared with new ones. 4: the values are no longer stored (sketch_from_text),
+    #: so stores forget the stored ones.
+    sketch_version = 4
+    sketch_from_text = True
 
     def sketch(self, text: str, params: Any) -> np.ndarray:
         """Sorted distinct q-gram values (uint32) of the letters and digits of ``text``."""
