@@ -26,11 +26,12 @@ import zstandard
 
 #: zstd level of stored texts: higher levels gain a few percent at several times the time.
 LEVEL = 3
-#: Size of a trained dictionary (zstd's default).
+#: Largest size of a trained dictionary (zstd's default); at most a quarter of the
+#: texts it is trained on.
 DICT_SIZE = 112_640
 #: Texts needed (in one write) to train a dictionary; fewer give a poor one.
 TRAIN_MIN_TEXTS = 100
-TRAIN_MIN_BYTES = 512 * 1024
+TRAIN_MIN_BYTES = 128 * 1024
 #: Texts a dictionary is trained on at most (about 0.25 s for 500 texts of 4 KB).
 TRAIN_MAX_TEXTS = 1000
 ZSTD_MAGIC = b"\x28\xb5\x2f\xfd"
@@ -100,7 +101,7 @@ def train(samples: Sequence[bytes]) -> zstandard.ZstdCompressionDict | None:
     if len(samples) < TRAIN_MIN_TEXTS or sum(map(len, samples)) < TRAIN_MIN_BYTES:
         return None
     try:
-        return zstandard.train_dictionary(DICT_SIZE, samples, level=LEVEL)
+        return zstandard.train_dictionary(min(DICT_SIZE, sum(map(len, samples)) // 4), samples, level=LEVEL)
     except zstandard.ZstdError:  # zstd found nothing worth a dictionary
         return None
 
