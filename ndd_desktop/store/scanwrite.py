@@ -19,6 +19,7 @@ from ..core.methods import get_method
 from ._sql import chunks, dec_path, enc_path, placeholders
 from .email import email_row
 from .text_codec import dictionary_fetcher, encode_texts
+from .types import StoreError
 
 
 def sketch_from_text(method: str) -> bool:
@@ -227,7 +228,8 @@ class ScanWriteMixin:
         row by row, so the bytes of all sketches are never held at once). For a method
         whose sketches are made from the text (``sketch_from_text``) the store holds only a
         mark: the sketches made during this session's scan are taken (decoded) from
-        memory, the others are ``derive(texts)`` of their stored texts, read in batches.
+        memory, the others are ``derive(texts)`` of their stored texts, read in batches
+        (StoreError when such a sketch must be made and no ``derive`` is given).
         """
         derived = sketch_from_text(method)
         carried = self._carried.pop((method, sketch_key), {}) if derived else {}
@@ -243,9 +245,11 @@ class ScanWriteMixin:
                 if derived and not data:
                     data = carried.pop(doc_id, None)
                     if data is None:
+                        if derive is None:  # an empty sketch would silently find no pairs
+                            raise StoreError(f"the sketches of {method} are made from the stored texts: "
+                                             "load_sketches needs derive")
+                        remake.append(len(ids))
                         data = b""
-                        if derive is not None:
-                            remake.append(len(ids))
                 ids.append(doc_id)
                 blobs.append(data if decode is None else decode(data))
                 dates.append(np.nan if date is None else date)
