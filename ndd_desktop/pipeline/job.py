@@ -130,7 +130,7 @@ class ScanJob:
             reattached = self.store.reattach_decisions() if done.new or done.changed else 0
             sketch_missing(self.store, method, params, sketch_key, self.meter, self.cancel)
             n_pairs = compute_pairs(self.store, method, params, pdict, floor, self.meter, self.cancel,
-                                    reading=reading_digest(options), workers=self.config.workers)
+                                    reading=reading_digest(options))
             total = self.store.count_documents(status=None)
             errors = total - self.store.count_documents("ok")
             counts = {

@@ -22,8 +22,7 @@ from .cancel import CancelToken
 from .memory_guard import MemoryGuard
 from .progress import ProgressMeter
 from .verify_stage import VERIFY_VERSION, verify_pairs
-from .text_sketcher import TextSketcher
-from .worker_sketch import sketch_blobs
+from .worker_sketch import sketch_blobs, sketch_texts
 
 SKETCH_BATCH = 500
 
@@ -91,10 +90,9 @@ def to_columns(scores: PairScores, ids: np.ndarray) -> dict[str, np.ndarray]:
 
 
 def compute_pairs(store: Store, method: Method, params: Any, params_dict: dict, floor: float,
-                  meter: ProgressMeter, cancel: CancelToken, reading: str = "", workers: int | None = None) -> int:
+                  meter: ProgressMeter, cancel: CancelToken, reading: str = "") -> int:
     """Find, filter and store the pairs of the method; returns how many are stored
-    (``reading``: see :func:`input_hash`; ``workers``: processes that make sketches
-    again from the stored texts, see :class:`TextSketcher`)."""
+    (``reading``: see :func:`input_hash`)."""
     sketch_key, pairs_key = method.sketch_key(params), method.pairs_key(params)
     guard = MemoryGuard(floor)
     meter.stage("pairs", None)
@@ -106,9 +104,8 @@ def compute_pairs(store: Store, method: Method, params: Any, params_dict: dict, 
         return existing.count if existing else 0
     # a sketch_from_text method's sketches are made again from the stored texts, except
     # those this scan made and the store still holds in memory
-    with TextSketcher(method, params, params_dict, workers) as derive:
-        ids, sketches, dates, refs = store.load_sketches(method.name, sketch_key, decode=method.from_bytes,
-                                                         derive=derive)
+    ids, sketches, dates, refs = store.load_sketches(method.name, sketch_key, decode=method.from_bytes,
+                                                     derive=lambda texts: sketch_texts(method, params, texts))
     cancel.raise_if_cancelled()
     def check() -> None:
         cancel.raise_if_cancelled()

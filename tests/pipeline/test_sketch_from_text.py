@@ -85,18 +85,3 @@ def test_a_second_pair_set_of_the_same_sketches_is_made_from_the_texts(tmp_path,
     # containment scores the larger share: B2 is wholly in B
     names = {(a.rsplit("/", 1)[-1], b.rsplit("/", 1)[-1]): round(s, 9) for a, b, s in pairs}
     assert names[("B.txt", "B2.txt")] == 1.0 and names[("A.txt", "A2.txt")] == 0.99
-
-
-def test_the_text_sketcher_gives_the_same_sketches_on_worker_processes():
-    from ndd_desktop.core.methods import get_method
-    from ndd_desktop.pipeline.text_sketcher import TextSketcher
-    from ndd_desktop.pipeline.worker_sketch import sketch_texts
-
-    m = get_method("qgram")
-    params = m.params({"ignore": "numbers"})
-    batches = [[text_of(b * 100 + k, 60) + f" number {k}" for k in range(20)] for b in range(3)]
-    with TextSketcher(m, params, {"ignore": "numbers"}, workers=2) as derive:
-        got = [derive(batch) for batch in batches]
-        assert derive._pool is not None  # the later batches went to the workers
-    for batch, sketches in zip(batches, got):
-        assert [s.tolist() for s in sketches] == [s.tolist() for s in sketch_texts(m, params, batch)]
