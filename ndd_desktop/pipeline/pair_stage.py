@@ -32,6 +32,11 @@ def sketch_missing(store: Store, method: Method, params: Any, sketch_key: str,
     """Sketch stored documents that have no sketch for (method, sketch_key); how many."""
     ids = store.unsketched(method.name, sketch_key)
     meter.stage("sketch", len(ids))
+    if method.sketch_from_text:  # only marks: the pair stage makes the sketches it needs
+        store.put_sketches(method.name, sketch_key, [(i, b"") for i in ids])
+        meter.update(len(ids))
+        meter.finish()
+        return len(ids)
     done = 0
     for start in range(0, len(ids), SKETCH_BATCH):
         cancel.raise_if_cancelled()

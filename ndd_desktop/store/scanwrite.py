@@ -382,8 +382,8 @@ class ScanWriteMixin:
                 "INSERT OR REPLACE INTO sketches (doc_id, method, sketch_key, data) VALUES (?, ?, ?, ?)",
                 [(int(i), method, sketch_key, b"" if derived else blob) for i, blob in items],
             )
-        if derived:  # see write_documents
-            self._carried.setdefault((method, sketch_key), {}).update((int(i), blob) for i, blob in items)
+        if derived:  # see write_documents (an empty blob is only a mark)
+            self._carried.setdefault((method, sketch_key), {}).update((int(i), blob) for i, blob in items if blob)
 
     def touch_files(self, items: Sequence[tuple[int, int, int]]) -> None:
         """Update (file id, size, mtime_ns) of files whose content was confirmed unchanged."""
