@@ -42,12 +42,15 @@ TEXT_ERRORS = (zlib.error, zstandard.ZstdError)
 
 class TextCodec:
     """Compression of one collection's texts, with its dictionaries cached (they never
-    change once written). Safe to share between threads: each call makes its own
-    compressor or decompressor (tens of microseconds)."""
+    change once written). Safe to share between threads: decompressors are kept per
+    thread, a compressor is made per write."""
 
     def __init__(self) -> None:
         self._dicts: dict[int, zstandard.ZstdCompressionDict] = {}
         self._lock = threading.Lock()
+        # decompressors by dictionary id, per thread (one is not safe to share, and making
+        # one loads its dictionary: 0.1 ms, more than decompressing a text)
+        self._local = threading.local()
 
     def remember(self, dict_id: int, data: bytes) -> zstandard.ZstdCompressionDict:
         """The dictionary of a ``text_dictionaries`` row, cached."""
@@ -60,28 +63,26 @@ class TextCodec:
     def decoder(self, fetch: Callable[[int], bytes | None]) -> Callable[[bytes], str]:
         """A function from a stored blob to its text; ``fetch(dict_id)`` reads a dictionary
         row that is not cached yet (None when missing: the text counts as damaged)."""
-        plain: list[zstandard.ZstdDecompressor] = []
-        by_dict: dict[int, zstandard.ZstdDecompressor] = {}
+        by_dict = self._local.__dict__.setdefault("by_dict", {})
 
         def decode(blob: bytes) -> str:
             blob = bytes(blob)
             if not blob.startswith(ZSTD_MAGIC):
                 return zlib.decompress(blob).decode("utf-8", "surrogatepass")
             dict_id = zstandard.get_frame_parameters(blob).dict_id
-            if dict_id == 0:
-                if not plain:
-                    plain.append(zstandard.ZstdDecompressor())
-                dctx = plain[0]
-            else:
-                dctx = by_dict.get(dict_id)
-                if dctx is None:
+            dctx = by_dict.get(dict_id)
+            if dctx is None:
+                if dict_id == 0:
+                    dctx = zstandard.ZstdDecompressor()
+                else:
                     d = self._dicts.get(dict_id)
                     if d is None:
                         data = fetch(dict_id)
                         if data is None:
                             raise zstandard.ZstdError(f"the text's dictionary {dict_id} is missing")
                         d = self.remember(dict_id, data)
-                    dctx = by_dict[dict_id] = zstandard.ZstdDecompressor(dict_data=d)
+                    dctx = zstandard.ZstdDecompressor(dict_data=d)
+                by_dict[dict_id] = dctx
             return dctx.decompress(blob).decode("utf-8", "surrogatepass")
 
         return decode
