@@ -297,7 +297,7 @@ class ScanWriteMixin:
             file_ids: dict[tuple[int, str], int] = {}
             texts, text_ids, sketches, dropped = [], [], [], []
             derived = sketch_from_text(method)
-            carry = self._carried.setdefault((method, sketch_key), {}) if derived else {}
+            carry: dict[int, bytes] = {}  # held once the transaction has committed
             headers, written = [], []
             for d in docs:
                 root_id = root_ids[d.root]
@@ -370,6 +370,8 @@ class ScanWriteMixin:
                 for part in chunks(stale):
                     cur.execute(f"DELETE FROM documents WHERE id IN ({placeholders(len(part))})", tuple(part))
             cur.close()
+        if carry:
+            self._carried.setdefault((method, sketch_key), {}).update(carry)
         return ids
 
     def put_sketches(self, method: str, sketch_key: str, items: Sequence[tuple[int, bytes]]) -> None:
