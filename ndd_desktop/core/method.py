@@ -89,6 +89,13 @@ class Method:
     #: so that sketches stored by an older release are recomputed, never compared with new ones.
     sketch_version: ClassVar[int] = 1
     sketch_dtype: ClassVar[np.dtype] = np.dtype(np.uint64)
+    #: The store keeps no bytes of this method's sketches, only a mark that one exists, and
+    #: makes a sketch again from the stored text when it is needed: for a sketch larger than
+    #: the compressed text it comes from (a q-gram set: 4 bytes per distinct q-gram of
+    #: uniform hashes, which no encoding shrinks below ~3 bytes, against ~0.4 byte per
+    #: character of compressed text). Sketches made during a scan are handed to its pair
+    #: stage in memory (store.sketches.load), so only a later scan pays for the remaking.
+    sketch_from_text: ClassVar[bool] = False
 
     # -- parameters ---------------------------------------------------------------------
     def params(self, values: Mapping[str, Any] | None = None) -> Any:

@@ -133,15 +133,25 @@ def normalize(text: str, ignore: str | Sequence[str] | None = None) -> str:
     text = unicodedata.normalize("NFKC", text).casefold()
     if ignore:
         text = remove_ignored(text, ignore)
-    return _WS.sub(" ", text).strip()
+    # str.split() splits where the regular expression \s+ matches (both ask
+    # Py_UNICODE_ISSPACE), in one pass instead of one substitution per space
+    return " ".join(text.split())
+
+
+# The characters strip_to_letters removes from a text of code points below 256 (no
+# combining mark lives there), as a bytes.translate table: one pass in C instead of one
+# regular-expression substitution per word (a tenth of the time).
+_LATIN1_DROP = bytes(c for c in range(256) if _ASCII_STRIP.fullmatch(chr(c)))
 
 
 def strip_to_letters(text: str) -> str:
     """The text with white space and punctuation removed (the q-gram paper's Tw): letters,
     digits and combining marks remain."""
-    if text.isascii():
-        return _ASCII_STRIP.sub("", text)
-    return _patterns()[1].sub("", text.replace("_", " "))
+    try:
+        raw = text.encode("latin-1")
+    except UnicodeEncodeError:
+        return _patterns()[1].sub("", text.replace("_", " "))
+    return raw.translate(None, _LATIN1_DROP).decode("latin-1")
 
 
 def tokens(text: str) -> list[str]:

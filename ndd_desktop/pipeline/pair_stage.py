@@ -22,7 +22,7 @@ from .cancel import CancelToken
 from .memory_guard import MemoryGuard
 from .progress import ProgressMeter
 from .verify_stage import VERIFY_VERSION, verify_pairs
-from .worker_sketch import sketch_blobs
+from .worker_sketch import sketch_blobs, sketch_texts
 
 SKETCH_BATCH = 500
 
@@ -32,6 +32,11 @@ def sketch_missing(store: Store, method: Method, params: Any, sketch_key: str,
     """Sketch stored documents that have no sketch for (method, sketch_key); how many."""
     ids = store.sketches.unsketched(method.name, sketch_key)
     meter.stage("sketch", len(ids))
+    if method.sketch_from_text:  # only marks: the pair stage makes the sketches it needs
+        store.sketches.put(method.name, sketch_key, [(i, b"") for i in ids])
+        meter.update(len(ids))
+        meter.finish()
+        return len(ids)
     done = 0
     for start in range(0, len(ids), SKETCH_BATCH):
         cancel.raise_if_cancelled()
@@ -102,7 +107,10 @@ def compute_pairs(store: Store, method: Method, params: Any, params_dict: dict, 
         existing = store.pairs.find_set(method.name, pairs_key)
         meter.finish("unchanged")
         return existing.count if existing else 0
-    ids, sketches, dates, refs = store.sketches.load(method.name, sketch_key, decode=method.from_bytes)
+    # a sketch_from_text method's sketches are made again from the stored texts, except
+    # those this scan made and the store still holds in memory
+    ids, sketches, dates, refs = store.sketches.load(method.name, sketch_key, decode=method.from_bytes,
+                                                     derive=lambda texts: sketch_texts(method, params, texts))
     cancel.raise_if_cancelled()
     def check() -> None:
         cancel.raise_if_cancelled()

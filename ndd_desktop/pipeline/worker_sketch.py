@@ -23,14 +23,18 @@ from ..ingest.options import ExtractOptions
 SKETCH_ATTR = "sketch_blob"
 
 
-def sketch_blobs(method: Method, params: Any, texts: list[str]) -> list[bytes]:
-    """Normalise and sketch a batch of extracted texts; the sketches as stored bytes.
+def sketch_texts(method: Method, params: Any, texts: list[str]) -> list:
+    """Normalise and sketch a batch of extracted texts.
 
     What the parameter ``ignore`` names (links, e-mail addresses, numbers) is left out of
     what is sketched, never out of the stored text."""
     ignore = getattr(params, "ignore", "")
-    sketches = method.sketch_many([normalize(t, ignore) for t in texts], params)
-    return [method.to_bytes(s) for s in sketches]
+    return method.sketch_many([normalize(t, ignore) for t in texts], params)
+
+
+def sketch_blobs(method: Method, params: Any, texts: list[str]) -> list[bytes]:
+    """:func:`sketch_texts` as bytes (``Method.to_bytes``)."""
+    return [method.to_bytes(s) for s in sketch_texts(method, params, texts)]
 
 
 @dataclass(frozen=True)

@@ -14,8 +14,10 @@ from pathlib import Path
 from .engine import HEAD_REVISION, SQLITE_MAGIC, read_only_uri, schema_number
 
 #: The tables of a collection, in the order ``ndd repair`` saves them (review first).
-TABLES = ("decisions", "settings", "roots", "files", "documents", "document_text", "sketches",
+TABLES = ("decisions", "settings", "roots", "files", "documents", "text_dictionaries", "document_text", "sketches",
           "pair_sets", "pairs", "scan_runs")
+#: Tables added by a later schema, with the schema number that added them.
+_SINCE = {"settings": 4, "text_dictionaries": 7}
 #: How many problems ``PRAGMA integrity_check`` lists at most.
 MAX_PROBLEMS = 50
 
@@ -96,7 +98,8 @@ def _check_open(conn: sqlite3.Connection, report: CheckReport) -> None:
         report.problems.append(f"SQLite's integrity check failed ({len(report.integrity)} problem(s) listed)")
     for table in TABLES:
         if table not in tables:
-            if table != "settings" or report.revision is None or schema_number(report.revision) >= 4:
+            since = _SINCE.get(table)  # a table of a later schema is not missing from an older file
+            if since is None or report.revision is None or schema_number(report.revision) >= since:
                 report.problems.append(f"the table {table} is missing")
             continue
         try:

@@ -6,11 +6,10 @@ them through ``store.scans``.
 
 from __future__ import annotations
 
-import zlib
 from typing import TYPE_CHECKING, Sequence
 
-from . import engine as _engine
 from ._sql import DOC_COLUMNS, DOC_FROM, chunks, dec_path, doc_from_row, enc_path, placeholders
+from .text_codec import dictionary_fetcher
 from .types import DocumentInfo, Root, StoreError
 
 if TYPE_CHECKING:
@@ -95,23 +94,21 @@ class Documents:
 
     def text(self, doc_id: int) -> str | None:
         """The extracted (not normalised) text of a document, None when there is none."""
-        with self._db._read() as conn:
+        with self._db._read() as conn:  # a damaged text does not decompress: StoreDamaged
             row = conn.exec_driver_sql("SELECT data FROM document_text WHERE doc_id = ?", (int(doc_id),)).first()
-        if row is None:
-            return None
-        with _engine.guarded(self._db.path):  # a damaged text does not decompress
-            return zlib.decompress(row[0]).decode("utf-8", "surrogatepass")
+            return None if row is None else self._db._codec.decoder(dictionary_fetcher(conn))(row[0])
 
     def texts(self, doc_ids: Sequence[int]) -> dict[int, str]:
         """Extracted texts of the given documents (those that have one)."""
         out: dict[int, str] = {}
         with self._db._read() as conn:
+            decode = self._db._codec.decoder(dictionary_fetcher(conn))
             for part in chunks(list(doc_ids)):
                 rows = conn.exec_driver_sql(
                     f"SELECT doc_id, data FROM document_text WHERE doc_id IN ({placeholders(len(part))})", tuple(part)
                 ).fetchall()
                 for doc_id, data in rows:
-                    out[doc_id] = zlib.decompress(data).decode("utf-8", "surrogatepass")
+                    out[doc_id] = decode(data)
         return out
 
     def errors(self) -> list[DocumentInfo]:

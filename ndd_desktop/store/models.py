@@ -77,10 +77,22 @@ class DocumentRow(Base):
 
 
 class DocumentTextRow(Base):
-    """The extracted text of a document, zlib-compressed (the compare view shows it)."""
+    """The extracted text of a document, compressed (store.text_codec: a zstd frame naming
+    its dictionary; zlib in rows written before schema 0007). The compare view shows it,
+    the verification and sketch_from_text methods read it."""
 
     __tablename__ = "document_text"
     doc_id: Mapped[int] = mapped_column(ForeignKey("documents.id", ondelete="CASCADE"), primary_key=True)
+    data: Mapped[bytes] = mapped_column(LargeBinary)
+
+
+class TextDictionaryRow(Base):
+    """A zstd dictionary the collection's texts are compressed with (never changed once
+    written; ``id`` is the dictionary's own id, which each frame names)."""
+
+    __tablename__ = "text_dictionaries"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    created: Mapped[float] = mapped_column(Float)
     data: Mapped[bytes] = mapped_column(LargeBinary)
 
 

@@ -3,8 +3,9 @@
 The damaged file is only read (SQLite's read-only mode). A fresh collection file is
 created with the current schema, and the tables are copied one at a time, the review
 first (decisions, settings: what no rescan can give back), then roots, files, documents,
-texts, pair sets, pairs and the scan log. Texts are kept only when they decompress (zlib's
-checksum tells a garbled one). Sketches are not copied: a damaged page can garble one
+texts (their dictionaries first), pair sets, pairs and the scan log. Texts are kept only
+when they decompress (the zstd frame's checksum, or zlib's in an older file, tells a
+garbled one). Sketches are not copied: a damaged page can garble one
 without SQLite noticing, and a garbled sketch gives wrong scores silently; the next scan
 sketches every document again from its stored text (no file is read for that) and
 recomputes the pairs. Each table is read in row id order;
@@ -22,16 +23,19 @@ from __future__ import annotations
 
 import os
 import sqlite3
-import zlib
 from dataclasses import dataclass, field
+from typing import Callable
 
 from .check import TABLES, connect_read_only
+from .text_codec import TEXT_ERRORS, TextCodec, dictionary_fetcher
 from .types import StoreError
 
 #: Rows read and written at a time.
 BATCH = 2000
 #: AUTOINCREMENT tables, whose counters keep ids from being reused.
 _SEQUENCED = ("files", "documents", "decisions")
+#: Tables an older schema does not have (nothing to save, nothing lost).
+_LATER = ("settings", "text_dictionaries")
 
 
 @dataclass
@@ -105,23 +109,25 @@ def _copy_table(src: sqlite3.Connection, out: sqlite3.Connection, table: str, re
         report.unreadable[table] = str(exc)
         return
     if not have:
-        report.unreadable[table] = "the table is missing" if table != "settings" else ""
+        report.unreadable[table] = "the table is missing" if table not in _LATER else ""
         if not report.unreadable[table]:
-            del report.unreadable[table]  # an older schema without settings: nothing to save
+            del report.unreadable[table]  # an older schema without it: nothing to save
         return
     cols = [c for c in _columns(out, table) if c in have]  # an older schema has fewer columns
     names = ", ".join(cols)
     select = f"SELECT rowid, {names} FROM {table}"
     insert = f"INSERT INTO {table} ({names}) VALUES ({', '.join('?' * len(cols))})"
     copied = last = 0
+    # texts are checked against the dictionaries already copied (text_dictionaries comes first)
+    decode = TextCodec().decoder(dictionary_fetcher(out)) if table == "document_text" else None
     try:  # the fast way: one pass in row id order
         cursor = src.execute(select + " ORDER BY rowid")
         while rows := cursor.fetchmany(BATCH):
-            copied += _insert(out, insert, _sound(table, rows))
+            copied += _insert(out, insert, _sound(rows, decode))
             last = rows[-1][0]
     except sqlite3.Error:
         # A damaged page: go on row by row after the last row read, up to the highest row id.
-        copied += _copy_by_rowid(src, out, table, select, insert, last)
+        copied += _copy_by_rowid(src, out, table, select, insert, last, decode)
     report.copied[table] = copied
     try:  # a count can often be had from an index when the table's own pages are damaged
         total = int(src.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0])
@@ -130,15 +136,16 @@ def _copy_table(src: sqlite3.Connection, out: sqlite3.Connection, table: str, re
         report.lost[table] = None
 
 
-def _sound(table: str, rows: list[tuple]) -> list[tuple]:
-    """The rows without their row id, less texts that do not decompress."""
-    if table != "document_text":
+def _sound(rows: list[tuple], decode: Callable[[bytes], str] | None) -> list[tuple]:
+    """The rows without their row id, less texts that do not decompress (``decode``
+    given: rows of document_text)."""
+    if decode is None:
         return [r[1:] for r in rows]
     kept = []
     for r in rows:
         try:
-            zlib.decompress(r[2])  # (rowid, doc_id, data)
-        except (zlib.error, TypeError):
+            decode(r[2])  # (rowid, doc_id, data)
+        except (*TEXT_ERRORS, TypeError, UnicodeDecodeError):
             continue
         kept.append(r[1:])
     return kept
@@ -180,7 +187,8 @@ def _highest_rowid(src: sqlite3.Connection, table: str, last: int) -> int:
     return last + 100_000
 
 
-def _copy_by_rowid(src, out, table: str, select: str, insert: str, last: int) -> int:
+def _copy_by_rowid(src, out, table: str, select: str, insert: str, last: int,
+                   decode: Callable[[bytes], str] | None) -> int:
     """Read row after row by id from ``last + 1``; a row whose page is damaged is lost.
     Returns how many rows were written."""
     top = _highest_rowid(src, table, last)
@@ -192,7 +200,7 @@ def _copy_by_rowid(src, out, table: str, select: str, insert: str, last: int) ->
         except sqlite3.Error:
             continue
         if row is not None:
-            batch.extend(_sound(table, [row]))
+            batch.extend(_sound([row], decode))
         if len(batch) >= BATCH:
             written += _insert(out, insert, batch)
             batch = []

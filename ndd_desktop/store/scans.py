@@ -97,7 +97,9 @@ class Scans:
             ).scalar_one()
 
     def end_run(self, run_id: int, status: str, counts: dict[str, int], message: str = "") -> None:
-        """Record the end of a scan with its counts (keys as ScanRun's count fields)."""
+        """Record the end of a scan with its counts (keys as ScanRun's count fields);
+        sketches it made that its pair stage did not take are let go."""
+        self._db._carried.clear()
         fields = ("documents", "new", "changed", "unchanged", "removed", "errors", "pairs")
         sets = ", ".join(f"{f} = ?" for f in fields)
         with self._db._write() as conn:
@@ -175,8 +177,13 @@ class Scans:
         """Record a batch of extracted documents with their files, texts and sketches, in one
         transaction (see :func:`.scanwrite.write_documents`). Returns the document ids, in the
         order of ``docs``."""
+        carry: dict[int, bytes] = {}
         with self._db._write() as conn:
-            return scanwrite.write_documents(conn, docs, method, sketch_key, keep_ids)
+            ids = scanwrite.write_documents(conn, docs, method, sketch_key, keep_ids, codec=self._db._codec,
+                                            carried=self._db._carried, carry=carry)
+        if carry:  # held once the transaction has committed (see Sketches.load)
+            self._db._carried.setdefault((method, sketch_key), {}).update(carry)
+        return ids
 
     def touch_files(self, items: Sequence[tuple[int, int, int]]) -> None:
         """Update (file id, size, mtime_ns) of files whose content was confirmed unchanged."""

@@ -10,18 +10,24 @@ from __future__ import annotations
 
 import json
 import time
-import zlib
 from dataclasses import dataclass
 from typing import Callable, Sequence
 
 import numpy as np
 from sqlalchemy import Connection
 
+from ..core.methods import get_method
 from ._sql import chunks, dec_path, enc_path, placeholders
 from .email import email_row
+from .text_codec import TextCodec, encode_texts
 
-#: zlib level for stored texts: most of the gain of level 6 at several times the speed.
-TEXT_COMPRESSION = 1
+
+def sketch_from_text(method: str) -> bool:
+    """Whether the store keeps only a mark for this method's sketches (Method.sketch_from_text)."""
+    try:
+        return bool(get_method(method).sketch_from_text)
+    except KeyError:  # a name no method has (tests): bytes are stored as given
+        return False
 
 
 @dataclass
@@ -68,7 +74,8 @@ def _nullable(arr: np.ndarray | None, part: slice, n: int) -> list:
 
 
 def write_documents(
-    conn: Connection, docs: Sequence[DocWrite], method: str, sketch_key: str, keep_ids: set[int] | None = None
+    conn: Connection, docs: Sequence[DocWrite], method: str, sketch_key: str, keep_ids: set[int] | None = None,
+    *, codec: TextCodec, carried: dict[tuple[str, str], dict[int, bytes]], carry: dict[int, bytes],
 ) -> list[int]:
     """Record a batch of extracted documents with their files, texts and sketches.
 
@@ -77,6 +84,11 @@ def write_documents(
     and sketch where given, then drop documents of the touched files that this scan
     did not produce (ids in ``keep_ids`` were written earlier in the same scan).
     Returns the document ids, in the order of ``docs``.
+
+    Texts are compressed with the collection's ``codec``. For a method whose sketches are
+    made from the text (``sketch_from_text``) only a mark is stored and the sketch goes into
+    ``carry`` (the caller hands it to the pair stage once the transaction has committed);
+    ``carried`` (sketches held from earlier batches) loses those of changed documents.
     """
     keep = set(keep_ids or ())
     ids: list[int] = []
@@ -85,7 +97,8 @@ def write_documents(
     cur = conn.connection.dbapi_connection.cursor()
     root_ids = {dec_path(p): i for p, i in cur.execute("SELECT path, id FROM roots")}
     file_ids: dict[tuple[int, str], int] = {}
-    texts, sketches, dropped = [], [], []
+    texts, text_ids, sketches, dropped = [], [], [], []
+    derived = sketch_from_text(method)
     headers, written = [], []
     for d in docs:
         root_id = root_ids[d.root]
@@ -120,10 +133,15 @@ def write_documents(
             )
             if d.content_changed:
                 dropped.append((doc_id,))
+                for held in carried.values():  # a sketch of the old content
+                    held.pop(doc_id, None)
         if d.text is not None:
-            texts.append((doc_id, zlib.compress(d.text.encode("utf-8", "surrogatepass"), TEXT_COMPRESSION)))
+            texts.append(d.text)
+            text_ids.append(doc_id)
         if d.sketch is not None:
-            sketches.append((doc_id, method, sketch_key, d.sketch))
+            if derived:  # a mark in the file, the sketch in memory for the pair stage
+                carry[doc_id] = d.sketch
+            sketches.append((doc_id, method, sketch_key, b"" if derived else d.sketch))
         ids.append(doc_id)
         keep.add(doc_id)
         written.append((doc_id,))
@@ -139,7 +157,8 @@ def write_documents(
             "INSERT INTO email_headers (doc_id, message_id, in_reply_to, refs, subject, sender, date_text) "
             "VALUES (?, ?, ?, ?, ?, ?, ?)", headers)
     if texts:
-        cur.executemany("INSERT OR REPLACE INTO document_text (doc_id, data) VALUES (?, ?)", texts)
+        cur.executemany("INSERT OR REPLACE INTO document_text (doc_id, data) VALUES (?, ?)",
+                        zip(text_ids, encode_texts(cur, codec, texts)))
     if sketches:
         cur.executemany(
             "INSERT OR REPLACE INTO sketches (doc_id, method, sketch_key, data) VALUES (?, ?, ?, ?)", sketches

@@ -11,6 +11,11 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence
 import numpy as np
 
 from ._sql import chunks, placeholders
+from .scanwrite import sketch_from_text
+from .types import StoreError
+
+#: Texts read and sketched at once when sketches are made again (:meth:`Sketches.load`).
+TEXTS_PER_DERIVE = 500
 
 if TYPE_CHECKING:
     from .store import Store
@@ -57,13 +62,21 @@ class Sketches:
         return ids, [r[1] for r in rows], refs
 
     def load(
-        self, method: str, sketch_key: str, decode: Callable[[bytes], Any] | None = None
+        self, method: str, sketch_key: str, decode: Callable[[bytes], Any] | None = None,
+        derive: Callable[[list[str]], list[Any]] | None = None,
     ) -> tuple[np.ndarray, list, np.ndarray, np.ndarray]:
         """(doc ids, sketches, dates (NaN unknown), reference flags) of sketched ok documents, by id.
 
         The sketches are the stored bytes, or ``decode(bytes)`` of each when given (decoded
-        row by row, so the bytes of all sketches are never held at once).
+        row by row, so the bytes of all sketches are never held at once). For a method
+        whose sketches are made from the text (``sketch_from_text``) the store holds only a
+        mark: the sketches made during this session's scan are taken (decoded) from
+        memory, the others are ``derive(texts)`` of their stored texts, read in batches
+        (StoreError when such a sketch must be made and no ``derive`` is given).
         """
+        derived = sketch_from_text(method)
+        carried = self._db._carried.pop((method, sketch_key), {}) if derived else {}
+        remake: list[int] = []
         with self._db._read() as conn:
             cur = conn.exec_driver_sql(
                 "SELECT d.id, s.data, d.date, r.reference FROM sketches s JOIN documents d ON d.id = s.doc_id "
@@ -72,10 +85,24 @@ class Sketches:
             )
             ids, blobs, dates, refs = [], [], [], []
             for doc_id, data, date, ref in cur:
+                if derived and not data:
+                    data = carried.pop(doc_id, None)
+                    if data is None:
+                        if derive is None:  # an empty sketch would silently find no pairs
+                            raise StoreError(f"the sketches of {method} are made from the stored texts: "
+                                             "Sketches.load needs derive")
+                        remake.append(len(ids))
+                        data = b""
                 ids.append(doc_id)
                 blobs.append(data if decode is None else decode(data))
                 dates.append(np.nan if date is None else date)
                 refs.append(bool(ref))
+        del carried
+        for start in range(0, len(remake), TEXTS_PER_DERIVE):
+            part = remake[start : start + TEXTS_PER_DERIVE]
+            texts = self._db.documents.texts([ids[k] for k in part])
+            for k, sketch in zip(part, derive([texts.get(ids[k], "") for k in part])):
+                blobs[k] = sketch
         return (
             np.array(ids, dtype=np.int64),
             blobs,
@@ -87,8 +114,11 @@ class Sketches:
         """Store sketches of existing documents (one transaction)."""
         if not items:
             return
+        derived = sketch_from_text(method)
         with self._db._write() as conn:
             conn.exec_driver_sql(
                 "INSERT OR REPLACE INTO sketches (doc_id, method, sketch_key, data) VALUES (?, ?, ?, ?)",
-                [(int(i), method, sketch_key, blob) for i, blob in items],
+                [(int(i), method, sketch_key, b"" if derived else blob) for i, blob in items],
             )
+        if derived:  # see scanwrite.write_documents (an empty blob is only a mark)
+            self._db._carried.setdefault((method, sketch_key), {}).update((int(i), blob) for i, blob in items if blob)

@@ -25,6 +25,7 @@ from .review import Review
 from .scans import Scans
 from .settings import Settings
 from .sketches import Sketches
+from .text_codec import TextCodec
 from .types import StoreReadOnly
 
 
@@ -52,6 +53,12 @@ class Store:
         self._engine = engine
         self._wengine = write_engine
         self._dengine = durable_engine
+        #: The collection's text dictionaries, cached (store.text_codec).
+        self._codec = TextCodec()
+        #: Sketches of sketch_from_text methods made during this session's scan, by
+        #: (method, sketch key) and document id, until its pair stage takes them (see
+        #: Sketches.load).
+        self._carried: dict[tuple[str, str], dict[int, bytes]] = {}
         self.documents = Documents(self)
         self.pairs = Pairs(self)
         self.sketches = Sketches(self)

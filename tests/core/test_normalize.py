@@ -78,3 +78,13 @@ def test_ascii_fast_paths_agree_with_the_mark_aware_patterns(text):
     word, non_word = _patterns()
     assert strip_to_letters(text) == non_word.sub("", text.replace("_", " "))
     assert tokens(text) == word.findall(text)
+
+
+def test_strip_to_letters_of_every_latin1_character():
+    # the byte table of the fast path keeps exactly letters and digits (no "_", no space)
+    from ndd_desktop.core.normalize import strip_to_letters
+
+    kept = strip_to_letters("".join(chr(c) for c in range(256)))
+    assert kept == "".join(chr(c) for c in range(256) if chr(c).isalnum())
+    assert strip_to_letters("a_b c-d\u00a0e") == "abcde"
+    assert strip_to_letters("नमस्ते, world_") == "नमस्तेworld"  # marks stay (the other path)

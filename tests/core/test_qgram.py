@@ -158,7 +158,7 @@ def test_sketch_is_uint32_and_versioned():
     from ndd_desktop.core.params import params_hash
 
     assert params_hash(p, sketch_only=True) == "35f506f952b38250"  # version 1's key
-    assert m.sketch_key(p) == "36f14da27ccdf56d"
+    assert m.sketch_key(p) == "ebbe1fc4bcac569b"  # version 4: sketches made from the texts
 
 
 def test_combining_marks_are_letters():
@@ -188,3 +188,13 @@ def test_pairs_say_from_which_score_the_search_was_complete(request):
     assert contained.complete_from == 1.0  # bands follow resemblance, not containment
     hybrid = get_method("hybrid")
     assert hybrid.find_pairs(hybrid.sketch_many(docs, hybrid.params()), hybrid.params(), 0.3).complete_from is None
+
+
+def test_a_batch_with_texts_beyond_latin1_sketches_each_text_as_alone():
+    # texts of code points below 256 are hashed apart from the others in a batch
+    m = QGramMethod()
+    p = m.params()
+    texts = ["café crème brûlée", "a rose is a rose", "naïve 漢字 text", "", "ÆØÅ æøå", "😂 emoji and words"]
+    alone = [m.sketch(t, p).tolist() for t in texts]
+    assert [s.tolist() for s in m.sketch_many(texts, p)] == alone
+    assert len(alone[2]) > 0 and alone[3] == []

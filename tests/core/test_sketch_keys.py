@@ -22,7 +22,7 @@ TEXT = "Gooood morning: the parish minutes of 1820 were read and approved, เค•เค
 #: method -> (sketch key of the default parameters, sha256[:16] of the sketch's bytes)
 PINNED = {
     "exact": ("bf21a9e8fbc5a384", "3b1d47ccd5d444f5"),
-    "qgram": ("36f14da27ccdf56d", "9354ecd0e1fab372"),
+    "qgram": ("ebbe1fc4bcac569b", "9354ecd0e1fab372"),
     "minhash": ("7cdcbcd1f9984dbf", "76fde1a973a2c927"),
     "bottomk": ("27c17c73a131f29d", "860725c6ad0f3a12"),
     "hybrid": ("8a5b6e84555405ba", "8661bef0644e921d"),

@@ -24,7 +24,7 @@ from ndd_desktop.store import Store
 # mid-way; at the kill point named by argv[3] it writes a marker file and waits.
 CHILD = textwrap.dedent(
     """
-    import os, sys, time, zlib
+    import os, sys, time
     import ndd_desktop.ingest.pool as pool
     from ndd_desktop.pipeline import ScanConfig, ScanJob, extract_stage
     from ndd_desktop.core.methods import get_method
@@ -46,13 +46,13 @@ CHILD = textwrap.dedent(
 
     if point == "in-transaction":
         calls = [0]
-        real_compress = zlib.compress
-        def compress(data, level=-1):
+        real_encode = scanwrite.encode_texts
+        def encode(*a, **k):
             calls[0] += 1
-            if calls[0] == 23:   # the middle of the fifth batch's write transaction
+            if calls[0] == 5:   # the fifth batch's write transaction, its documents written
                 hold()
-            return real_compress(data, level)
-        scanwrite.zlib = type("Z", (), {"compress": staticmethod(compress), "decompress": zlib.decompress})
+            return real_encode(*a, **k)
+        scanwrite.encode_texts = encode
     if point == "pairs":
         m = get_method("qgram")
         real_find = m.find_pairs

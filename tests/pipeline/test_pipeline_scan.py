@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import sqlite3
 
 import pytest
 from pipehelp import make_corpus, pairs_by_path, scan, text_of, touch, variant
@@ -65,7 +66,9 @@ def test_added_changed_and_removed_files(tmp_path, store, calls):
     calls["extract"], calls["sketch"] = 0, {}
     s = scan(store, [tmp_path / "c"])
     assert (s.new, s.changed, s.removed, s.documents) == (1, 1, 1, 9)
-    assert calls["extract"] == 2 and calls["sketch"] == {"qgram": 2}
+    # the two new texts are sketched once as they are read; qgram stores no sketch bytes
+    # (sketch_from_text), so the pair stage sketches the other seven again from their texts
+    assert calls["extract"] == 2 and calls["sketch"] == {"qgram": 2 + 7}
     after = {d.relpath: d.id for d in store.documents.all()}
     assert "doc000.txt" not in after and after["doc003.txt"] == ids["doc003.txt"]
     names = {(os.path.basename(a), os.path.basename(b)) for a, b, _ in pairs_by_path(store, threshold=0.7)}
@@ -96,12 +99,24 @@ def test_parameter_change_resketches_only_that_method(tmp_path, store, calls):
     assert calls["extract"] == 0 and calls["sketch"] == {"qgram": 6}
     calls["sketch"] = {}
     scan(store, [tmp_path / "c"], method="qgram", params={"q": 3, "measure": "containment"})
-    assert calls["sketch"] == {}  # measure does not change the sketch
+    # measure does not change the sketch: no new sketch key; qgram's sketches are made from
+    # the stored texts (sketch_from_text), so a new pair set sketches them again
+    assert calls["sketch"] == {"qgram": 6}
+    assert sketch_keys(store, "qgram") == 2
     calls["sketch"] = {}
     scan(store, [tmp_path / "c"], method="exact")
     assert calls["sketch"] == {}
     assert {ps.method for ps in store.pairs.sets()} == {"exact", "qgram"}
     assert len([ps for ps in store.pairs.sets() if ps.method == "qgram"]) == 3
+
+
+def sketch_keys(store, method: str) -> int:
+    """How many sketch keys the store holds sketches of for the method."""
+    con = sqlite3.connect(store.path)
+    try:
+        return con.execute("SELECT COUNT(DISTINCT sketch_key) FROM sketches WHERE method = ?", (method,)).fetchone()[0]
+    finally:
+        con.close()
 
 
 def test_reference_documents_are_not_compared_with_each_other(tmp_path, store):

@@ -52,6 +52,10 @@ def damage_table(db, table: str, keep_first: int = 1) -> int:
     (SQLite then reports "database disk image is malformed" for them); returns how many."""
     checkpointed(db)
     conn = sqlite3.connect(db)
+    # SQLite's smallest usual pages, so the few rows of a test table span several
+    conn.execute("PRAGMA journal_mode = DELETE")
+    conn.execute("PRAGMA page_size = 1024")
+    conn.execute("VACUUM")
     page_size = conn.execute("PRAGMA page_size").fetchone()[0]
     pages = [r[0] for r in conn.execute(
         "SELECT pageno FROM dbstat WHERE name = ? AND pagetype = 'leaf' ORDER BY pageno", (table,))]

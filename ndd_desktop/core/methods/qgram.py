@@ -52,6 +52,28 @@ def qgram_hashes_many(texts: Sequence[str], q: int) -> list[np.ndarray]:
     """Sorted distinct 32-bit values (uint32) of the q-grams of ``strip_to_letters(text)``
     for each text; a non-empty text shorter than q has one value (of the whole text)."""
     stripped = [strip_to_letters(t) for t in texts]
+    # texts of code points below 256 are hashed byte-wise, the others code point by code
+    # point (several times slower): apart, so one such text does not slow its whole batch
+    wide = [k for k, t in enumerate(stripped) if not _is_latin1(t)]
+    if not wide or len(wide) == len(stripped):
+        return _gram_sets(stripped, q)
+    narrow = sorted(set(range(len(stripped))) - set(wide))
+    out: list[np.ndarray] = [np.empty(0, np.uint32)] * len(stripped)
+    for group in (narrow, wide):
+        for k, sketch in zip(group, _gram_sets([stripped[k] for k in group], q)):
+            out[k] = sketch
+    return out
+
+
+def _is_latin1(text: str) -> bool:
+    try:
+        text.encode("latin-1")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _gram_sets(stripped: Sequence[str], q: int) -> list[np.ndarray]:
     values, starts, counts = char_gram_values(stripped, q)
     return [sorted_unique(values[s : s + c]) for s, c in zip(starts.tolist(), counts.tolist())]
 
@@ -103,8 +125,10 @@ class QGramMethod(SetOverlapMethod):
     #: Version of the sketch values (2: 32-bit q-gram values, core.hashing's
     #: ``char_gram_values``; 1 was 64-bit hashes; 3: combining marks are kept as letters).
     #: Part of the sketch key, so sketches stored by an older version are recomputed rather
-    #: than compared with new ones.
-    sketch_version = 3
+    #: than compared with new ones. 4: the values are no longer stored (sketch_from_text),
+    #: so stores forget the stored ones.
+    sketch_version = 4
+    sketch_from_text = True
 
     def sketch(self, text: str, params: Any) -> np.ndarray:
         """Sorted distinct q-gram values (uint32) of the letters and digits of ``text``."""
