@@ -22,9 +22,9 @@ from ..store import DocumentInfo, DocWrite, Store
 from .cancel import CancelToken
 from .plan import ScanPlan
 from .progress import ProgressMeter
-from .worker_sketch import SKETCH_ATTR, SketchingExtractor, sketch_blobs
+from .worker_sketch import SKETCH_ATTR, TEXT_ATTR, SketchingExtractor, sketch_blobs
 
-BATCH_DOCS = 500
+BATCH_DOCS = 2000
 BATCH_TEXT_CHARS = 32_000_000
 BATCH_SECONDS = 2.0
 
@@ -208,5 +208,6 @@ class ExtractStage:
             status=d.status,
             reason=d.reason,
             text=d.text if d.status == "ok" else None,
+            text_blob=getattr(d, TEXT_ATTR, None) if d.status == "ok" else None,
             email=d.email,
         )

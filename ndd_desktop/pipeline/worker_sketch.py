@@ -20,9 +20,12 @@ from ..core.normalize import normalize
 from ..ingest.document import ExtractedDocument, FileEntry
 from ..ingest.extract import extract_entry
 from ..ingest.options import ExtractOptions
+from ..store.scanwrite import encode_text
 
 #: Attribute name of the sketch bytes a worker attaches to an ExtractedDocument.
 SKETCH_ATTR = "sketch_blob"
+#: Attribute name of the text in its stored form (``store.scanwrite.encode_text``).
+TEXT_ATTR = "text_blob"
 
 
 def sketch_blobs(method: Method, params: Any, texts: list[str]) -> list[bytes]:
@@ -59,6 +62,8 @@ class SketchingExtractor:
         ok = [d for docs in results for d in docs if d.status == "ok" and d.text is not None]
         if not ok:
             return
+        for d in ok:
+            setattr(d, TEXT_ATTR, encode_text(d.text))
         try:
             method = get_method(self.method)
             blobs = sketch_blobs(method, method.params(dict(self.params)), [d.text for d in ok])

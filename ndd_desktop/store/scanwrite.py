@@ -23,6 +23,14 @@ from .email import email_row
 TEXT_COMPRESSION = 1
 
 
+def encode_text(text: str) -> bytes:
+    """A document's text in its stored form (what :meth:`ScanWriteMixin.texts` decodes).
+
+    The scan's extraction workers call it, so that compressing runs in parallel there and
+    not in the one process that writes."""
+    return zlib.compress(text.encode("utf-8", "surrogatepass"), TEXT_COMPRESSION)
+
+
 @dataclass(frozen=True)
 class KnownFile:
     """A file as the last scan recorded it."""
@@ -53,7 +61,8 @@ class DocWrite:
     """One extracted document to record (see :meth:`ScanWriteMixin.write_documents`).
 
     ``doc_id`` is the row to update (same path, or a moved document), None for a new one;
-    ``text`` is written when given; ``sketch`` is stored under the method and key of the
+    ``text`` is written when given (``text_blob``, when also given, is that text already
+    in its stored form, see :func:`encode_text`); ``sketch`` is stored under the method and key of the
     call when given; ``content_changed`` drops the document's old sketches of every method.
     """
 
@@ -77,6 +86,7 @@ class DocWrite:
     text: str | None = None
     sketch: bytes | None = None
     content_changed: bool = False
+    text_blob: bytes | None = None
     #: threading headers of an e-mail message (keys of ``store.email.HEADER_KEYS``); None: not a message
     email: dict | None = None
 
@@ -297,7 +307,7 @@ class ScanWriteMixin:
                     if d.content_changed:
                         dropped.append((doc_id,))
                 if d.text is not None:
-                    texts.append((doc_id, zlib.compress(d.text.encode("utf-8", "surrogatepass"), TEXT_COMPRESSION)))
+                    texts.append((doc_id, d.text_blob if d.text_blob is not None else encode_text(d.text)))
                 if d.sketch is not None:
                     sketches.append((doc_id, method, sketch_key, d.sketch))
                 ids.append(doc_id)
