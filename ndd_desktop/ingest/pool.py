@@ -25,6 +25,7 @@ process: no time limit, no crash isolation; meant for tests and small jobs.
 
 from __future__ import annotations
 
+import inspect
 import multiprocessing
 import os
 import signal
@@ -107,7 +108,7 @@ def extract_many(
     if workers == 0:
         yield from _in_process(entries, limits, cancel, extractor)
         return
-    pool = _Pool(workers or default_workers(), limits, extractor, _context(mp_context))
+    pool = _Pool(workers or default_workers(), limits, extractor, _context(mp_context, extractor))
     source = iter(entries)
     exhausted = False
     try:
@@ -149,13 +150,19 @@ def _in_process(entries: Iterable[FileEntry], limits: Limits, cancel, extractor:
             return
 
 
-def _context(method: str | None):
+def _context(method: str | None, extractor: Extractor = extract_entry):
     if method is None:
         method = "forkserver" if sys.platform.startswith("linux") else "spawn"
     ctx = multiprocessing.get_context(method)
     if method == "forkserver":
-        # trafilatura (web pages) is imported once in the server, not once per worker
-        ctx.set_forkserver_preload(["ndd_desktop.ingest.extract", "trafilatura"])
+        # trafilatura (web pages) and the extractor's module (the scan's: the methods, the
+        # store) are imported once in the server, not once per worker (a server already
+        # running keeps what it preloaded)
+        modules = ["ndd_desktop.ingest.extract", "trafilatura"]
+        own = extractor.__module__ if inspect.isfunction(extractor) else type(extractor).__module__
+        if own.startswith("ndd_desktop.") and own not in modules:
+            modules.append(own)
+        ctx.set_forkserver_preload(modules)
     return ctx
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -183,3 +184,19 @@ def test_long_tokens_and_word_order():
     (short,) = _runs(hashing.word_shingle_values(["alpha beta"], 3))
     (full,) = _runs(hashing.word_shingle_values(["alpha beta"], 2))
     assert short[0] != full[0]
+
+
+@pytest.mark.parametrize("text", [
+    "café ünïcode ’quoted’ – dash", "e\u0301 and a\u0308 combining marks", "emoji \U0001F600here",
+    "lone \ud800 surrogate", "жж пп_1 ॐ हि", "ﬁ ǅ ² ½", "",
+])
+def test_utf8_word_spans_are_the_tokens(text):
+    raw = text.encode("utf-8", "surrogatepass")
+    starts, lengths = hashing._utf8_word_spans(raw)
+    got = [raw[s : s + n].decode("utf-8", "surrogatepass") for s, n in zip(starts.tolist(), lengths.tolist())]
+    assert got == tokens(text)
+
+
+def test_utf8_word_spans_leave_scripts_without_spaces_to_the_code_point_path():
+    assert hashing._utf8_word_spans("漢字 text".encode()) is None
+    assert hashing._utf8_word_spans("ภาษาไทย".encode()) is None
