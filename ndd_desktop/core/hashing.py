@@ -301,10 +301,15 @@ def _gram_keys(cps: np.ndarray, q: int) -> np.ndarray:
             keys |= wide[k : k + m] << np.uint64(8 * k)
         if cps.dtype == np.uint8 or int(cps.max()) < 256:
             return keys
-        big = np.zeros(cps.shape[0] + 1, dtype=np.int64)
-        np.cumsum(cps >= 256, out=big[1:])
-        other = np.flatnonzero(big[q : q + m] != big[:m])
-        keys[other] = _mix_inplace(_combine(wide, q)[other] + np.uint64(q))
+        # the grams holding a code point >= 256 (few: each starts at most q - 1 before one)
+        wide_at = np.flatnonzero(cps >= 256)
+        other = np.unique((wide_at[:, None] - np.arange(q)).ravel())
+        other = other[(other >= 0) & (other < m)]
+        h = wide[other]
+        with np.errstate(over="ignore"):
+            for k in range(1, q):
+                h = h * _BASE + wide[other + k]
+        keys[other] = _mix_inplace(h + np.uint64(q))
         return keys
     return _mix_inplace(_combine(wide, q) + np.uint64(q))
 
@@ -384,27 +389,48 @@ def _utf8_word_spans(raw: bytes) -> tuple[np.ndarray, np.ndarray] | None:
     by their code point: several times faster than working on every code point."""
     arr = np.frombuffer(raw, dtype=np.uint8)
     word = np.zeros(arr.shape[0] + 2, dtype=np.int8)
-    inner = word[1:-1].view(bool)
-    np.take(_ASCII_WORD_BYTES, arr, out=inner)  # every byte of a multi-byte character: False
-    lead = np.flatnonzero(arr >= 0xC0)
-    if lead.shape[0]:
-        last = arr.shape[0] - 1
-        b0 = arr[lead].astype(np.int64)
-        b1, b2, b3 = (arr[np.minimum(lead + k, last)].astype(np.int64) & 0x3F for k in (1, 2, 3))
-        size = 2 + (b0 >= 0xE0) + (b0 >= 0xF0)
-        cp = np.where(size == 2, ((b0 & 0x1F) << 6) | b1,
-                      np.where(size == 3, ((b0 & 0x0F) << 12) | (b1 << 6) | b2,
-                               ((b0 & 0x07) << 18) | (b1 << 12) | (b2 << 6) | b3))
-        word_table, nospace_table, _ = _word_tables()
-        if cp.max() >= _NOSPACE_MIN and nospace_table[cp].any():
-            return None
-        is_word = word_table[cp]
-        if is_word.any():
-            at, n = lead[is_word], size[is_word]
-            inner[np.repeat(at, n) + (np.arange(int(n.sum())) - np.repeat(np.cumsum(n) - n, n))] = True
+    if not _utf8_word_mask(arr, word[1:-1].view(bool), allow_nospace=False):
+        return None
     edges = np.flatnonzero(word[1:] != word[:-1])  # alternately a token start and end
     starts = edges[0::2]
     return starts, edges[1::2] - starts
+
+
+def _utf8_word_mask(arr: np.ndarray, out: np.ndarray, allow_nospace: bool = True) -> bool:
+    """Mark in ``out`` every byte of UTF-8 ``arr`` that belongs to a word character (a
+    letter, a digit, "_" or a combining mark). False, with ``out`` unfinished, when
+    ``allow_nospace`` is off and a character of a script written without spaces occurs."""
+    np.take(_ASCII_WORD_BYTES, arr, out=out)  # every byte of a multi-byte character: False
+    lead = np.flatnonzero(arr >= 0xC0)
+    if lead.shape[0] == 0:
+        return True
+    last = arr.shape[0] - 1
+    b0 = arr[lead].astype(np.int64)
+    b1, b2, b3 = (arr[np.minimum(lead + k, last)].astype(np.int64) & 0x3F for k in (1, 2, 3))
+    size = 2 + (b0 >= 0xE0) + (b0 >= 0xF0)
+    cp = np.where(size == 2, ((b0 & 0x1F) << 6) | b1,
+                  np.where(size == 3, ((b0 & 0x0F) << 12) | (b1 << 6) | b2,
+                           ((b0 & 0x07) << 18) | (b1 << 12) | (b2 << 6) | b3))
+    word_table, nospace_table, _ = _word_tables()
+    if not allow_nospace and cp.max() >= _NOSPACE_MIN and nospace_table[cp].any():
+        return False
+    is_word = word_table[cp]
+    if is_word.any():
+        at, n = lead[is_word], size[is_word]
+        out[np.repeat(at, n) + (np.arange(int(n.sum())) - np.repeat(np.cumsum(n) - n, n))] = True
+    return True
+
+
+def letters_only(text: str) -> str:
+    """``core.normalize.strip_to_letters`` (white space, punctuation and "_" removed;
+    letters, digits and combining marks kept), computed on the UTF-8 bytes: a tenth of
+    the time of the regular expression on text with accents or curly quotes."""
+    raw = text.encode("utf-8", "surrogatepass")
+    arr = np.frombuffer(raw, dtype=np.uint8)
+    keep = np.empty(arr.shape[0], dtype=bool)
+    _utf8_word_mask(arr, keep)
+    keep &= arr != np.uint8(ord("_"))
+    return arr[keep].tobytes().decode("utf-8", "surrogatepass")
 
 
 def _unicode_word_spans(cps: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -200,3 +200,28 @@ def test_utf8_word_spans_are_the_tokens(text):
 def test_utf8_word_spans_leave_scripts_without_spaces_to_the_code_point_path():
     assert hashing._utf8_word_spans("漢字 text".encode()) is None
     assert hashing._utf8_word_spans("ภาษาไทย".encode()) is None
+
+
+@pytest.mark.parametrize("text", [
+    "café ünïcode ’quoted’ – dash_x", "e\u0301 and a\u0308 marks", "漢字 ภาษาไทย mixed", "lone \ud800 surrogate",
+    "emoji \U0001F600 ﬁ ² ½", "plain ascii, with_under-scores!", "",
+])
+def test_letters_only_is_strip_to_letters(text):
+    from ndd_desktop.core.normalize import strip_to_letters
+
+    assert hashing.letters_only(text) == strip_to_letters(text)
+
+
+def test_qgram_keys_of_wide_characters_are_their_polynomial_hash():
+    # grams holding a code point >= 256 are hashed; the others are their packed code points
+    cps = np.array([97, 8217, 98, 99, 100, 101, 20013, 102], dtype=np.uint32)
+    keys = hashing._gram_keys(cps, 3)
+    wide = cps.astype(np.uint64)
+    for k in range(cps.shape[0] - 2):
+        window = wide[k : k + 3]
+        if window.max() < 256:
+            assert keys[k] == window[0] | window[1] << np.uint64(8) | window[2] << np.uint64(16)
+        else:
+            with np.errstate(over="ignore"):
+                h = (window[0] * hashing._BASE + window[1]) * hashing._BASE + window[2] + np.uint64(3)
+            assert keys[k] == hashing._mix_inplace(np.array([h]))[0]

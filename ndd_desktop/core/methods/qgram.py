@@ -32,10 +32,9 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from ..hashing import char_gram_values
+from ..hashing import char_gram_values, letters_only
 from ..inverted_index import sorted_unique
 from ..method import MEASURES
-from ..normalize import strip_to_letters
 from ..params import ignore_param, param
 from ..set_overlap_method import SetOverlapMethod
 
@@ -51,7 +50,7 @@ def positional_qgrams(s: str, q: int) -> list[tuple[int, str]]:
 def qgram_hashes_many(texts: Sequence[str], q: int) -> list[np.ndarray]:
     """Sorted distinct 32-bit values (uint32) of the q-grams of ``strip_to_letters(text)``
     for each text; a non-empty text shorter than q has one value (of the whole text)."""
-    stripped = [strip_to_letters(t) for t in texts]
+    stripped = [letters_only(t) for t in texts]  # strip_to_letters, faster
     values, starts, counts = char_gram_values(stripped, q)
     return [sorted_unique(values[s : s + c]) for s, c in zip(starts.tolist(), counts.tolist())]
 
