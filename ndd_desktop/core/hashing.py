@@ -463,12 +463,12 @@ def _token_keys(raw: bytes, starts: np.ndarray, lengths: np.ndarray) -> np.ndarr
     return keys
 
 
-def word_shingle_values(texts: Sequence[str], w: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """32-bit odd values of the w-token shingles of many texts: (values, starts, counts).
+def word_token_keys(texts: Sequence[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """64-bit keys of the tokens of many texts, as ``core.normalize.tokens`` splits them:
+    (keys, the index of each text's first token, the number of tokens of each text).
 
-    As ``char_gram_values``; a text with 1..w-1 tokens has one value (of all its tokens).
-    Tokens are those of ``core.normalize.tokens``.
-    """
+    Equal tokens have equal keys in any text and any batch; the tokens of all texts are
+    found and hashed in a few array operations over the texts joined."""
     n = len(texts)
     joined = " ".join(texts)  # the space keeps tokens of neighbouring texts apart
     lengths = np.fromiter(map(len, texts), dtype=np.int64, count=n)
@@ -495,7 +495,16 @@ def word_shingle_values(texts: Sequence[str], w: int) -> tuple[np.ndarray, np.nd
         tok_lens = byte_at[tok_starts + char_lens] - byte_starts
     first_tok = np.searchsorted(tok_starts, text_starts)
     ntok = np.diff(np.append(first_tok, tok_starts.shape[0]))
-    tok = _mix_inplace(_token_keys(raw, byte_starts, tok_lens))
+    return _mix_inplace(_token_keys(raw, byte_starts, tok_lens)), first_tok, ntok
+
+
+def word_shingle_values(texts: Sequence[str], w: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """32-bit odd values of the w-token shingles of many texts: (values, starts, counts).
+
+    As ``char_gram_values``; a text with 1..w-1 tokens has one value (of all its tokens).
+    Tokens are those of ``core.normalize.tokens``.
+    """
+    tok, first_tok, ntok = word_token_keys(texts)
     m = max(tok.shape[0] - w + 1, 0)
     shingles = tok[:m].copy()
     with np.errstate(over="ignore"):
