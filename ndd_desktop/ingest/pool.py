@@ -37,7 +37,7 @@ from multiprocessing.connection import wait
 
 from ndd_desktop.ingest import reasons as R
 from ndd_desktop.ingest.document import STATUS_ERROR, ExtractedDocument, FileEntry, problem
-from ndd_desktop.ingest.extract import extract_entry
+from ndd_desktop.ingest.extract import READER_MODULES, extract_entry
 from ndd_desktop.ingest.limits import Limits
 
 Extractor = Callable[[FileEntry, Limits], list[ExtractedDocument]]
@@ -158,7 +158,7 @@ def _context(method: str | None, extractor: Extractor = extract_entry):
         # trafilatura (web pages) and the extractor's module (the scan's: the methods, the
         # store) are imported once in the server, not once per worker (a server already
         # running keeps what it preloaded)
-        modules = ["ndd_desktop.ingest.extract", "trafilatura"]
+        modules = ["ndd_desktop.ingest.extract", *READER_MODULES, "trafilatura"]
         own = extractor.__module__ if inspect.isfunction(extractor) else type(extractor).__module__
         if own.startswith("ndd_desktop.") and own not in modules:
             modules.append(own)
