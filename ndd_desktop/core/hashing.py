@@ -15,7 +15,7 @@ from typing import Sequence
 
 import numpy as np
 
-from .normalize import combining_mark_ranges
+from .normalize import combining_mark_ranges, tokens
 
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)
@@ -394,6 +394,23 @@ def _utf8_word_spans(raw: bytes) -> tuple[np.ndarray, np.ndarray] | None:
     edges = np.flatnonzero(word[1:] != word[:-1])  # alternately a token start and end
     starts = edges[0::2]
     return starts, edges[1::2] - starts
+
+
+def word_tokens(text: str) -> list[str]:
+    """``core.normalize.tokens``: the words of a normalised text, found in its UTF-8 bytes
+    when it holds no character of a script written without spaces (several times faster
+    than the regular expression with the combining marks), else by ``tokens`` itself."""
+    if not text.isascii():
+        raw = text.encode("utf-8", "surrogatepass")
+        spans = _utf8_word_spans(raw)
+        if spans is not None:
+            # byte offsets to character offsets: less the continuation bytes before them
+            arr = np.frombuffer(raw, dtype=np.uint8)
+            before = np.zeros(arr.shape[0] + 1, dtype=np.int64)
+            np.cumsum((arr & np.uint8(0xC0)) == np.uint8(0x80), out=before[1:])
+            starts, ends = spans[0], spans[0] + spans[1]
+            return [text[a:b] for a, b in zip((starts - before[starts]).tolist(), (ends - before[ends]).tolist())]
+    return tokens(text)
 
 
 def _utf8_word_mask(arr: np.ndarray, out: np.ndarray, allow_nospace: bool = True) -> bool:

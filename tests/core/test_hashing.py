@@ -225,3 +225,8 @@ def test_qgram_keys_of_wide_characters_are_their_polynomial_hash():
             with np.errstate(over="ignore"):
                 h = (window[0] * hashing._BASE + window[1]) * hashing._BASE + window[2] + np.uint64(3)
             assert keys[k] == hashing._mix_inplace(np.array([h]))[0]
+
+
+@pytest.mark.parametrize("text", ["café ’x’ e\u0301 ﬁ ²", "漢字 and ภาษา", "plain words_here 42", "", "  ", "\ud800a b"])
+def test_word_tokens_are_the_tokens(text):
+    assert hashing.word_tokens(text) == tokens(text)
