@@ -267,6 +267,10 @@ def versus(folder: Path, base: Path, args: argparse.Namespace) -> dict:
     """Alternating runs: ``ndd scan`` against datasketch's bare pipeline on the same files,
     each followed (ndd) by an unchanged rescan and a rescan after touching a share of the
     files; ``ndd methods`` measures the start-up that the rescan ratios leave out."""
+    # bytecode as an installed package has it (with PYTHONDONTWRITEBYTECODE set, every
+    # start would compile the package's modules again)
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(REPO / "ndd_desktop")], check=False,
+                   stdout=subprocess.DEVNULL)
     runs = []
     methods = [m for m in (args.also or "").split(",") if m]
     for k in range(args.runs):
@@ -292,6 +296,7 @@ def versus(folder: Path, base: Path, args: argparse.Namespace) -> dict:
             for suffix in ("", "-wal", "-shm"):
                 Path(f"{other}{suffix}").unlink(missing_ok=True)
             row.setdefault("methods", {})[name] = ndd_scan(other, folder, name, args.timeout)
+        row["load"] = os.getloadavg()[0]  # the machine is shared: how busy it was
         runs.append(row)
         print(f"run {k + 1}: ndd {first['seconds']:.2f} s ({first['cpu_s']:.1f} CPU s, {first['peak_mb']:.0f} MB), "
               f"datasketch {ref['seconds']:.2f} s ({ref['peak_mb']:.0f} MB): {row['ratio']:.2f}x; start-up "
@@ -319,12 +324,13 @@ def render_versus(v: dict) -> str:
         "stored), alternating, on the same files. Wall seconds; memory is the peak resident memory summed over "
         "each process tree; the rescan speed-ups leave out the start-up (`ndd methods`).",
         "",
-        "| run | ndd scan | datasketch | ndd faster | ndd peak MB | datasketch peak MB | start-up | unchanged rescan | speed-up"
-        + (" | touched rescan | speed-up" if v["touch"] else "") + " |",
-        "|---:|---:|---:|---:|---:|---:|---:|---:|---:" + ("|---:|---:" if v["touch"] else "") + "|",
+        "| run | load | ndd scan | datasketch | ndd faster | CPU s ndd / datasketch | ndd peak MB | datasketch peak MB "
+        "| start-up | unchanged rescan | speed-up" + (" | touched rescan | speed-up" if v["touch"] else "") + " |",
+        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:" + ("|---:|---:" if v["touch"] else "") + "|",
     ]
     for k, r in enumerate(v["runs"], 1):
-        row = (f"| {k} | {r['ndd']['seconds']:.2f} s | {r['datasketch']['seconds']:.2f} s | {r['ratio']:.2f}x | "
+        row = (f"| {k} | {r.get('load', 0):.1f} | {r['ndd']['seconds']:.2f} s | {r['datasketch']['seconds']:.2f} s | "
+               f"{r['ratio']:.2f}x | {r['ndd']['cpu_s']:.1f} / {r['datasketch']['cpu_s']:.1f} | "
                f"{r['ndd']['peak_mb']:.0f} | {r['datasketch']['peak_mb']:.0f} | {r['startup_s']:.2f} s | "
                f"{r['rescan']['seconds']:.2f} s | {r['rescan_ratio']:.0f}x")
         if v["touch"]:
