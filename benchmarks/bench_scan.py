@@ -348,6 +348,23 @@ def render_versus(v: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
+def write_subsection(text: str) -> None:
+    """Replace the "### Whole scan against datasketch" part of "## Scan" in
+    docs/performance.md (added at the top of the section when missing); the rest of the
+    section, with its hand-written analysis, is left alone."""
+    doc = PERF_DOC.read_text(encoding="utf-8")
+    pattern = re.compile(r"^### Whole scan against datasketch\n.*?(?=^### |^## |\Z)", re.S | re.M)
+    if pattern.search(doc):
+        doc = pattern.sub(lambda _: text + "\n", doc)
+    else:
+        head = re.search(r"^## Scan\n\n", doc, re.M)
+        if head is None:
+            doc = doc.rstrip("\n") + "\n\n## Scan\n\n" + text
+        else:
+            doc = doc[: head.end()] + text + "\n" + doc[head.end():]
+    PERF_DOC.write_text(doc, encoding="utf-8")
+
+
 def write_section(text: str) -> None:
     """Replace (or append) the "## Scan" section of docs/performance.md."""
     doc = PERF_DOC.read_text(encoding="utf-8") if PERF_DOC.exists() else "# Performance\n"
@@ -396,8 +413,7 @@ def main(argv: list[str] | None = None) -> int:
             if args.write:
                 VERSUS.parent.mkdir(parents=True, exist_ok=True)
                 VERSUS.write_text(json.dumps(result, indent=1) + "\n")
-                results = json.loads(RESULTS.read_text()) if RESULTS.exists() else []
-                write_section(render(results))
+                write_subsection(render_versus(result))
             return 0
         db = base / f"bench-{args.n}-{args.method or 'default'}.ndd"
         for suffix in ("", "-wal", "-shm"):
@@ -464,8 +480,6 @@ def render(results: list[dict]) -> str:
             f"| {r['method']} | {r['n']:,} | {r['mb']:.0f} | {r['first_s']:.0f} s | {r['mb_s']:.2f} | {r['docs_s']:.0f} | "
             f"{r['rescan_s']:.1f} s | {r['ratio']:.0f}x | {r['pairs']:,} | {r['rss_mb']} / {r['tree_rss_mb']} MB | {r['rescan_rss_mb']} MB | {r['db_mb']} MB |"
         )
-    if VERSUS.exists():
-        lines += ["", render_versus(json.loads(VERSUS.read_text()))]
     lines += ["", "Seconds per stage of each first scan:", ""]
     for r in results:
         if "failed" in r:
