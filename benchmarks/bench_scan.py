@@ -315,7 +315,7 @@ def render_versus(v: dict) -> str:
     lines = [
         "### Whole scan against datasketch",
         "",
-        f"`python benchmarks/bench_scan.py --versus --n {v['n']:,} --runs {len(v['runs'])}"
+        f"`python benchmarks/bench_scan.py --versus --n {v['n']} --runs {len(v['runs'])}"
         + (f" --touch {v['touch']}" if v["touch"] else "") + "`"
         f" ({v['cpus']} CPUs shared with other work, load {v['load']:.1f} at the end): `ndd scan --method "
         f"{v['method']}` (a fresh collection file, default parameters, every candidate verified on its texts and "

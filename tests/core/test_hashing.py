@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import numpy as np
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -186,32 +185,6 @@ def test_long_tokens_and_word_order():
     assert short[0] != full[0]
 
 
-@pytest.mark.parametrize("text", [
-    "café ünïcode ’quoted’ – dash", "e\u0301 and a\u0308 combining marks", "emoji \U0001F600here",
-    "lone \ud800 surrogate", "жж пп_1 ॐ हि", "ﬁ ǅ ² ½", "",
-])
-def test_utf8_word_spans_are_the_tokens(text):
-    raw = text.encode("utf-8", "surrogatepass")
-    starts, lengths = hashing._utf8_word_spans(raw)
-    got = [raw[s : s + n].decode("utf-8", "surrogatepass") for s, n in zip(starts.tolist(), lengths.tolist())]
-    assert got == tokens(text)
-
-
-def test_utf8_word_spans_leave_scripts_without_spaces_to_the_code_point_path():
-    assert hashing._utf8_word_spans("漢字 text".encode()) is None
-    assert hashing._utf8_word_spans("ภาษาไทย".encode()) is None
-
-
-@pytest.mark.parametrize("text", [
-    "café ünïcode ’quoted’ – dash_x", "e\u0301 and a\u0308 marks", "漢字 ภาษาไทย mixed", "lone \ud800 surrogate",
-    "emoji \U0001F600 ﬁ ² ½", "plain ascii, with_under-scores!", "",
-])
-def test_letters_only_is_strip_to_letters(text):
-    from ndd_desktop.core.normalize import strip_to_letters
-
-    assert hashing.letters_only(text) == strip_to_letters(text)
-
-
 def test_qgram_keys_of_wide_characters_are_their_polynomial_hash():
     # grams holding a code point >= 256 are hashed; the others are their packed code points
     cps = np.array([97, 8217, 98, 99, 100, 101, 20013, 102], dtype=np.uint32)
@@ -225,8 +198,3 @@ def test_qgram_keys_of_wide_characters_are_their_polynomial_hash():
             with np.errstate(over="ignore"):
                 h = (window[0] * hashing._BASE + window[1]) * hashing._BASE + window[2] + np.uint64(3)
             assert keys[k] == hashing._mix_inplace(np.array([h]))[0]
-
-
-@pytest.mark.parametrize("text", ["café ’x’ e\u0301 ﬁ ²", "漢字 and ภาษา", "plain words_here 42", "", "  ", "\ud800a b"])
-def test_word_tokens_are_the_tokens(text):
-    assert hashing.word_tokens(text) == tokens(text)

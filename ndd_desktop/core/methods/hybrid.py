@@ -34,12 +34,13 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from ..hashing import shingle_hashes_of_tokens, word_tokens
+from ..hashing import shingle_hashes_of_tokens
 from ..inverted_index import least_jaccard
 from ..method import MEASURES
 from ..set_overlap_method import SetOverlapMethod
 from ..params import ignore_param, param
 from ..spelling import LANGUAGES, SpellingCorrector, collapse_repeats, get_corrector
+from ..utf8_words import word_tokens
 
 
 @dataclass(frozen=True)

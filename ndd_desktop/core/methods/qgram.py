@@ -32,11 +32,12 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from ..hashing import char_gram_values, letters_only
+from ..hashing import char_gram_values
 from ..inverted_index import sorted_unique
 from ..method import MEASURES
 from ..params import ignore_param, param
 from ..set_overlap_method import SetOverlapMethod
+from ..utf8_words import letters_only
 
 
 def positional_qgrams(s: str, q: int) -> list[tuple[int, str]]:
