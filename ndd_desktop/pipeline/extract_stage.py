@@ -22,7 +22,6 @@ from ..store import DocumentInfo, DocWrite, Store
 from .cancel import CancelToken
 from .plan import ScanPlan
 from .progress import ProgressMeter
-from .verify_stage import warm_up
 from .worker_sketch import SKETCH_ATTR, TEXT_ATTR, SketchingExtractor, sketch_blobs
 
 BATCH_DOCS = 2000
@@ -77,7 +76,6 @@ class ExtractStage:
             # the worker processes start (and load what the method needs, e.g. hybrid's
             # dictionary) before the first file comes back: say so rather than sit at 0
             self.meter.update(0, current="starting the extraction workers", force=True)
-            warm_up()  # new texts mean pairs to verify: load that kernel while the workers run
             extractor = SketchingExtractor(self.method.name, tuple(sorted(self.param_overrides.items())),
                                            options or ExtractOptions())
             for docs in extract_many(self.plan.to_extract, limits, workers=workers, cancel=self.cancel,

@@ -14,7 +14,6 @@ so that a document's runs are built once and dropped when no later batch needs t
 
 from __future__ import annotations
 
-import threading
 from dataclasses import replace
 from typing import Any, Callable
 
@@ -22,7 +21,7 @@ import numpy as np
 
 from ..core.method import Method, PairScores
 from ..core.normalize import normalize
-from ..core.text_share import Runs, pair_score, runs_many, runs_of, shares
+from ..core.text_share import Runs, pair_score, runs_many, shares
 from ..store import Store
 
 #: Documents whose texts are read in one query.
@@ -76,22 +75,6 @@ def verify_pairs(store: Store, method: Method, params: Any, scores: PairScores, 
                      {**scores.extra, "estimate": np.asarray(scores.score, dtype=np.float64)},
                      scores.complete_from)
     return out.select(verified >= floor)
-
-
-def warm_up() -> threading.Thread:
-    """Load the compiled verification kernel (numba and its cache: about a second) on a
-    daemon thread, so that it is ready when the pairs are verified; the scan starts it
-    while the extraction workers run."""
-    def load() -> None:
-        try:
-            text = runs_of("one two three four five six")
-            shares(np.zeros(1, dtype=np.int64), np.ones(1, dtype=np.int64), [text, text])
-        except Exception:  # the verification itself will raise it where it can be reported
-            pass
-
-    thread = threading.Thread(target=load, name="ndd-verify-warm-up", daemon=True)
-    thread.start()
-    return thread
 
 
 def _last_use(i: np.ndarray, j: np.ndarray) -> dict[int, int]:
