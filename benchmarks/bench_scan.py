@@ -118,10 +118,15 @@ def run_scan_child(db: str, folder: str, workers: int | None, method: str | None
     }
 
 
-def _tree_rss_mb(pid: int) -> float:
-    """Resident memory of a process and all its descendants (Linux /proc), in MB."""
+def _tree_rss_mb(pid: int, cpu: dict[int, float] | None = None) -> float:
+    """Resident memory of a process and all its descendants (Linux /proc), in MB.
+
+    ``cpu``, when given, is updated with the CPU seconds (user + system) each process of
+    the tree has used so far, keyed by pid."""
     parents: dict[int, int] = {}
     rss: dict[int, int] = {}
+    used: dict[int, float] = {}
+    tick = os.sysconf("SC_CLK_TCK")
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
             continue
@@ -130,6 +135,7 @@ def _tree_rss_mb(pid: int) -> float:
                 fields = fh.read().rsplit(")", 1)[1].split()
             parents[int(entry)] = int(fields[1])
             rss[int(entry)] = int(fields[21]) * os.sysconf("SC_PAGE_SIZE")
+            used[int(entry)] = (int(fields[11]) + int(fields[12])) / tick
         except (OSError, IndexError, ValueError):
             continue
     tree, frontier = {pid}, [pid]
@@ -139,7 +145,43 @@ def _tree_rss_mb(pid: int) -> float:
             if pp == parent and child not in tree:
                 tree.add(child)
                 frontier.append(child)
+    if cpu is not None:
+        for p in tree:
+            if p in used:
+                cpu[p] = max(cpu.get(p, 0.0), used[p])
     return sum(rss.get(p, 0) for p in tree) / 1e6
+
+
+def run_measured(cmd: list[str], timeout: float = 3600) -> dict:
+    """Run a command; its wall seconds, the peak resident memory summed over its process
+    tree (sampled every 0.1 s) and the CPU seconds of that tree (as last sampled).
+
+    Raises:
+        RuntimeError: the command failed (its last lines of output in the message).
+    """
+    t0 = time.monotonic()
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True)
+    peak, cpu, done = {"mb": 0.0}, {}, threading.Event()
+
+    def sample() -> None:
+        while not done.is_set():
+            peak["mb"] = max(peak["mb"], _tree_rss_mb(proc.pid, cpu))
+            done.wait(0.1)
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    try:
+        out, _ = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate()
+        raise RuntimeError(f"{' '.join(cmd[:4])}: timed out after {timeout:.0f} s") from None
+    seconds = time.monotonic() - t0
+    done.set()
+    sampler.join(5)
+    if proc.returncode != 0:
+        raise RuntimeError(f"{' '.join(cmd[:4])} failed: {out[-600:]}")
+    return {"seconds": seconds, "peak_mb": peak["mb"], "cpu_s": sum(cpu.values()), "output": out}
 
 
 def scan_in_child(db: Path, folder: Path, args: argparse.Namespace) -> dict:
@@ -190,6 +232,139 @@ def scan_in_child(db: Path, folder: Path, args: argparse.Namespace) -> dict:
     return report
 
 
+NDD = [sys.executable, "-m", "ndd_desktop.cli"]
+VERSUS = REPO / "benchmarks" / "results" / "bench_scan_versus.json"  # the last --versus run
+
+
+def _stages(output: str) -> dict[str, float]:
+    """Seconds per stage from the lines ``ndd scan --verbose`` ends with."""
+    out = {}
+    for line in output.splitlines():
+        m = re.match(r"^\s+(\w+)\s+([\d.]+) s", line)
+        if m:
+            out[m.group(1)] = float(m.group(2))
+    return out
+
+
+def ndd_scan(db: Path, folder: Path, method: str, timeout: float) -> dict:
+    """``ndd scan --method M --verbose`` in its own process, measured."""
+    r = run_measured(NDD + ["scan", "--db", str(db), "--method", method, "--verbose", str(folder)], timeout)
+    r["stages"] = _stages(r.pop("output"))
+    return r
+
+
+def touch_share(folder: Path, share: float, seed: int) -> int:
+    """Set the modification time of a random ``share`` of the files to now (content unchanged)."""
+    files = sorted(folder.rglob("*.txt"))
+    rng = np.random.default_rng(seed)
+    chosen = rng.choice(len(files), size=max(1, int(round(len(files) * share))), replace=False)
+    for k in chosen.tolist():
+        os.utime(files[k])
+    return len(chosen)
+
+
+def versus(folder: Path, base: Path, args: argparse.Namespace) -> dict:
+    """Alternating runs: ``ndd scan`` against datasketch's bare pipeline on the same files,
+    each followed (ndd) by an unchanged rescan and a rescan after touching a share of the
+    files; ``ndd methods`` measures the start-up that the rescan ratios leave out."""
+    # bytecode as an installed package has it (with PYTHONDONTWRITEBYTECODE set, every
+    # start would compile the package's modules again)
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(REPO / "ndd_desktop")], check=False,
+                   stdout=subprocess.DEVNULL)
+    runs = []
+    methods = [m for m in (args.also or "").split(",") if m]
+    for k in range(args.runs):
+        db = base / f"versus-{k}.ndd"
+        for suffix in ("", "-wal", "-shm"):
+            Path(f"{db}{suffix}").unlink(missing_ok=True)
+        first = ndd_scan(db, folder, args.method or "minhash", args.timeout)
+        ref = run_measured([sys.executable, str(REPO / "benchmarks" / "datasketch_pipeline.py"), str(folder)],
+                           args.timeout)
+        ref.update(json.loads(ref.pop("output").strip().splitlines()[-1]))
+        startup = run_measured(NDD + ["methods"], args.timeout)["seconds"]
+        again = ndd_scan(db, folder, args.method or "minhash", args.timeout)
+        row = {"ndd": first, "datasketch": ref, "startup_s": startup, "rescan": again,
+               "ratio": ref["seconds"] / first["seconds"],
+               "rescan_ratio": (first["seconds"] - startup) / max(again["seconds"] - startup, 1e-3)}
+        if args.touch:
+            row["touched"] = touch_share(folder, args.touch, seed=k)
+            touched = ndd_scan(db, folder, args.method or "minhash", args.timeout)
+            row["touch_rescan"] = touched
+            row["touch_ratio"] = (first["seconds"] - startup) / max(touched["seconds"] - startup, 1e-3)
+        for name in methods:
+            other = base / f"versus-{k}-{name}.ndd"
+            for suffix in ("", "-wal", "-shm"):
+                Path(f"{other}{suffix}").unlink(missing_ok=True)
+            row.setdefault("methods", {})[name] = ndd_scan(other, folder, name, args.timeout)
+        row["load"] = os.getloadavg()[0]  # the machine is shared: how busy it was
+        runs.append(row)
+        print(f"run {k + 1}: ndd {first['seconds']:.2f} s ({first['cpu_s']:.1f} CPU s, {first['peak_mb']:.0f} MB), "
+              f"datasketch {ref['seconds']:.2f} s ({ref['peak_mb']:.0f} MB): {row['ratio']:.2f}x; start-up "
+              f"{startup:.2f} s, rescan {again['seconds']:.2f} s ({row['rescan_ratio']:.1f}x)"
+              + (f", touched {row['touched']}: {row['touch_rescan']['seconds']:.2f} s ({row['touch_ratio']:.1f}x)"
+                 if args.touch else "")
+              + "".join(f", {m} {r['seconds']:.2f} s ({r['seconds'] / first['seconds']:.2f}x minhash)"
+                        for m, r in row.get("methods", {}).items()),
+              flush=True)
+    return {"n": args.n, "method": args.method or "minhash", "touch": args.touch, "runs": runs,
+            "cpus": os.cpu_count(), "load": os.getloadavg()[0]}
+
+
+def render_versus(v: dict) -> str:
+    """The part of "## Scan" that compares whole scans with datasketch's pipeline."""
+    lines = [
+        "### Whole scan against datasketch",
+        "",
+        f"`python benchmarks/bench_scan.py --versus --n {v['n']} --runs {len(v['runs'])}"
+        + (f" --touch {v['touch']}" if v["touch"] else "") + "`"
+        f" ({v['cpus']} CPUs shared with other work, load {v['load']:.1f} at the end): `ndd scan --method "
+        f"{v['method']}` (a fresh collection file, default parameters, every candidate verified on its texts and "
+        "stored) against `benchmarks/datasketch_pipeline.py` (read, lower-case, word 3-shingles, `MinHash.bulk` "
+        "with 128 permutations, `MinHashLSH` at 0.3, query every document; one process, nothing verified or "
+        "stored), alternating, on the same files. Wall seconds; memory is the peak resident memory summed over "
+        "each process tree; the rescan speed-ups leave out the start-up (`ndd methods`).",
+        "",
+        "| run | load | ndd scan | datasketch | ndd faster | CPU s ndd / datasketch | ndd peak MB | datasketch peak MB "
+        "| start-up | unchanged rescan | speed-up" + (" | touched rescan | speed-up" if v["touch"] else "") + " |",
+        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:" + ("|---:|---:" if v["touch"] else "") + "|",
+    ]
+    for k, r in enumerate(v["runs"], 1):
+        row = (f"| {k} | {r.get('load', 0):.1f} | {r['ndd']['seconds']:.2f} s | {r['datasketch']['seconds']:.2f} s | "
+               f"{r['ratio']:.2f}x | {r['ndd']['cpu_s']:.1f} / {r['datasketch']['cpu_s']:.1f} | "
+               f"{r['ndd']['peak_mb']:.0f} | {r['datasketch']['peak_mb']:.0f} | {r['startup_s']:.2f} s | "
+               f"{r['rescan']['seconds']:.2f} s | {r['rescan_ratio']:.0f}x")
+        if v["touch"]:
+            row += f" | {r['touch_rescan']['seconds']:.2f} s ({r['touched']} files) | {r['touch_ratio']:.0f}x"
+        lines.append(row + " |")
+    methods = sorted({m for r in v["runs"] for m in r.get("methods", {})})
+    if methods:
+        lines += ["", "Other methods, same runs (a fresh collection each; time relative to the minhash scan of the run):", ""]
+        for m in methods:
+            cells = [f"{r['methods'][m]['seconds']:.2f} s ({r['methods'][m]['seconds'] / r['ndd']['seconds']:.2f}x)"
+                     for r in v["runs"] if m in r.get("methods", {})]
+            lines.append(f"- {m}: " + ", ".join(cells))
+    lines += ["", "Stages of each ndd scan (`--verbose`): "
+              + "; ".join(", ".join(f"{s} {t:.2f}" for s, t in r["ndd"]["stages"].items()) for r in v["runs"]), ""]
+    return "\n".join(lines) + "\n"
+
+
+def write_subsection(text: str) -> None:
+    """Replace the "### Whole scan against datasketch" part of "## Scan" in
+    docs/performance.md (added at the top of the section when missing); the rest of the
+    section, with its hand-written analysis, is left alone."""
+    doc = PERF_DOC.read_text(encoding="utf-8")
+    pattern = re.compile(r"^### Whole scan against datasketch\n.*?(?=^### |^## |\Z)", re.S | re.M)
+    if pattern.search(doc):
+        doc = pattern.sub(lambda _: text + "\n", doc)
+    else:
+        head = re.search(r"^## Scan\n\n", doc, re.M)
+        if head is None:
+            doc = doc.rstrip("\n") + "\n\n## Scan\n\n" + text
+        else:
+            doc = doc[: head.end()] + text + "\n" + doc[head.end():]
+    PERF_DOC.write_text(doc, encoding="utf-8")
+
+
 def write_section(text: str) -> None:
     """Replace (or append) the "## Scan" section of docs/performance.md."""
     doc = PERF_DOC.read_text(encoding="utf-8") if PERF_DOC.exists() else "# Performance\n"
@@ -211,6 +386,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--workers", type=int, default=None, help="extraction processes (default: CPUs)")
     ap.add_argument("--keep", metavar="DIR", help="generate into DIR and keep it (reused if present)")
     ap.add_argument("--write", action="store_true", help="write the '## Scan' section of docs/performance.md")
+    ap.add_argument("--versus", action="store_true",
+                    help="alternate `ndd scan` (--method, default minhash) with datasketch's pipeline, and rescans")
+    ap.add_argument("--runs", type=int, default=3, help="alternating runs of --versus (default 3)")
+    ap.add_argument("--touch", type=float, default=0.0, help="with --versus: also rescan after touching this share of the files")
+    ap.add_argument("--also", metavar="M1,M2", help="with --versus: also scan with these methods in each run")
     ap.add_argument("--child", nargs=2, metavar=("DB", "FOLDER"), help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     sys.path.insert(0, str(REPO))
@@ -227,6 +407,14 @@ def main(argv: list[str] | None = None) -> int:
             print(f"generated {args.n} documents, {size / 1e6:.0f} MB in {time.monotonic() - t:.0f} s", flush=True)
         else:
             size = sum(p.stat().st_size for p in folder.rglob("*.txt"))
+        if args.versus:
+            result = versus(folder, base, args)
+            print(json.dumps({k: v for k, v in result.items() if k != "runs"}))
+            if args.write:
+                VERSUS.parent.mkdir(parents=True, exist_ok=True)
+                VERSUS.write_text(json.dumps(result, indent=1) + "\n")
+                write_subsection(render_versus(result))
+            return 0
         db = base / f"bench-{args.n}-{args.method or 'default'}.ndd"
         for suffix in ("", "-wal", "-shm"):
             Path(f"{db}{suffix}").unlink(missing_ok=True)

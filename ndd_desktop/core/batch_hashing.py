@@ -75,10 +75,15 @@ def _gram_keys(cps: np.ndarray, q: int) -> np.ndarray:
             keys |= wide[k : k + m] << np.uint64(8 * k)
         if cps.dtype == np.uint8 or int(cps.max()) < 256:
             return keys
-        big = np.zeros(cps.shape[0] + 1, dtype=np.int64)
-        np.cumsum(cps >= 256, out=big[1:])
-        other = np.flatnonzero(big[q : q + m] != big[:m])
-        keys[other] = _mix_inplace(combine_windows(wide, q)[other] + np.uint64(q))
+        # the grams holding a code point >= 256 (few: each starts at most q - 1 before one)
+        wide_at = np.flatnonzero(cps >= 256)
+        other = np.unique((wide_at[:, None] - np.arange(q)).ravel())
+        other = other[(other >= 0) & (other < m)]
+        h = wide[other]
+        with np.errstate(over="ignore"):
+            for k in range(1, q):
+                h = h * POLY_BASE + wide[other + k]
+        keys[other] = _mix_inplace(h + np.uint64(q))
         return keys
     return _mix_inplace(combine_windows(wide, q) + np.uint64(q))
 
@@ -174,12 +179,14 @@ def _token_keys(raw: bytes, starts: np.ndarray, lengths: np.ndarray) -> np.ndarr
     return keys
 
 
-def word_shingle_values(texts: Sequence[str], w: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """32-bit odd values of the w-token shingles of many texts: (values, starts, counts).
+def word_token_keys(texts: Sequence[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """64-bit keys of the tokens of many texts, as ``core.normalize.tokens`` splits them:
+    (keys, the index of each text's first token, the number of tokens of each text).
 
-    As ``char_gram_values``; a text with 1..w-1 tokens has one value (of all its tokens).
-    Tokens are those of ``core.normalize.tokens``.
-    """
+    Equal tokens have equal keys in any text and any batch; the tokens of all texts are
+    found and hashed in a few array operations over the texts joined."""
+    from .utf8_words import utf8_word_spans  # that module reads core.hashing's tables
+
     n = len(texts)
     joined = " ".join(texts)  # the space keeps tokens of neighbouring texts apart
     lengths = np.fromiter(map(len, texts), dtype=np.int64, count=n)
@@ -189,8 +196,15 @@ def word_shingle_values(texts: Sequence[str], w: int) -> tuple[np.ndarray, np.nd
         raw = joined.encode("ascii")
         tok_starts, tok_lens = _ascii_word_spans(raw)
         byte_starts = tok_starts
+    elif (spans := utf8_word_spans(raw := joined.encode("utf-8", "surrogatepass"))) is not None:
+        byte_starts, tok_lens = spans
+        tok_starts = byte_starts
+        # where each text starts, in bytes (str.isascii is a flag lookup: only the texts
+        # with other characters are encoded to count theirs)
+        lengths = np.fromiter((len(t) if t.isascii() else len(t.encode("utf-8", "surrogatepass")) for t in texts),
+                              dtype=np.int64, count=n)
+        np.cumsum(lengths[:-1] + 1, out=text_starts[1:])
     else:
-        raw = joined.encode("utf-8", "surrogatepass")
         cps = _codepoints32(joined)
         tok_starts, char_lens = _unicode_word_spans(cps)
         byte_at = np.zeros(cps.shape[0] + 1, dtype=np.int64)
@@ -199,7 +213,16 @@ def word_shingle_values(texts: Sequence[str], w: int) -> tuple[np.ndarray, np.nd
         tok_lens = byte_at[tok_starts + char_lens] - byte_starts
     first_tok = np.searchsorted(tok_starts, text_starts)
     ntok = np.diff(np.append(first_tok, tok_starts.shape[0]))
-    tok = _mix_inplace(_token_keys(raw, byte_starts, tok_lens))
+    return _mix_inplace(_token_keys(raw, byte_starts, tok_lens)), first_tok, ntok
+
+
+def word_shingle_values(texts: Sequence[str], w: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """32-bit odd values of the w-token shingles of many texts: (values, starts, counts).
+
+    As ``char_gram_values``; a text with 1..w-1 tokens has one value (of all its tokens).
+    Tokens are those of ``core.normalize.tokens``.
+    """
+    tok, first_tok, ntok = word_token_keys(texts)
     m = max(tok.shape[0] - w + 1, 0)
     shingles = tok[:m].copy()
     with np.errstate(over="ignore"):

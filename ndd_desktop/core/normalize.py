@@ -25,7 +25,6 @@ import sys
 import unicodedata
 from typing import Sequence
 
-_WS = re.compile(r"\s+")
 # Scripts written without spaces between words: Han, Hiragana, Katakana, Hangul syllables
 # are spaced in modern Korean but mixed text is common, so they are split too; Thai, Lao,
 # Khmer and Myanmar have no spaces.
@@ -45,16 +44,20 @@ _NOSPACE = re.compile(
 def combining_mark_ranges() -> tuple[tuple[int, int], ...]:
     """Inclusive code point ranges of the combining marks (categories Mn, Mc, Me).
 
-    Built once from the Unicode database (about a tenth of a second).
+    Built once from the Unicode database. Only planes 0, 1 and 14 are asked: planes 2 and
+    3 hold CJK ideographs, 15 and 16 private use, the rest nothing, and no mark at all (a
+    fifth of the time of asking all 1.1 million code points, which every process of a scan
+    paid at its start).
     """
     ranges: list[tuple[int, int]] = []
     category = unicodedata.category
-    for c in range(sys.maxunicode + 1):
-        if category(chr(c))[0] == "M":
-            if ranges and ranges[-1][1] == c - 1:
-                ranges[-1] = (ranges[-1][0], c)
-            else:
-                ranges.append((c, c))
+    for lo, hi in ((0, 0x20000), (0xE0000, 0xF0000)):
+        for c in range(lo, min(hi, sys.maxunicode + 1)):
+            if category(chr(c))[0] == "M":
+                if ranges and ranges[-1][1] == c - 1:
+                    ranges[-1] = (ranges[-1][0], c)
+                else:
+                    ranges.append((c, c))
     return tuple(ranges)
 
 

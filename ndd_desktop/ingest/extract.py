@@ -13,6 +13,7 @@ process pool hands them over inside its picklable extractor
 
 from __future__ import annotations
 
+import importlib
 import os
 import stat
 from collections.abc import Callable
@@ -22,24 +23,42 @@ from ndd_desktop.ingest.detect import COMPRESSED, EXT_FORMATS, detect_format, ex
 from ndd_desktop.ingest.document import (
     STATUS_ERROR, STATUS_OK, STATUS_SKIPPED, ExtractedDocument, FileEntry, free_numbered_name, problem,
 )
-from ndd_desktop.ingest.formats import (
-    compressed, docx, email, epub, html, legacy, mbox, msg, ocr, odf, pdf, pptx, rtf, sevenzip, sheet, tar,
-    txt, xml, zip,
-)
+from ndd_desktop.ingest.formats import compressed
 from ndd_desktop.ingest.formats.base import Budget, Context, Extraction, Fail, Skip
 from ndd_desktop.ingest.hashes import hash_bytes
 from ndd_desktop.ingest.limits import Limits, mb
 from ndd_desktop.ingest.options import ExtractOptions
 
+
+class _Reader:
+    """A format's reader, imported on its first use. Importing all of them (PDF, Office,
+    web pages, Outlook, 7z libraries) takes half a second that a scan's main process
+    (its workers read the files) and an unchanged rescan (nothing is read) never need;
+    the pool's workers get them preloaded (``READER_MODULES``)."""
+
+    __slots__ = ("module", "name", "_fn")
+
+    def __init__(self, module: str, name: str = "extract") -> None:
+        self.module, self.name, self._fn = f"ndd_desktop.ingest.formats.{module}", name, None
+
+    def __call__(self, data: bytes, ctx: Context) -> Extraction:
+        if self._fn is None:
+            self._fn = getattr(importlib.import_module(self.module), self.name)
+        return self._fn(data, ctx)
+
+
 EXTRACTORS: dict[str, Callable[[bytes, Context], Extraction]] = {
-    "txt": txt.extract, "md": txt.extract, "html": html.extract, "xml": xml.extract,
-    "pdf": pdf.extract, "docx": docx.extract, "odt": odf.extract, "odp": odf.extract,
-    "rtf": rtf.extract, "eml": email.extract, "mbox": mbox.extract, "msg": msg.extract,
-    "zip": zip.extract, "tar": tar.extract, "7z": sevenzip.extract,
-    "xlsx": sheet.extract, "xls": sheet.extract, "ods": sheet.extract, "pptx": pptx.extract,
-    "epub": epub.extract, "doc": legacy.extract_doc, "ppt": legacy.extract_ppt,
-    "png": ocr.extract_image, "jpg": ocr.extract_image, "tif": ocr.extract_image,
+    "txt": _Reader("txt"), "md": _Reader("txt"), "html": _Reader("html"), "xml": _Reader("xml"),
+    "pdf": _Reader("pdf"), "docx": _Reader("docx"), "odt": _Reader("odf"), "odp": _Reader("odf"),
+    "rtf": _Reader("rtf"), "eml": _Reader("email"), "mbox": _Reader("mbox"), "msg": _Reader("msg"),
+    "zip": _Reader("zip"), "tar": _Reader("tar"), "7z": _Reader("sevenzip"),
+    "xlsx": _Reader("sheet"), "xls": _Reader("sheet"), "ods": _Reader("sheet"), "pptx": _Reader("pptx"),
+    "epub": _Reader("epub"), "doc": _Reader("legacy", "extract_doc"), "ppt": _Reader("legacy", "extract_ppt"),
+    "png": _Reader("ocr", "extract_image"), "jpg": _Reader("ocr", "extract_image"),
+    "tif": _Reader("ocr", "extract_image"),
 }
+#: The modules of all readers (what a process that reads files can import up front).
+READER_MODULES = tuple(sorted({r.module for r in EXTRACTORS.values()}))
 CONTAINERS = {"zip", "tar", "7z", "mbox", "eml", "msg", *COMPRESSED}
 _UNSUPPORTED = {
     "ole": "OLE compound file that is no Word, Excel, PowerPoint or Outlook file",

@@ -1,11 +1,21 @@
 """Extraction in a pool of worker processes with a per-file time limit.
 
-Each worker is a process of its own with a pipe to the parent and at most one file in
-hand, so the number of files in flight (and the memory they hold) is bounded by the
-number of workers, and the input iterator is consumed only as workers come free. A
-worker that overruns ``Limits.timeout_s`` is killed and replaced and its file gets
-"timed out after N s"; a worker that dies (segfault, out-of-memory kill) is replaced
-and its file gets "extractor crashed". Results stream back as they finish.
+Each worker is a process of its own with a pipe to the parent. It is handed a *chunk*
+of files at a time: as many as take about ``CHUNK_SECONDS`` at the rate seen so far (one
+file at first, so a slow or hostile collection never has more than one file per worker in
+hand; up to ``CHUNK_FILES`` small files, at most ``CHUNK_BYTES`` of them). A chunk is
+extracted file by file, then handed whole to the extractor's ``finish`` step (the scan
+sketches all its documents in one call there), and its documents travel back in one
+message: per-file calls and per-file messages cost more than the work on small files.
+
+The number of files in flight (and the memory they hold) is bounded by the workers times
+the chunk size, and the input iterator is consumed only as workers come free. The worker
+writes which file of its chunk it is on, and since when, into a small shared array; so a
+worker that overruns ``Limits.timeout_s`` on one file is killed and replaced and that file
+gets "timed out after N s", and a worker that dies (segfault, out-of-memory kill) is
+replaced and the file in hand gets "extractor crashed". The chunk's other files are
+tried again, each alone, so a failure never takes down more than its own file. Results
+stream back as chunks finish.
 
 Workers start with the ``forkserver`` method on Linux (safe when the parent runs
 threads, as the GUI does) and ``spawn`` elsewhere; frozen applications must call
@@ -15,21 +25,31 @@ process: no time limit, no crash isolation; meant for tests and small jobs.
 
 from __future__ import annotations
 
+import inspect
 import multiprocessing
 import os
 import signal
 import sys
 import time
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from multiprocessing.connection import wait
 
 from ndd_desktop.ingest import reasons as R
 from ndd_desktop.ingest.document import STATUS_ERROR, ExtractedDocument, FileEntry, problem
-from ndd_desktop.ingest.extract import extract_entry
+from ndd_desktop.ingest.extract import READER_MODULES, extract_entry
 from ndd_desktop.ingest.limits import Limits
 
 Extractor = Callable[[FileEntry, Limits], list[ExtractedDocument]]
 _POLL_S = 0.2
+#: Work handed to a worker at once: about this many seconds of it at the rate seen so far,
+CHUNK_SECONDS = 0.25
+#: but never more files than this,
+CHUNK_FILES = 256
+#: nor more bytes on disk than this (a single larger file goes alone).
+CHUNK_BYTES = 16 * 1024 * 1024
+#: Position a worker writes while its chunk is in the extractor's ``finish`` step.
+_FINISHING = -1.0
 
 
 def default_workers() -> int:
@@ -38,6 +58,31 @@ def default_workers() -> int:
         return max(1, len(os.sched_getaffinity(0)))
     except AttributeError:
         return max(1, os.cpu_count() or 1)
+
+
+def run_chunk(extractor: Extractor, entries: list[FileEntry], limits: Limits,
+              mark: Callable[[float], None] | None = None) -> list[list[ExtractedDocument]]:
+    """The documents of each entry of a chunk, in order.
+
+    An extractor with the two optional methods ``extract(entry, limits)`` (one file) and
+    ``finish(results)`` (the whole chunk's documents, changed in place: e.g. sketched in
+    one call) is run in those two steps; any other is called once per file. ``mark(k)``
+    is told the position of the file being extracted, then ``_FINISHING``.
+    """
+    one = getattr(extractor, "extract", None)
+    finish = getattr(extractor, "finish", None)
+    if one is None or finish is None:
+        one, finish = extractor, None
+    results = []
+    for k, entry in enumerate(entries):
+        if mark is not None:
+            mark(float(k))
+        results.append(one(entry, limits))
+    if finish is not None:
+        if mark is not None:
+            mark(_FINISHING)
+        finish(results)
+    return results
 
 
 def extract_many(
@@ -53,56 +98,94 @@ def extract_many(
 
     ``cancel`` is any object with a ``cancelled`` attribute; when it turns true no new
     file is started, files in flight are abandoned (their workers killed) and the
-    iterator ends. ``extractor`` (module-level, picklable) replaces extract_entry, for
-    tests. ``mp_context`` names a multiprocessing start method.
+    iterator ends. ``extractor`` (module-level, picklable) replaces extract_entry; see
+    :func:`run_chunk` for the two-step form. ``mp_context`` names a multiprocessing start
+    method.
     """
     limits = limits or Limits()
     if workers is not None and workers < 0:
         raise ValueError(f"workers must be 0 (no extra process) or more, got {workers}")
     if workers == 0:
-        for entry in entries:
-            if cancel is not None and cancel.cancelled:
-                return
-            yield extractor(entry, limits)
+        yield from _in_process(entries, limits, cancel, extractor)
         return
-    pool = _Pool(workers or default_workers(), limits, extractor, _context(mp_context))
+    pool = _Pool(workers or default_workers(), limits, extractor, _context(mp_context, extractor))
     source = iter(entries)
     exhausted = False
     try:
         while True:
             if cancel is not None and cancel.cancelled:
                 return
-            while not exhausted and pool.has_idle():
-                entry = next(source, None)
-                if entry is None:
+            while pool.has_idle():
+                if pool.retry:
+                    pool.submit([pool.retry.popleft()])
+                    continue
+                if exhausted:
+                    break
+                chunk = pool.take(source)
+                if not chunk:
                     exhausted = True
                 else:
-                    pool.submit(entry)
-            if exhausted and not pool.busy():
+                    pool.submit(chunk)
+            if exhausted and not pool.retry and not pool.busy():
                 return
             yield from pool.collect(_POLL_S)
     finally:
         pool.shutdown()
 
 
-def _context(method: str | None):
+def _in_process(entries: Iterable[FileEntry], limits: Limits, cancel, extractor: Extractor):
+    """``workers=0``: chunks of files run here, one after the other."""
+    chunk: list[FileEntry] = []
+    source = iter(entries)
+    while True:
+        if cancel is not None and cancel.cancelled:
+            return
+        entry = next(source, None)
+        if entry is not None:
+            chunk.append(entry)
+        if chunk and (entry is None or len(chunk) >= 64):
+            yield from run_chunk(extractor, chunk, limits)
+            chunk = []
+        if entry is None:
+            return
+
+
+def _context(method: str | None, extractor: Extractor = extract_entry):
     if method is None:
         method = "forkserver" if sys.platform.startswith("linux") else "spawn"
     ctx = multiprocessing.get_context(method)
     if method == "forkserver":
-        # trafilatura (web pages) is imported once in the server, not once per worker
-        ctx.set_forkserver_preload(["ndd_desktop.ingest.extract", "trafilatura"])
+        # trafilatura (web pages) and the extractor's module (the scan's: the methods, the
+        # store) are imported once in the server, not once per worker (a server already
+        # running keeps what it preloaded)
+        modules = ["ndd_desktop.ingest.extract", *READER_MODULES, "trafilatura"]
+        own = extractor.__module__ if inspect.isfunction(extractor) else type(extractor).__module__
+        if own.startswith("ndd_desktop.") and own not in modules:
+            modules.append(own)
+        ctx.set_forkserver_preload(modules)
     return ctx
 
 
 class _Worker:
     def __init__(self, ctx, limits: Limits, extractor: Extractor) -> None:
         self.conn, child = ctx.Pipe(duplex=True)
-        self.process = ctx.Process(target=_worker_main, args=(child, limits, extractor), daemon=True)
+        # [position in the chunk, time.monotonic() when it started]: written by the worker
+        self.where = ctx.RawArray("d", 2)
+        self.process = ctx.Process(target=_worker_main, args=(child, limits, extractor, self.where), daemon=True)
         self.process.start()
         child.close()
-        self.entry: FileEntry | None = None
-        self.started = 0.0
+        self.chunk: list[FileEntry] | None = None
+        self.sent = 0.0
+
+    def hand(self, chunk: list[FileEntry]) -> None:
+        """Give the worker a chunk (its position starts at the first file, now)."""
+        self.chunk, self.sent = chunk, time.monotonic()
+        self.where[1], self.where[0] = self.sent, 0.0
+        self.conn.send(chunk)
+
+    def in_hand(self) -> tuple[int, float]:
+        """(position of the file being worked on, or -1 while finishing; since when)."""
+        return int(self.where[0]), self.where[1]
 
     def kill(self) -> None:
         if self.process.is_alive():
@@ -115,57 +198,92 @@ class _Pool:
     def __init__(self, size: int, limits: Limits, extractor: Extractor, ctx) -> None:
         self.size, self.limits, self.extractor, self.ctx = size, limits, extractor, ctx
         self.workers: list[_Worker] = []
+        self.retry: deque[FileEntry] = deque()  # files of a failed chunk, to try one by one
+        self.per_file = None  # seconds per file seen so far (None: nothing seen yet)
 
     def has_idle(self) -> bool:
-        return len(self.workers) < self.size or any(w.entry is None for w in self.workers)
+        return len(self.workers) < self.size or any(w.chunk is None for w in self.workers)
 
     def busy(self) -> list[_Worker]:
-        return [w for w in self.workers if w.entry is not None]
+        return [w for w in self.workers if w.chunk is not None]
 
-    def submit(self, entry: FileEntry) -> None:
-        worker = next((w for w in self.workers if w.entry is None), None)
+    def take(self, source: Iterator[FileEntry]) -> list[FileEntry]:
+        """The next chunk from ``source``: one file until a rate is known."""
+        files = 1 if self.per_file is None else int(min(CHUNK_FILES, max(1, CHUNK_SECONDS / self.per_file)))
+        chunk: list[FileEntry] = []
+        size = 0
+        while len(chunk) < files:
+            entry = next(source, None)
+            if entry is None:
+                break
+            chunk.append(entry)
+            size += entry.size
+            if size >= CHUNK_BYTES:
+                break
+        return chunk
+
+    def submit(self, chunk: list[FileEntry]) -> None:
+        worker = next((w for w in self.workers if w.chunk is None), None)
         if worker is None:
             worker = _Worker(self.ctx, self.limits, self.extractor)
             self.workers.append(worker)
-        worker.entry, worker.started = entry, time.monotonic()
         try:
-            worker.conn.send(entry)
+            worker.hand(chunk)
         except OSError:  # the worker died while idle: its pipe is gone
             self._replace(worker)
-            self.submit(entry)
+            self.submit(chunk)
 
     def collect(self, poll_s: float) -> Iterator[list[ExtractedDocument]]:
         busy = self.busy()
         if not busy:
             return
-        deadline = min(w.started for w in busy) + self.limits.timeout_s
+        deadline = min(w.in_hand()[1] for w in busy) + self.limits.timeout_s
         timeout = max(0.0, min(poll_s, deadline - time.monotonic()))
         ready = set(wait([w.conn for w in busy] + [w.process.sentinel for w in busy], timeout))
         now = time.monotonic()
         for worker in busy:
-            entry = worker.entry
+            chunk = worker.chunk
             if worker.conn in ready or worker.process.sentinel in ready:
                 result = self._receive(worker)
                 if result is not None:
-                    worker.entry = None
-                    yield result
+                    worker.chunk = None
+                    self._learn(len(chunk), now - worker.sent)
+                    yield from result
                     continue
                 code = worker.process.exitcode
-                self._replace(worker)
-                yield [problem(entry, STATUS_ERROR, f"{R.CRASHED}{_exit(code)}")]
-            elif now - worker.started > self.limits.timeout_s:
-                self._replace(worker)
-                yield [problem(entry, STATUS_ERROR,
-                               f"{R.TIMED_OUT} {self.limits.timeout_s:g} s")]
+                yield from self._fail(worker, f"{R.CRASHED}{_exit(code)}")
+                continue
+            pos, since = worker.in_hand()
+            if now - since > self.limits.timeout_s:
+                yield from self._fail(worker, f"{R.TIMED_OUT} {self.limits.timeout_s:g} s")
 
-    def _receive(self, worker: _Worker) -> list[ExtractedDocument] | None:
+    def _learn(self, files: int, seconds: float) -> None:
+        rate = seconds / max(files, 1)
+        self.per_file = rate if self.per_file is None else 0.7 * self.per_file + 0.3 * rate
+
+    def _fail(self, worker: _Worker, reason: str) -> Iterator[list[ExtractedDocument]]:
+        """The worker died or overran: the file in its hand gets ``reason``, the chunk's
+        other files are tried again one by one (a chunk that failed while finishing
+        blames no file until it is a chunk of one)."""
+        chunk = worker.chunk or []
+        pos, _ = worker.in_hand()
+        self._replace(worker)
+        if len(chunk) == 1:
+            pos = 0
+        for k, entry in enumerate(chunk):
+            if k == pos:
+                yield [problem(entry, STATUS_ERROR, reason)]
+            else:
+                self.retry.append(entry)
+
+    def _receive(self, worker: _Worker) -> list[list[ExtractedDocument]] | None:
         try:
             if worker.conn.poll():
                 return worker.conn.recv()
         except (EOFError, OSError):
             pass
         except Exception as exc:  # a result that cannot be unpickled
-            return [problem(worker.entry, STATUS_ERROR, f"result unreadable: {exc}")]
+            return [[problem(e, STATUS_ERROR, f"result unreadable: {exc}")] for e in worker.chunk]
         worker.process.join(1)
         return None
 
@@ -175,14 +293,14 @@ class _Pool:
 
     def shutdown(self) -> None:
         for worker in self.workers:
-            if worker.entry is None:
+            if worker.chunk is None:
                 try:
                     worker.conn.send(None)
                 except OSError:
                     pass
         deadline = time.monotonic() + 2
         for worker in self.workers:
-            if worker.entry is None:
+            if worker.chunk is None:
                 worker.process.join(max(0.0, deadline - time.monotonic()))
             worker.kill()
         self.workers.clear()
@@ -199,24 +317,29 @@ def _exit(code: int | None) -> str:
     return f" (exit code {code})"
 
 
-def _worker_main(conn, limits: Limits, extractor: Extractor) -> None:
-    """Loop of a worker process: receive an entry, send back its documents."""
+def _worker_main(conn, limits: Limits, extractor: Extractor, where) -> None:
+    """Loop of a worker process: receive a chunk of entries, send back their documents."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
     _limit_memory(limits.max_worker_memory_bytes)
+
+    def mark(pos: float) -> None:
+        where[1] = time.monotonic()  # the time first: a reader seeing the new position sees it too
+        where[0] = pos
+
     while True:
         try:
-            entry = conn.recv()
+            chunk = conn.recv()
         except (EOFError, OSError):
             return
-        if entry is None:
+        if chunk is None:
             return
-        docs = extractor(entry, limits)
+        results = run_chunk(extractor, chunk, limits, mark)
         try:
-            conn.send(docs)
+            conn.send(results)
         except (EOFError, OSError):
             return
         except Exception as exc:  # e.g. a result too odd to pickle
-            conn.send([problem(entry, STATUS_ERROR, f"result could not be sent: {exc}")])
+            conn.send([[problem(e, STATUS_ERROR, f"result could not be sent: {exc}")] for e in chunk])
 
 
 def _limit_memory(limit: int | None) -> None:

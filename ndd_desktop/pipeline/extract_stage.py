@@ -24,7 +24,7 @@ from .plan import ScanPlan
 from .progress import ProgressMeter
 from .worker_sketch import SKETCH_ATTR, SketchingExtractor, sketch_blobs
 
-BATCH_DOCS = 500
+BATCH_DOCS = 2000
 BATCH_TEXT_CHARS = 32_000_000
 BATCH_SECONDS = 2.0
 

@@ -21,7 +21,7 @@ import numpy as np
 
 from ..core.method import Method, PairScores
 from ..core.normalize import normalize
-from ..core.text_share import Runs, pair_score, runs_of, shares
+from ..core.text_share import Runs, pair_score, runs_many, shares
 from ..store import Documents
 
 #: Documents whose texts are read in one query.
@@ -97,5 +97,5 @@ def _load(documents: Documents, ids: np.ndarray, needed: np.ndarray, cache: dict
         part = missing[start : start + TEXT_BATCH]
         texts = documents.texts([int(ids[x]) for x in part])
         read = method.texts_to_verify([normalize(texts.get(int(ids[x])) or "", ignore) for x in part], params)
-        for x, text in zip(part, read):
-            cache[x] = runs_of(text)
+        for x, runs in zip(part, runs_many(read)):
+            cache[x] = runs

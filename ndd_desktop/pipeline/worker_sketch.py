@@ -1,8 +1,10 @@
 """Sketching inside the extraction workers, so it runs in parallel with everything else.
 
 ``SketchingExtractor`` is handed to ``ingest.extract_many`` as its ``extractor``: each
-worker extracts a file and sketches its documents with the scan's method, and the sketch
-bytes come back on the document as the attribute ``sketch_blob``. The main process then
+worker extracts a chunk of files (``extract``, one file at a time) and then sketches all
+their documents with the scan's method in one call (``finish``: the method's batched path,
+not its per-call overhead once per document), and the sketch bytes come back on the
+document as the attribute ``sketch_blob``. The main process then
 only writes. A worker that cannot sketch (any exception) leaves the attribute off and the
 main process sketches that document itself, so a failure shows up there, in the scan.
 """
@@ -47,14 +49,24 @@ class SketchingExtractor:
     options: ExtractOptions = ExtractOptions()
 
     def __call__(self, entry: FileEntry, limits) -> list[ExtractedDocument]:
-        docs = extract_entry(entry, limits, self.options)
-        ok = [d for d in docs if d.status == "ok" and d.text is not None]
-        if ok:
-            try:
-                method = get_method(self.method)
-                blobs = sketch_blobs(method, method.params(dict(self.params)), [d.text for d in ok])
-            except Exception:  # the main process sketches again and reports the error
-                return docs
-            for d, blob in zip(ok, blobs):
-                setattr(d, SKETCH_ATTR, blob)
+        """Extract and sketch one file."""
+        docs = self.extract(entry, limits)
+        self.finish([docs])
         return docs
+
+    def extract(self, entry: FileEntry, limits) -> list[ExtractedDocument]:
+        """The documents of one file, not yet sketched."""
+        return extract_entry(entry, limits, self.options)
+
+    def finish(self, results: list[list[ExtractedDocument]]) -> None:
+        """Sketch the documents of a chunk of files in one call, in place."""
+        ok = [d for docs in results for d in docs if d.status == "ok" and d.text is not None]
+        if not ok:
+            return
+        try:
+            method = get_method(self.method)
+            blobs = sketch_blobs(method, method.params(dict(self.params)), [d.text for d in ok])
+        except Exception:  # the main process sketches again and reports the error
+            return
+        for d, blob in zip(ok, blobs):
+            setattr(d, SKETCH_ATTR, blob)

@@ -117,22 +117,21 @@ class Scans:
     def known_files(self, retry_reasons: Sequence[str] = ()) -> dict[tuple[str, str], KnownFile]:
         """Every recorded file, keyed by (root path, relative path); ``retry`` set on those
         with a failed document whose reason begins with one of ``retry_reasons``."""
-        retry_sql = "0"
-        if retry_reasons:
-            starts = " OR ".join("substr(d.reason, 1, ?) = ?" for _ in retry_reasons)
-            retry_sql = (f"EXISTS (SELECT 1 FROM documents d WHERE d.file_id = f.id AND d.status = 'error' "
-                         f"AND ({starts}))")
+        # the files to retry in one pass over the failed documents, not a correlated
+        # subquery per file (a rescan's plan reads every file row: this is most of it)
+        starts = " OR ".join("substr(reason, 1, ?) = ?" for _ in retry_reasons) or "0"
         args = tuple(x for r in retry_reasons for x in (len(r), r))
         with self._db._read() as conn:
-            rows = conn.exec_driver_sql(
-                f"SELECT f.id, r.path, f.relpath, f.size, f.mtime_ns, f.xxh128, {retry_sql} "
-                "FROM files f JOIN roots r ON r.id = f.root_id",
-                args,
-            ).fetchall()
+            retry = {r[0] for r in conn.exec_driver_sql(
+                f"SELECT DISTINCT file_id FROM documents WHERE status = 'error' AND ({starts})", args)}
+            roots = {i: dec_path(p) for i, p in conn.exec_driver_sql("SELECT id, path FROM roots")}
+            cur = conn.connection.dbapi_connection.cursor()  # plain tuples: a row per file
+            rows = cur.execute("SELECT id, root_id, relpath, size, mtime_ns, xxh128 FROM files").fetchall()
+            cur.close()
         out = {}
-        for r in rows:
-            kf = KnownFile(r[0], dec_path(r[1]), dec_path(r[2]), r[3], r[4], r[5], bool(r[6]))
-            out[(kf.root, kf.relpath)] = kf
+        for file_id, root_id, relpath, size, mtime_ns, xxh in rows:
+            root, rel = roots[root_id], dec_path(relpath)
+            out[(root, rel)] = KnownFile(file_id, root, rel, size, mtime_ns, xxh, file_id in retry)
         return out
 
     def documents_of_files(self, file_ids: Iterable[int]) -> list[KnownDocument]:

@@ -183,3 +183,18 @@ def test_long_tokens_and_word_order():
     (short,) = _runs(batch_hashing.word_shingle_values(["alpha beta"], 3))
     (full,) = _runs(batch_hashing.word_shingle_values(["alpha beta"], 2))
     assert short[0] != full[0]
+
+
+def test_qgram_keys_of_wide_characters_are_their_polynomial_hash():
+    # grams holding a code point >= 256 are hashed; the others are their packed code points
+    cps = np.array([97, 8217, 98, 99, 100, 101, 20013, 102], dtype=np.uint32)
+    keys = batch_hashing._gram_keys(cps, 3)
+    wide = cps.astype(np.uint64)
+    for k in range(cps.shape[0] - 2):
+        window = wide[k : k + 3]
+        if window.max() < 256:
+            assert keys[k] == window[0] | window[1] << np.uint64(8) | window[2] << np.uint64(16)
+        else:
+            with np.errstate(over="ignore"):
+                h = (window[0] * hashing.POLY_BASE + window[1]) * hashing.POLY_BASE + window[2] + np.uint64(3)
+            assert keys[k] == batch_hashing._mix_inplace(np.array([h]))[0]

@@ -100,3 +100,34 @@ def test_cancel_in_process(tmp_path):
     cancel = Cancel()
     cancel.cancelled = True
     assert list(extract_many(entries, Limits(), workers=0, cancel=cancel)) == []
+
+
+def test_a_crash_inside_a_chunk_takes_only_its_file(tmp_path):
+    # enough quick files that the pool hands out chunks of many files, then crashes and a
+    # hang among them: only those files fail, every other file of their chunks comes back
+    names = [f"f{i:03d}.txt" for i in range(300)]
+    names[150], names[220], names[260] = "crash.txt", "exit.txt", "hang.txt"
+    entries = make_files(tmp_path, names)
+    results = list(extract_many(entries, Limits(timeout_s=1.0), workers=2, extractor=ingest_hooks.misbehave))
+    docs = by_path(results)
+    assert len(results) == len(names) and sorted(docs) == sorted(names)
+    assert docs["crash.txt"].reason == "extractor crashed (signal SIGKILL)"
+    assert docs["exit.txt"].reason == "extractor crashed (exit code 3)"
+    assert docs["hang.txt"].reason == "timed out after 1 s"
+    assert all(d.status == "ok" for n, d in docs.items() if n not in ("crash.txt", "exit.txt", "hang.txt"))
+
+
+def test_chunks_grow_on_quick_files(tmp_path, monkeypatch):
+    from ndd_desktop.ingest import pool
+
+    entries = make_files(tmp_path, [f"f{i:03d}.txt" for i in range(200)])
+    sizes = []
+    real_hand = pool._Worker.hand
+
+    def hand(self, chunk):
+        sizes.append(len(chunk))
+        real_hand(self, chunk)
+
+    monkeypatch.setattr(pool._Worker, "hand", hand)  # records the sizes, hands on as before
+    assert len(list(extract_many(entries, Limits(), workers=1))) == 200
+    assert sizes[0] == 1 and max(sizes) > 10

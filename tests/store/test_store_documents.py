@@ -127,3 +127,25 @@ def test_scan_runs_and_last_method(store):
     assert [r.status for r in runs] == ["cancelled", "interrupted", "finished"]
     assert runs[2].documents == 5 and runs[2].pairs == 2 and runs[2].params == {"q": 4}
     assert store.scans.last_method() == ("qgram", {"q": 4})
+
+
+
+def test_ids_of_removed_documents_and_files_are_never_handed_out_again(store):
+    add_root(store, Root("/a"))
+    ids = store.scans.write_documents([doc("/a", f"{n}.txt", str(n)) for n in "abc"], "m", "k")
+    files = store.scans.known_files()
+    assert store.scans.remove_files([files[("/a", "b.txt")].file_id, files[("/a", "c.txt")].file_id]) == 2
+    [again] = store.scans.write_documents([doc("/a", "d.txt", "d")], "m", "k")
+    assert again == max(ids) + 1 and again not in ids
+    assert store.scans.known_files()[("/a", "d.txt")].file_id > max(f.file_id for f in files.values())
+
+
+def test_a_batch_of_new_and_known_documents_keeps_its_order_of_ids(store):
+    add_root(store, Root("/a"))
+    [x] = store.scans.write_documents([doc("/a", "x.txt", "1")], "m", "k")
+    ids = store.scans.write_documents([doc("/a", "y.txt", "2"), doc("/a", "x.txt", "3", doc_id=x), doc("/a", "z.txt", "4")],
+                                "m", "k")
+    assert ids[1] == x and ids[0] != ids[2] and x not in (ids[0], ids[2])
+    got = {d.relpath: d for d in store.documents.all(ids, status=None)}
+    assert {d: got[d].id for d in got} == {"y.txt": ids[0], "x.txt": x, "z.txt": ids[2]}
+    assert store.documents.texts(ids) == {ids[0]: "some text", x: "some text", ids[2]: "some text"}

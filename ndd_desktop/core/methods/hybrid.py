@@ -38,9 +38,9 @@ from ..hashing import shingle_hashes_of_tokens
 from ..inverted_index import least_jaccard
 from ..method import MEASURES
 from ..set_overlap_method import SetOverlapMethod
-from ..normalize import tokens
 from ..params import ignore_param, param
 from ..spelling import LANGUAGES, SpellingCorrector, collapse_repeats, get_corrector
+from ..utf8_words import word_tokens
 
 
 @dataclass(frozen=True)
@@ -135,7 +135,7 @@ class HybridMethod(SetOverlapMethod):
         """The texts with their typos corrected, as the sketches read them: the verified
         share of two texts with different typos is the share of their corrected words."""
         corrector = corrector_for(params)
-        token_lists = [tokens(collapse_repeats(t)) for t in texts]
+        token_lists = [word_tokens(collapse_repeats(t)) for t in texts]
         fixed = corrector.correct_words(w for toks in token_lists for w in toks)
         return [" ".join(fixed[w] for w in toks) for toks in token_lists]
 
@@ -149,7 +149,7 @@ class HybridMethod(SetOverlapMethod):
         corrector = corrector_for(params)
         out: list[np.ndarray | None] = [None] * len(texts)
         short = [k for k, t in enumerate(texts) if len(t) <= _PIECE_CHARS]
-        token_lists = [tokens(collapse_repeats(texts[k])) for k in short]
+        token_lists = [word_tokens(collapse_repeats(texts[k])) for k in short]
         fixed = corrector.correct_words(w for toks in token_lists for w in toks)
         for k, toks in zip(short, token_lists):
             out[k] = np.unique(shingle_hashes_of_tokens([fixed[w] for w in toks], params.w))
@@ -186,7 +186,7 @@ def _sketch_long(text: str, params: HybridParams, corrector: SpellingCorrector) 
     tail: list[str] = []
     parts, count = [], 0
     for piece in _pieces(text):
-        toks = tokens(collapse_repeats(piece))
+        toks = word_tokens(collapse_repeats(piece))
         fixed = corrector.correct_words(toks)
         words = tail + [fixed[t] for t in toks]
         count += len(toks)
@@ -194,6 +194,6 @@ def _sketch_long(text: str, params: HybridParams, corrector: SpellingCorrector) 
             parts.append(np.unique(shingle_hashes_of_tokens(words, w)))
         tail = words[len(words) - (w - 1):] if w > 1 else []
     if count < w:  # fewer words than a shingle: one shingle of them all, as for short texts
-        return np.unique(shingle_hashes_of_tokens(tokens(collapse_repeats(text)), w))
+        return np.unique(shingle_hashes_of_tokens(word_tokens(collapse_repeats(text)), w))
     return np.unique(np.concatenate(parts))
 

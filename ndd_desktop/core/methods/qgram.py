@@ -38,6 +38,7 @@ from ..method import MEASURES
 from ..normalize import strip_to_letters
 from ..params import ignore_param, param
 from ..set_overlap_method import SetOverlapMethod
+from ..utf8_words import letters_only
 
 
 def positional_qgrams(s: str, q: int) -> list[tuple[int, str]]:
@@ -51,7 +52,8 @@ def positional_qgrams(s: str, q: int) -> list[tuple[int, str]]:
 def qgram_hashes_many(texts: Sequence[str], q: int) -> list[np.ndarray]:
     """Sorted distinct 32-bit values (uint32) of the q-grams of ``strip_to_letters(text)``
     for each text; a non-empty text shorter than q has one value (of the whole text)."""
-    stripped = [strip_to_letters(t) for t in texts]
+    # letters kept by a byte table for Latin-1 texts, by a mask over the UTF-8 bytes for the others
+    stripped = [strip_to_letters(t) if _is_latin1(t) else letters_only(t) for t in texts]
     # texts of code points below 256 are hashed byte-wise, the others code point by code
     # point (several times slower): apart, so one such text does not slow its whole batch
     wide = [k for k, t in enumerate(stripped) if not _is_latin1(t)]
