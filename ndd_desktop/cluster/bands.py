@@ -34,6 +34,9 @@ PART_VALUES = 8_000_000
 SHUFFLE_ROWS = 8_000_000
 #: Largest (map parts x shuffle parts) shuffled by tasks; beyond, the dataframe shuffle.
 TASK_SHUFFLE_MAX = 4096
+#: Runs of a grouping step that meets a lost worker, and the wait between them.
+GROUP_ATTEMPTS = 3
+GROUP_RETRY_SECONDS = 1.0
 
 
 #: Collections this large compare whole band keys (``set_lsh.band_words``).
@@ -185,14 +188,28 @@ class DaskBandGrouper:
         if how == "auto":
             how = "tasks" if len(parts) * nparts <= TASK_SHUFFLE_MAX else "p2p"
         started = time.monotonic()
-        try:
-            scattered = self.client.scatter(parts, hash=False)  # the same data twice: two keys
-            if how == "tasks":
-                codes = self._task_shuffle(scattered, make_rows, row_args, pair_rows, pair_args, nparts, on)
-            else:
-                codes = self._frame_shuffle(scattered, make_rows, row_args, meta, pair_rows, pair_args, nparts, on)
-        except lost_errors() as exc:
-            raise cluster_lost(exc) from None
+        first: BaseException | None = None
+        for attempt in range(GROUP_ATTEMPTS):
+            try:
+                scattered = self.client.scatter(parts, hash=False)  # the same data twice: two keys
+                if how == "tasks":
+                    codes = self._task_shuffle(scattered, make_rows, row_args, pair_rows, pair_args, nparts, on)
+                else:
+                    codes = self._frame_shuffle(scattered, make_rows, row_args, meta, pair_rows, pair_args, nparts,
+                                                on)
+                break
+            except (*lost_errors(), RuntimeError) as exc:
+                # A worker killed just before: the data sent to it is lost before the
+                # scheduler knows it is gone (Dask retries tasks, not a scatter). The step
+                # is pure, so it runs again once the scheduler has dropped that worker; a
+                # client that closed (RuntimeError: its loop is gone) is lost for good.
+                if isinstance(exc, RuntimeError) and not isinstance(exc, lost_errors()) and attempt == 0:
+                    raise
+                if attempt + 1 == GROUP_ATTEMPTS or self.client.status != "running" or \
+                        isinstance(exc, RuntimeError) and not isinstance(exc, lost_errors()):
+                    raise cluster_lost(first or exc) from None
+                first = first or exc
+                time.sleep(GROUP_RETRY_SECONDS)
         self.stats = {"shuffle": how, "map_parts": len(parts), "shuffle_parts": nparts,
                       "seconds": round(time.monotonic() - started, 2)}
         return codes
