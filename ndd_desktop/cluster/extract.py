@@ -22,8 +22,7 @@ from typing import Any, Callable, Iterator
 from ..ingest import reasons as R
 from ..ingest.document import STATUS_ERROR, ExtractedDocument, FileEntry, problem
 from ..ingest.limits import Limits
-from ..ingest.options import ExtractOptions
-from ..pipeline.extract_stage import ExtractCounts, ExtractStage
+from ..pipeline.extract_stage import ExtractStage
 from ..pipeline.worker_sketch import SketchingExtractor
 from .connect import cluster_lost, lost_errors, worker_count
 
@@ -134,24 +133,11 @@ class DaskExtractStage(ExtractStage):
         super().__init__(*args)
         self.client, self.part_files, self.on_sent = client, part_files, on_sent
 
-    def run(self, limits, workers: int | None, options: ExtractOptions | None = None) -> ExtractCounts:
-        """Extract every planned file on the cluster (``workers`` is the cluster's business);
-        raise ScanCancelled after writing the finished batch."""
-        self.meter.stage("extract", len(self.plan.to_extract))
-        if self.plan.walk_errors:
-            self._add(list(self.plan.walk_errors), count_files=False)
-        if self.plan.to_extract:
-            self.meter.update(0, current="reading on the Dask workers", force=True)
-            extractor = SketchingExtractor(self.method.name, tuple(sorted(self.param_overrides.items())),
-                                           options or ExtractOptions())
-            if self.on_sent is not None:  # an unchanged rescan hands the workers nothing
-                self.on_sent(len(self.plan.to_extract))
-            for docs in read_on_cluster(self.client, self.plan.to_extract, limits, extractor, self.cancel,
-                                        self.part_files):
-                self._add(docs)
-                if self.cancel.cancelled:
-                    break
-        self.flush()
-        self.cancel.raise_if_cancelled()
-        self.meter.finish()
-        return self.counts
+    starting = "reading on the Dask workers"
+
+    def _read(self, extractor: SketchingExtractor, limits, workers: int | None):
+        """The documents of the planned files, partition by partition, from the cluster
+        (``workers`` is the cluster's business)."""
+        if self.on_sent is not None:  # an unchanged rescan hands the workers nothing
+            self.on_sent(len(self.plan.to_extract))
+        return read_on_cluster(self.client, self.plan.to_extract, limits, extractor, self.cancel, self.part_files)

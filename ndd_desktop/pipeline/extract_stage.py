@@ -64,22 +64,22 @@ class ExtractStage:
         self._last_flush = time.monotonic()
         self._on_disk: set[tuple[str, str]] | None = None  # every path the walk met
 
+    #: What the progress says while the first files are being read.
+    starting = "starting the extraction workers"
+
     def run(self, limits, workers: int | None, options: ExtractOptions | None = None) -> ExtractCounts:
         """Extract every planned file (read with ``options``); raise ScanCancelled after
         writing the finished batch."""
-        from ..ingest.pool import extract_many  # the pool starts processes: import on use
-
         self.meter.stage("extract", len(self.plan.to_extract))
         if self.plan.walk_errors:
             self._add(list(self.plan.walk_errors), count_files=False)
         if self.plan.to_extract:
-            # the worker processes start (and load what the method needs, e.g. hybrid's
-            # dictionary) before the first file comes back: say so rather than sit at 0
-            self.meter.update(0, current="starting the extraction workers", force=True)
+            # the workers start (and load what the method needs, e.g. hybrid's dictionary)
+            # before the first file comes back: say so rather than sit at 0
+            self.meter.update(0, current=self.starting, force=True)
             extractor = SketchingExtractor(self.method.name, tuple(sorted(self.param_overrides.items())),
                                            options or ExtractOptions())
-            for docs in extract_many(self.plan.to_extract, limits, workers=workers, cancel=self.cancel,
-                                     extractor=extractor):
+            for docs in self._read(extractor, limits, workers):
                 self._add(docs)
                 if self.cancel.cancelled:
                     break
@@ -87,6 +87,12 @@ class ExtractStage:
         self.cancel.raise_if_cancelled()
         self.meter.finish()
         return self.counts
+
+    def _read(self, extractor: SketchingExtractor, limits, workers: int | None):
+        """The documents of the planned files, file by file, from this machine's process pool."""
+        from ..ingest.pool import extract_many  # the pool starts processes: import on use
+
+        return extract_many(self.plan.to_extract, limits, workers=workers, cancel=self.cancel, extractor=extractor)
 
     def _add(self, docs: list[ExtractedDocument], count_files: bool = True) -> None:
         self._rename_clashing_members(docs)
