@@ -26,6 +26,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from ..core import lsh, set_lsh
+from ..core.oph import size_cuts
 from .connect import cluster_lost, lost_errors, worker_count
 
 #: Sketch values (set sketches) or key entries (minhash) per map partition.
@@ -169,13 +170,7 @@ class DaskBandGrouper:
         """Cut points of items whose running size is ``cum``: at most about PART_VALUES a
         part, and at least two parts per worker when there are enough items."""
         want = max(2 * worker_count(self.client), -(-total // PART_VALUES))
-        step = max(1, -(-total // want))
-        cuts = [0]
-        while cuts[-1] < cum.shape[0]:
-            base = cum[cuts[-1] - 1] if cuts[-1] else 0
-            nxt = int(np.searchsorted(cum, base + step, side="right"))
-            cuts.append(min(max(nxt, cuts[-1] + 1), cum.shape[0]))
-        return cuts
+        return size_cuts(cum, max(1, -(-total // want)))
 
     def _group(self, parts: list, make_rows, row_args: tuple, meta, pair_rows, pair_args: tuple,
                rows: int, on: str) -> np.ndarray:

@@ -122,12 +122,17 @@ def densify(vals: np.ndarray, filled: np.ndarray, out: np.ndarray) -> None:
 def batch_cuts(lens: np.ndarray, bins: int) -> list[int]:
     """Cut documents of these sizes into batches of about SIGNATURE_BATCH values plus
     ``bins`` slots each (at least one document per batch): [0, c1, ..., len(lens)]."""
-    cum = np.cumsum(lens + bins)
+    return size_cuts(np.cumsum(lens + bins), SIGNATURE_BATCH)
+
+
+def size_cuts(cum: np.ndarray, step: int) -> list[int]:
+    """Cut points of items whose running size is ``cum`` into runs of about ``step`` (at
+    least one item each): [0, c1, ..., len(cum)]."""
     cuts = [0]
-    while cuts[-1] < lens.shape[0]:
+    while cuts[-1] < cum.shape[0]:
         base = cum[cuts[-1] - 1] if cuts[-1] else 0
-        nxt = int(np.searchsorted(cum, base + SIGNATURE_BATCH, side="right"))
-        cuts.append(min(max(nxt, cuts[-1] + 1), lens.shape[0]))
+        nxt = int(np.searchsorted(cum, base + step, side="right"))
+        cuts.append(min(max(nxt, cuts[-1] + 1), cum.shape[0]))
     return cuts
 
 
