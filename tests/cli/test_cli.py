@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 
 import ndd_desktop
-from ndd_desktop.cli import main
 from ndd_desktop.core.methods import DEFAULT_METHOD
 from ndd_desktop.store import Store
+from cli_run import run
 
 BASE = "the council met on tuesday to discuss the new bridge over the river and the budget for the harbour works"
 
@@ -32,13 +32,6 @@ def corpus(tmp_path):
     (a / "other.txt").write_text("a recipe for apple pie with cinnamon, butter and a crisp lattice crust on top")
     (ref / "old.txt").write_text(BASE + " in the spring.")
     return tmp_path
-
-
-def run(capsys, *argv):
-    """main(argv) -> (status, stdout, stderr)."""
-    status = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return status, out, err
 
 
 def scanned(capsys, corpus, *extra):

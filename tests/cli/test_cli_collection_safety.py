@@ -7,17 +7,11 @@ import zipfile
 
 import pytest
 
-from ndd_desktop.cli import main
 from ndd_desktop.pipeline.scan_lock import scan_lock
 from ndd_desktop.store import Store
+from cli_run import run
 
 TEXT = "the harbour board agreed to repair the north pier before the winter storms arrive in the bay"
-
-
-def run(capsys, *argv):
-    status = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return status, out, err
 
 
 def relpaths(db) -> list[str]:

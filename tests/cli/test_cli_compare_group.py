@@ -14,6 +14,7 @@ sys.path.insert(0, str(Path(__file__).parents[1] / "ingest"))  # the test file b
 from ingest_makers import make_pdf, make_xlsx  # noqa: E402
 
 from ndd_desktop.cli import main  # noqa: E402
+from cli_run import run
 
 VOCAB = ("archive record letter council minute budget harbour school river bridge market tax road church mill "
          "farm court clerk deed lease survey map plan rent wage fund loan grant ledger quay cargo").split()
@@ -59,12 +60,6 @@ def collection(tmp_path_factory):
     db = tmp / "c.ndd"
     assert main(["scan", str(folder), "--db", str(db), "-q", "--workers", "0"]) == 0
     return db, folder
-
-
-def run(capsys, *argv):
-    status = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return status, out, err
 
 
 def test_letter_is_contained_in_the_report_on_page_two(capsys, collection):

@@ -11,6 +11,7 @@ import pytest
 from ndd_desktop.cli import main
 from ndd_desktop.pipeline.folders import analyse_folders
 from ndd_desktop.store import Store
+from cli_run import run
 
 WORDS = ("archive letter record council minutes river harbour school church parish budget meeting report "
          "survey census treaty estate garden railway station museum library charter deed merchant voyage").split()
@@ -42,12 +43,6 @@ def tree(tmp_path):
     db = tmp_path / "c.ndd"
     assert main(["scan", str(col), "--db", str(db), "--workers", "0", "-q"]) == 0
     return col, db
-
-
-def run(capsys, *argv):
-    status = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return status, out, err
 
 
 def test_folders_csv_lists_copies_and_subsets(capsys, tree):

@@ -11,6 +11,7 @@ import random
 import pytest
 
 from ndd_desktop.cli import main
+from cli_run import run
 
 WORDS = ("archive record letter council minute budget harbour school river bridge market tax road "
          "church mill farm court clerk deed lease survey map plan rent wage fund loan grant").split()
@@ -45,12 +46,6 @@ def histories(tmp_path_factory):
     db = tmp_path / "c.ndd"
     assert main(["scan", str(folder), "--db", str(db), "-q", "--workers", "0"]) == 0
     return db, truth
-
-
-def run(capsys, *argv):
-    status = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return status, out, err
 
 
 def test_lineage_json_lists_each_group_oldest_first(capsys, histories):

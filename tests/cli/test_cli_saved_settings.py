@@ -10,18 +10,12 @@ import os
 
 import pytest
 
-from ndd_desktop.cli import main
 from ndd_desktop.cli.selection import grouping_options
 from ndd_desktop.store import Store
 from ndd_desktop.store.settings import GROUPING_KEY, KEEPER_RULE_KEY, threshold_key
+from cli_run import run
 
 BASE = "the council met on tuesday to discuss the new bridge over the river and the budget for the harbour works"
-
-
-def run(capsys, *argv):
-    status = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return status, out, err
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from ndd_desktop.cli import main
+from cli_run import run
 
 TWEETS = {  # seed 001's example: a real near-duplicate and a templated look-alike
     "obama1.txt": "Vet, 77, Busted For Obama Death Threat | The Smoking Gun http://t.co/MrTUwxv via @",
@@ -16,12 +16,6 @@ TWEETS = {  # seed 001's example: a real near-duplicate and a templated look-ali
     "show1.txt": "Playing a show in Chicago, IL at 9:00 PM today at LE PASSAGE http://artistdata.com/a/32on",
     "show2.txt": "Playing a show in Cape Girardeau, MO at 9:00 PM today at The Venue http://artistdata.com/a/32ow",
 }
-
-
-def run(capsys, *argv):
-    status = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return status, out, err
 
 
 @pytest.fixture

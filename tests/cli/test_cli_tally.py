@@ -9,15 +9,9 @@ import os
 import sys
 from pathlib import Path
 
-from ndd_desktop.cli import main
+from cli_run import run
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "ingest"))  # the test file builders
-
-
-def run(capsys, *argv):
-    status = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return status, out, err
 
 
 def make_folder(root):

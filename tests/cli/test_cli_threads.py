@@ -11,6 +11,7 @@ import pytest
 
 from ndd_desktop.cli import main
 from ndd_desktop.store import Store
+from cli_run import run
 
 A_TEXT = ("Dear all, the council will meet on Thursday at ten in the small hall to settle the harbour budget.\n"
           "Please bring the survey of the east quay and the figures from last spring.")
@@ -64,12 +65,6 @@ def mail(tmp_path):
     db = tmp_path / "c.ndd"
     assert main(["scan", str(root), "--db", str(db), "--workers", "0", "-q"]) == 0
     return root, db
-
-
-def run(capsys, *argv):
-    status = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return status, out, err
 
 
 def test_threads_csv_and_json(capsys, mail):

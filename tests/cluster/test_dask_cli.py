@@ -8,13 +8,7 @@ import time
 
 import pytest
 
-from ndd_desktop.cli import main
-
-
-def run(capsys, *argv):
-    status = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return status, out, err
+from cli_run import run
 
 
 @pytest.fixture

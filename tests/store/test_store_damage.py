@@ -9,18 +9,13 @@ import sqlite3
 
 import pytest
 
-from ndd_desktop.cli import commands, main
+from ndd_desktop.cli import commands
 from ndd_desktop.pipeline import ScanConfig, ScanJob
 from ndd_desktop.store import Root, Store, StoreDamaged, StoreError, StoreFull, StoreReadOnly
+from cli_run import run
 
 BASE = ("the harbour board agreed to repair the north pier before the winter storms arrive in the bay "
         "and the fishing fleet asked for a new slipway near the old customs house on the quay ")
-
-
-def run(capsys, *argv):
-    status = main([str(a) for a in argv])
-    out, err = capsys.readouterr()
-    return status, out, err
 
 
 @pytest.fixture
