@@ -27,7 +27,7 @@ import numpy as np
 
 from ..core import lsh, set_lsh
 from ..core.oph import size_cuts
-from .connect import cluster_lost, lost_errors, worker_count
+from .connect import cluster_lost, is_lost, worker_count
 
 #: Sketch values (set sketches) or key entries (minhash) per map partition.
 PART_VALUES = 8_000_000
@@ -193,15 +193,14 @@ class DaskBandGrouper:
                     codes = self._frame_shuffle(scattered, make_rows, row_args, meta, pair_rows, pair_args, nparts,
                                                 on)
                 break
-            except (*lost_errors(), RuntimeError) as exc:
+            except Exception as exc:
                 # A worker killed just before: the data sent to it is lost before the
                 # scheduler knows it is gone (Dask retries tasks, not a scatter). The step
                 # is pure, so it runs again once the scheduler has dropped that worker; a
-                # client that closed (RuntimeError: its loop is gone) is lost for good.
-                if isinstance(exc, RuntimeError) and not isinstance(exc, lost_errors()) and attempt == 0:
+                # client that closed is lost for good; anything else is the work's own error.
+                if not is_lost(exc, self.client):
                     raise
-                if attempt + 1 == GROUP_ATTEMPTS or self.client.status != "running" or \
-                        isinstance(exc, RuntimeError) and not isinstance(exc, lost_errors()):
+                if attempt + 1 == GROUP_ATTEMPTS or self.client.status != "running":
                     raise cluster_lost(first or exc) from None
                 first = first or exc
                 time.sleep(GROUP_RETRY_SECONDS)

@@ -129,6 +129,15 @@ def lost_errors() -> tuple[type[BaseException], ...]:
     return (CancelledError, OSError, TimeoutError, ClosedClientError)
 
 
+def is_lost(exc: BaseException, client: Any) -> bool:
+    """Whether ``exc`` says the cluster went away rather than the work failing: one of
+    :func:`lost_errors`, or the RuntimeError ("IOLoop is closed") of a client that closed
+    while a result was awaited."""
+    if isinstance(exc, lost_errors()):
+        return True
+    return isinstance(exc, RuntimeError) and getattr(client, "status", "running") != "running"
+
+
 def cluster_lost(exc: BaseException) -> ClusterError:
     """The error of a scan whose cluster stopped answering."""
     return ClusterError(f"the Dask cluster stopped answering ({type(exc).__name__}: {exc}); the documents "

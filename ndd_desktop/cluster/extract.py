@@ -24,7 +24,7 @@ from ..ingest.document import STATUS_ERROR, ExtractedDocument, FileEntry, proble
 from ..ingest.limits import Limits
 from ..pipeline.extract_stage import ExtractStage
 from ..pipeline.worker_sketch import SketchingExtractor
-from .connect import cluster_lost, lost_errors, worker_count
+from .connect import cluster_lost, is_lost, worker_count
 
 #: Files and bytes in one partition (one task).
 PART_FILES = 64
@@ -80,8 +80,10 @@ def read_on_cluster(client: Any, entries: list[FileEntry], limits: Limits, extra
     the module docstring)."""
     try:
         yield from _read(client, entries, limits, extractor, cancel, part_files)
-    except lost_errors() as exc:
-        raise cluster_lost(exc) from None
+    except Exception as exc:
+        if is_lost(exc, client):
+            raise cluster_lost(exc) from None
+        raise
 
 
 def _read(client, entries, limits, extractor, cancel, part_files) -> Iterator[list[ExtractedDocument]]:

@@ -238,6 +238,22 @@ def test_a_cluster_that_goes_away_keeps_the_written_batches(tmp_path, engine):
     assert summary.documents == 60 and len(pairs) >= 10
 
 
+def test_a_result_awaited_from_a_closed_client_is_a_lost_cluster(engine):
+    """The race CI met: the client closes while a partition's result is awaited, and
+    Dask raises RuntimeError("IOLoop is closed") instead of CancelledError."""
+    from ndd_desktop.cluster.connect import is_lost
+
+    eng = DaskEngine(scheduler=engine.client.scheduler.address).start()
+    fut = eng.client.submit(time.sleep, 0.5, pure=False)
+    eng.client.close()
+    with pytest.raises(Exception) as raised:
+        fut.result()
+    assert is_lost(raised.value, eng.client)
+    assert not is_lost(RuntimeError("a bug in the work"), engine.client)  # a running client: the work's error
+    assert not is_lost(ValueError("IOLoop is closed"), eng.client)
+    eng.close()
+
+
 def test_a_scheduler_that_does_not_answer_is_an_error_within_the_timeout():
     t0 = time.monotonic()
     with pytest.raises(ClusterError, match=r"no Dask scheduler answers at tcp://127\.0\.0\.1:1\b.*refused"):
