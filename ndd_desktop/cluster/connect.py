@@ -41,16 +41,19 @@ def open_client(scheduler: str | None, workers: int | None, timeout_s: float = C
         ClusterError: Dask missing, or no scheduler answering at ``scheduler`` within
             ``timeout_s`` seconds.
     """
-    distributed = require_distributed()
     if scheduler:
         deadline = time.monotonic() + timeout_s
-        probe_scheduler(scheduler, timeout_s)
+        # a refused or unreachable address is told before Dask's imports (seconds) are paid
+        probe_address(scheduler, timeout_s)
+        distributed = require_distributed()
+        probe_scheduler(scheduler, max(1.0, deadline - time.monotonic()))
         try:
             client = distributed.Client(scheduler, timeout=max(1.0, deadline - time.monotonic()),
                                         set_as_default=False)
         except Exception as exc:
             raise ClusterError(f"no Dask scheduler answers at {scheduler}: {_describe(exc)}") from None
         return client, None
+    distributed = require_distributed()
     if workers is not None and workers < 1:
         raise ClusterError(f"--workers must be 1 or more with --engine dask, got {workers}")
     from ..ingest.pool import default_workers
@@ -75,23 +78,29 @@ def open_client(scheduler: str | None, workers: int | None, timeout_s: float = C
     return client, cluster
 
 
+def probe_address(address: str, timeout_s: float) -> None:
+    """Raise ClusterError when ``address`` (``tcp://HOST:PORT``; other schemes are left to
+    Dask) refuses a TCP connection or gives none within ``timeout_s`` seconds. Needs no Dask."""
+    scheme, _, loc = address.rpartition("://")
+    if scheme not in ("", "tcp"):
+        return
+    host, _, port = loc.rpartition(":")
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=timeout_s).close()
+    except (OSError, ValueError) as exc:
+        raise ClusterError(f"no Dask scheduler answers at {address}: {_describe(exc)}") from None
+
+
 def probe_scheduler(address: str, timeout_s: float) -> None:
     """Raise ClusterError unless a Dask scheduler answers at ``address`` within
-    ``timeout_s`` seconds: a refused or unreachable TCP address fails at once, then the
-    Dask handshake is tried on a bare connection (a ``Client`` that fails half way hangs
-    on its way out, and something that is not a scheduler can answer with anything)."""
+    ``timeout_s`` seconds: the Dask handshake is tried on a bare connection (a ``Client``
+    that fails half way hangs on its way out, and something that is not a scheduler can
+    answer with anything)."""
     import asyncio
 
     from distributed.comm import connect
-    from distributed.comm.addressing import parse_address, parse_host_port
 
-    try:
-        scheme, loc = parse_address(address)
-        if scheme == "tcp":
-            host, port = parse_host_port(loc)
-            socket.create_connection((host, port), timeout=timeout_s).close()
-    except (OSError, ValueError, TypeError) as exc:
-        raise ClusterError(f"no Dask scheduler answers at {address}: {_describe(exc)}") from None
+    probe_address(address, timeout_s)
 
     async def handshake() -> None:
         comm = await connect(address, timeout=timeout_s)
@@ -103,6 +112,9 @@ def probe_scheduler(address: str, timeout_s: float) -> None:
     except BaseException as exc:  # a non-Dask answer can raise anything, MemoryError included
         if isinstance(exc, KeyboardInterrupt):
             raise
+        if isinstance(exc, (MemoryError, ValueError, TypeError)):  # garbage read as a message
+            raise ClusterError(f"no Dask scheduler answers at {address}: something answered there, but not in "
+                               f"Dask's protocol ({type(exc).__name__} reading its answer)") from None
         raise ClusterError(f"no Dask scheduler answers at {address} (waited up to {timeout_s:g} s): "
                            f"{_describe(exc)}") from None
     finally:

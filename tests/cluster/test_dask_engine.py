@@ -10,6 +10,8 @@ import os
 import random
 import signal
 import socket
+import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -19,7 +21,7 @@ import pytest
 
 from ndd_desktop.cluster import ClusterError, DaskEngine
 from ndd_desktop.cluster.bands import DaskBandGrouper
-from ndd_desktop.cluster.connect import open_client
+from ndd_desktop.cluster.connect import open_client, require_distributed
 from ndd_desktop.core import lsh, set_lsh
 from ndd_desktop.core.band_grouping import band_grouping
 from ndd_desktop.pipeline import ScanConfig, ScanError, ScanJob
@@ -259,6 +261,7 @@ def test_a_scheduler_that_does_not_answer_is_an_error_within_the_timeout():
     with pytest.raises(ClusterError, match=r"no Dask scheduler answers at tcp://127\.0\.0\.1:1\b.*refused"):
         open_client("tcp://127.0.0.1:1", None)
     assert time.monotonic() - t0 < 10
+    require_distributed()  # Dask's imports are not the wait being measured
     silent = socket.socket()  # accepts the connection, never says a word
     silent.bind(("127.0.0.1", 0))
     silent.listen(1)
@@ -270,6 +273,44 @@ def test_a_scheduler_that_does_not_answer_is_an_error_within_the_timeout():
         assert 1.4 < time.monotonic() - t0 < 5
     finally:
         silent.close()
+
+
+def test_an_address_that_answers_garbage_is_not_taken_for_a_scheduler():
+    server = socket.socket()  # answers every connection with bytes that are no Dask message
+    server.bind(("127.0.0.1", 0))
+    server.listen(4)
+    server.settimeout(0.1)
+    stop = threading.Event()
+
+    def answer() -> None:
+        while not stop.is_set():
+            try:
+                conn, _ = server.accept()
+            except OSError:  # the accept timed out: look at the stop flag again
+                continue
+            with conn:
+                conn.sendall(b"\xff" * 64 + b"HTTP/1.1 400 Bad Request\r\n\r\n")
+
+    thread = threading.Thread(target=answer, daemon=True)
+    thread.start()
+    address = f"tcp://127.0.0.1:{server.getsockname()[1]}"
+    try:
+        with pytest.raises(ClusterError, match="no Dask scheduler answers at " + address + ": something answered"):
+            open_client(address, None, timeout_s=2)
+    finally:
+        stop.set()
+        thread.join()
+        server.close()
+
+
+def test_a_refused_address_is_told_without_importing_dask(tmp_path):
+    # the command line's answer to a wrong address should not wait for Dask's imports
+    code = ("import sys; from ndd_desktop.cluster.connect import probe_address, ClusterError\n"
+            "try:\n    probe_address('tcp://127.0.0.1:1', 2)\nexcept ClusterError as e:\n    print(e)\n"
+            "print('distributed' in sys.modules, 'dask' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert "no Dask scheduler answers at tcp://127.0.0.1:1" in out and "refused" in out
+    assert out.strip().endswith("False False")
 
 
 def test_a_method_without_a_banded_search_is_refused_by_name(tmp_path):
