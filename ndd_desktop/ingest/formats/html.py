@@ -90,6 +90,9 @@ def read_main(markup: bytes | str) -> tuple[str, str]:
         markup = UnicodeDammit(markup, is_html=True).unicode_markup or ""
     if len(markup) > MAIN_TEXT_MAX_CHARS:
         return html_to_text(markup), f"whole page read: larger than {mb(MAIN_TEXT_MAX_CHARS)} for main-text detection"
+    text = document_text(markup)
+    if text is not None:  # no site furniture around the text: all of it is the main text
+        return text, ""
     try:
         text = main_text(markup)
     except TooBigForMainText as exc:
@@ -97,6 +100,43 @@ def read_main(markup: bytes | str) -> tuple[str, str]:
     except (Exception, RecursionError):  # a page trafilatura cannot handle still has its text
         text = None
     return (text, "") if text else (html_to_text(markup), "")
+
+
+def document_text(markup: str) -> str | None:
+    """The visible text of a page that is a document rather than a page of a site, or None
+    when it is not known to be one.
+
+    A document (a report, letter or manual saved as HTML, an export of a word processor or
+    of a mail program) has no menus, header, sidebar or footer to leave out, so its main
+    text is its whole visible text, which the whole-page reader gives at a tenth of
+    trafilatura's cost. A page counts as a document only when nothing on it looks like a
+    site's furniture: no ``FURNITURE`` element (``nav``, ``header``, ``footer``, ``aside``,
+    ``form``, frames, ...), no ``class``, ``id`` or ``role`` naming furniture
+    (``_FURNITURE_NAMES``: navigation, menus, sidebars, sharing, comments, cookies,
+    advertisements, ...), no hidden element, no block element (paragraph, list item,
+    division, heading) that is mostly links (a menu, a list or line of links), and at most ``DOCUMENT_MAX_LINK_SHARE`` of its text inside links. Pages with tables go to
+    trafilatura as well, which writes a table row as one line. So do pages too big for main
+    -text detection (``MAIN_TEXT_MAX_ELEMENTS``, ``MAIN_TEXT_MAX_DEPTH``), which
+    ``read_main`` reads whole with a note.
+
+    On such a page trafilatura gives the same lines, or fewer: when it finds no article
+    container it recovers paragraphs but drops the list items, subheadings (``h2`` to
+    ``h6``), definition lists and captions of the document, which this reading keeps.
+    """
+    collector = _DocumentText()
+    parser = etree.HTMLParser(target=collector, no_network=True, remove_comments=True, remove_pis=True)
+    markup = _XML_DECLARATION.sub("", markup, count=1)  # lxml refuses one in a decoded string
+    try:
+        for start in range(0, len(markup), _FEED_CHARS):
+            parser.feed(markup[start:start + _FEED_CHARS])
+        parser.close()
+    except _NotADocument:
+        return None
+    except etree.LxmlError:  # nothing parseable: the usual path decides
+        return None
+    if collector.link_chars > DOCUMENT_MAX_LINK_SHARE * collector.chars:
+        return None
+    return _tidy("".join(collector.out))
 
 
 class TooBigForMainText(Exception):
@@ -227,6 +267,85 @@ class _VisibleText:
 
     def close(self) -> None:
         return None
+
+
+#: Elements that only a site's pages have (navigation, page furniture, forms, frames), and
+#: tables (which trafilatura writes a row to a line): a page with one goes to trafilatura.
+FURNITURE = frozenset(
+    "nav header footer aside menu menuitem form input button select textarea label iframe frame frameset "
+    "dialog table".split()
+)
+#: Words in a ``class``, ``id`` or ``role`` that name a site's furniture (a page with one goes
+#: to trafilatura; a document rarely names its parts so, and then it is read as before).
+_FURNITURE_NAMES = re.compile(
+    r"nav|menu|head|foot|mast|banner|sidebar|side-bar|aside|widget|share|social|sociable|related|comment"
+    r"|respond|reply|cookie|consent|newsletter|subscri|sign-?up|sign-?in|log-?in|account|advert|promo"
+    r"|sponsor|teaser|popular|most-?read|trending|crumb|toolbar|topbar|pagination|pager|(?<![a-z])tags?(?![a-z])"
+    r"|(?<![a-z])ads?(?![a-z])|byline|author|rating|modal|popup|overlay|paywall|outbrain|taboola|search|logo"
+    r"|copyright|legal|sitemap|skip|hidden|complementary|contentinfo",
+    re.I,
+)
+#: A document keeps at most this share of its text inside links (a menu is all links).
+DOCUMENT_MAX_LINK_SHARE = 0.2
+#: Blocks that may not be mostly links (``html`` and ``body`` have ``DOCUMENT_MAX_LINK_SHARE``).
+_LINK_BLOCKS = BLOCK - {"html", "body"}
+
+
+class _NotADocument(Exception):
+    """Raised by ``_DocumentText`` at the first sign of a site's furniture."""
+
+
+class _DocumentText(_VisibleText):
+    """The whole-page reader's parser target, which gives up (``_NotADocument``) at the
+    first sign that the page is a site's page (see ``document_text``), and counts the
+    characters of text and of link text (of the page, and of each block element)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.elements = self.depth = 0
+        self.in_link = 0
+        self.chars = self.link_chars = 0
+        self.blocks: list[list[int]] = []  # [characters, characters in links] of each open block
+
+    def start(self, tag, attrib) -> None:
+        self.elements += 1
+        self.depth += 1
+        if not self.dropped and tag not in _DROP:
+            if (tag in FURNITURE or self.depth > MAIN_TEXT_MAX_DEPTH or self.elements > MAIN_TEXT_MAX_ELEMENTS
+                    or "hidden" in attrib or attrib.get("aria-hidden") == "true"
+                    or _FURNITURE_NAMES.search(
+                        f"{attrib.get('class', '')} {attrib.get('id', '')} {attrib.get('role', '')}")):
+                raise _NotADocument
+            if tag == "a":
+                self.in_link += "href" in attrib
+            elif tag in _LINK_BLOCKS:
+                self.blocks.append([0, 0])
+        super().start(tag, attrib)
+
+    def end(self, tag) -> None:
+        self.depth -= 1
+        if not self.dropped:
+            if tag == "a":
+                self.in_link -= self.in_link > 0
+            elif tag in _LINK_BLOCKS and self.blocks:
+                chars, link_chars = self.blocks.pop()
+                if 2 * link_chars > chars:  # a menu, its entries, a list of links, a line of links
+                    raise _NotADocument
+                if self.blocks:  # what a block holds is part of the block around it
+                    self.blocks[-1][0] += chars
+                    self.blocks[-1][1] += link_chars
+        super().end(tag)
+
+    def data(self, text: str) -> None:
+        if not self.dropped:
+            size = len(text.strip())
+            links = size if self.in_link else 0
+            self.chars += size
+            self.link_chars += links
+            if self.blocks:
+                self.blocks[-1][0] += size
+                self.blocks[-1][1] += links
+        super().data(text)
 
 
 def _tidy(text: str) -> str:
