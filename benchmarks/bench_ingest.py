@@ -16,7 +16,9 @@ readers (python-docx, pypdf, BeautifulSoup: the vendored copies in
 ``benchmarks/legacy_readers``) and by the current ones, through the same pool, alternately
 for --rounds rounds; the best round of each counts, and the ratio is taken within the run
 (the machine is shared and noisy, so figures of two runs do not compare). HTML is timed in
-both readings (main text, the default, and ``--html all``). The texts of the two readers
+both readings (main text, the default, and ``--html all``) on plain pages (a headline and
+paragraphs, as a report saved as HTML), and by its main text on site pages (the same text
+as an article inside the test templates' menus, sidebars, comments and footers). The texts of the two readers
 are compared after normalisation. With --write, the table replaces the "## Extraction"
 section of docs/performance.md.
 """
@@ -39,6 +41,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 sys.path.insert(0, str(REPO / "tests" / "ingest"))  # the test file builders
 
+from site_pages import page_blog, page_council, page_site_a  # noqa: E402
 from ingest_makers import (  # noqa: E402
     image_bytes, make_7z, make_docx, make_eml, make_epub, make_html, make_odp, make_ods, make_odt, make_pdf,
     make_pptx, make_rtf, make_tar, make_xlsx, make_zip, text_image,
@@ -59,9 +62,19 @@ def lines_for(rng: random.Random, n_lines: int = 45) -> list[str]:
     return [" ".join(rng.choice(WORDS) for _ in range(12)) for _ in range(n_lines)]
 
 
+def site_page(lines: list[str]) -> bytes:
+    """The text as an article on a site's page (the test templates in turn: a local
+    newspaper, a blog with readers' comments, a council page with a table): a headline and
+    paragraphs of five lines inside menus, sidebars and footers, about 10 KB of markup."""
+    paragraphs = [" ".join(lines[k:k + 5]) for k in range(1, len(lines), 5)]
+    template = (page_site_a, page_blog, lambda t, p: page_council(t, p, [("phase one", "May")]))[len(lines[0]) % 3]
+    return template(lines[0], paragraphs).encode("utf-8")
+
+
 BUILDERS = {
     "txt": lambda lines: "\n".join(lines).encode(),
     "html": make_html,
+    "site.html": site_page,
     "xml": lambda lines: ("<?xml version='1.0'?><doc>" + "".join(f"<p>{x}</p>" for x in lines)
                           + "</doc>").encode(),
     "pdf": make_pdf,
@@ -183,6 +196,7 @@ COMPARED = {
     "pdf": ("pdf", ExtractOptions()),
     "html (main text, default)": ("html", ExtractOptions()),
     "html (--html all)": ("html", ExtractOptions(html="all")),
+    "html site pages (main text)": ("site.html", ExtractOptions()),
 }
 
 

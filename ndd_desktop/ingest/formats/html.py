@@ -123,11 +123,14 @@ def document_text(markup: str) -> str | None:
     container it recovers paragraphs but drops the list items, subheadings (``h2`` to
     ``h6``), definition lists and captions of the document, which this reading keeps.
     """
-    collector = _DocumentText()
+    collector = _VisibleText(judge=True)
     parser = etree.HTMLParser(target=collector, no_network=True, remove_comments=True, remove_pis=True)
     markup = _XML_DECLARATION.sub("", markup, count=1)  # lxml refuses one in a decoded string
     try:
-        for start in range(0, len(markup), _FEED_CHARS):
+        # a small first piece: a site's page shows its furniture early, and the parser goes on
+        # to the end of the piece it was fed after the target gave up
+        parser.feed(markup[:_FIRST_FEED_CHARS])
+        for start in range(_FIRST_FEED_CHARS, len(markup), _FEED_CHARS):
             parser.feed(markup[start:start + _FEED_CHARS])
         parser.close()
     except _NotADocument:
@@ -231,22 +234,46 @@ def html_to_text(markup: bytes | str) -> str:
 
 
 _FEED_CHARS = 1 << 20
+_FIRST_FEED_CHARS = 2048
 
 
 class _VisibleText:
     """lxml parser target that keeps the text a browser shows: nothing inside ``DROP``
     elements, white space collapsed outside ``pre``, a line break around each block
-    element and at each ``br``."""
+    element and at each ``br``.
 
-    def __init__(self) -> None:
+    With ``judge`` (``document_text``) it also raises ``_NotADocument`` at the first sign
+    that the page is a site's page, and counts the characters of text and of link text, of
+    the page and of each block element (in the same callbacks: a method call per element
+    and per text is most of a parser target's cost).
+    """
+
+    def __init__(self, judge: bool = False) -> None:
         self.out: list[str] = []
         self.dropped = 0  # depth inside DROP elements
         self.in_pre = 0
+        self.judge = judge
+        self.elements = self.depth = 0
+        self.links: list[bool] = []  # each open ``a``: has it an href (is it a link)?
+        self.in_link = self.chars = self.link_chars = 0
+        self.blocks: list[list[int]] = []  # [characters, characters in links] of each open block
 
     def start(self, tag, attrib) -> None:
+        if self.judge:
+            self.elements += 1
+            self.depth += 1
         if self.dropped or tag in _DROP:
             self.dropped += tag in _DROP
             return
+        if self.judge:
+            if (tag in FURNITURE or self.depth > MAIN_TEXT_MAX_DEPTH or self.elements > MAIN_TEXT_MAX_ELEMENTS
+                    or (attrib and _furniture_attributes(attrib))):
+                raise _NotADocument
+            if tag == "a":
+                self.links.append("href" in attrib)
+                self.in_link += self.links[-1]
+            elif tag in _LINK_BLOCKS:
+                self.blocks.append([0, 0])
         if tag == "br":
             self.out.append("\n")
         elif tag in BLOCK:
@@ -254,16 +281,37 @@ class _VisibleText:
             self.in_pre += tag == "pre"
 
     def end(self, tag) -> None:
+        if self.judge:
+            self.depth -= 1
         if self.dropped:
             self.dropped -= tag in _DROP
             return
+        if self.judge:
+            if tag == "a":
+                self.in_link -= self.links.pop() if self.links else 0
+            elif tag in _LINK_BLOCKS and self.blocks:
+                chars, link_chars = self.blocks.pop()
+                if 2 * link_chars > chars:  # a menu, its entries, a list of links, a line of links
+                    raise _NotADocument
+                if self.blocks:  # what a block holds is part of the block around it
+                    self.blocks[-1][0] += chars
+                    self.blocks[-1][1] += link_chars
         if tag in BLOCK:
             self.out.append("\n")
             self.in_pre -= tag == "pre"
 
     def data(self, text: str) -> None:
-        if not self.dropped:
-            self.out.append(text if self.in_pre else _WS.sub(" ", text))
+        if self.dropped:
+            return
+        if self.judge:
+            size = len(text.strip())
+            links = size if self.in_link else 0
+            self.chars += size
+            self.link_chars += links
+            if self.blocks:
+                self.blocks[-1][0] += size
+                self.blocks[-1][1] += links
+        self.out.append(text if self.in_pre else _WS.sub(" ", text))
 
     def close(self) -> None:
         return None
@@ -292,60 +340,13 @@ _LINK_BLOCKS = BLOCK - {"html", "body"}
 
 
 class _NotADocument(Exception):
-    """Raised by ``_DocumentText`` at the first sign of a site's furniture."""
+    """Raised by a judging ``_VisibleText`` at the first sign of a site's furniture."""
 
 
-class _DocumentText(_VisibleText):
-    """The whole-page reader's parser target, which gives up (``_NotADocument``) at the
-    first sign that the page is a site's page (see ``document_text``), and counts the
-    characters of text and of link text (of the page, and of each block element)."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.elements = self.depth = 0
-        self.in_link = 0
-        self.chars = self.link_chars = 0
-        self.blocks: list[list[int]] = []  # [characters, characters in links] of each open block
-
-    def start(self, tag, attrib) -> None:
-        self.elements += 1
-        self.depth += 1
-        if not self.dropped and tag not in _DROP:
-            if (tag in FURNITURE or self.depth > MAIN_TEXT_MAX_DEPTH or self.elements > MAIN_TEXT_MAX_ELEMENTS
-                    or "hidden" in attrib or attrib.get("aria-hidden") == "true"
-                    or _FURNITURE_NAMES.search(
-                        f"{attrib.get('class', '')} {attrib.get('id', '')} {attrib.get('role', '')}")):
-                raise _NotADocument
-            if tag == "a":
-                self.in_link += "href" in attrib
-            elif tag in _LINK_BLOCKS:
-                self.blocks.append([0, 0])
-        super().start(tag, attrib)
-
-    def end(self, tag) -> None:
-        self.depth -= 1
-        if not self.dropped:
-            if tag == "a":
-                self.in_link -= self.in_link > 0
-            elif tag in _LINK_BLOCKS and self.blocks:
-                chars, link_chars = self.blocks.pop()
-                if 2 * link_chars > chars:  # a menu, its entries, a list of links, a line of links
-                    raise _NotADocument
-                if self.blocks:  # what a block holds is part of the block around it
-                    self.blocks[-1][0] += chars
-                    self.blocks[-1][1] += link_chars
-        super().end(tag)
-
-    def data(self, text: str) -> None:
-        if not self.dropped:
-            size = len(text.strip())
-            links = size if self.in_link else 0
-            self.chars += size
-            self.link_chars += links
-            if self.blocks:
-                self.blocks[-1][0] += size
-                self.blocks[-1][1] += links
-        super().data(text)
+def _furniture_attributes(attrib) -> bool:
+    """Whether an element's attributes hide it or name it as a site's furniture."""
+    return ("hidden" in attrib or attrib.get("aria-hidden") == "true" or _FURNITURE_NAMES.search(
+        f"{attrib.get('class', '')} {attrib.get('id', '')} {attrib.get('role', '')}") is not None)
 
 
 def _tidy(text: str) -> str:
