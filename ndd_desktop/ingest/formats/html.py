@@ -123,6 +123,8 @@ def document_text(markup: str) -> str | None:
     container it recovers paragraphs but drops the list items, subheadings (``h2`` to
     ``h6``), definition lists and captions of the document, which this reading keeps.
     """
+    if _FURNITURE_TAG.search(markup):  # most sites' pages: no need to parse them to know
+        return None
     collector = _VisibleText(judge=True)
     parser = etree.HTMLParser(target=collector, no_network=True, remove_comments=True, remove_pis=True)
     markup = _XML_DECLARATION.sub("", markup, count=1)  # lxml refuses one in a decoded string
@@ -323,6 +325,9 @@ FURNITURE = frozenset(
     "nav header footer aside menu menuitem form input button select textarea label iframe frame frameset "
     "dialog table".split()
 )
+#: The start tag of a ``FURNITURE`` element, anywhere in the markup (in a script or a comment
+#: too, which at worst sends a document to trafilatura, as before).
+_FURNITURE_TAG = re.compile(r"<(?:" + "|".join(sorted(FURNITURE)) + r")[\s/>]", re.I)
 #: Words in a ``class``, ``id`` or ``role`` that name a site's furniture (a page with one goes
 #: to trafilatura; a document rarely names its parts so, and then it is read as before).
 _FURNITURE_NAMES = re.compile(
