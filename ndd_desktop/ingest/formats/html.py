@@ -5,7 +5,11 @@ the same on every page of the site, so two different articles of one site look a
 one article saved from two sites does not. By default (``ExtractOptions.html == "main"``)
 a page is read by its main content, which trafilatura finds (link density, the page's
 structure, known boilerplate), as lines of text (a table row is one line, its cells
-between "|"). A page keeps all its visible text when trafilatura finds no main content
+between "|"). A page with nothing of a site's furniture on it (a report or letter saved as
+HTML: no navigation, header, sidebar, footer, form, table, no class names of such parts,
+no blocks of links; see ``document_text``) is all main text, and is read whole without
+trafilatura, which costs ten times as much and drops such a page's lists and subheadings.
+A page keeps all its visible text when trafilatura finds no main content
 (a short page, a fragment) or fails, and when it is too big for main-text detection to
 finish well within the pool's time limit per file: larger than ``MAIN_TEXT_MAX_CHARS``
 (trafilatura's time grows faster than the page: about 1 s at 1 MB, 2.5 s at 2 MB, 12 s at
@@ -114,9 +118,10 @@ def document_text(markup: str) -> str | None:
     ``form``, frames, ...), no ``class``, ``id`` or ``role`` naming furniture
     (``_FURNITURE_NAMES``: navigation, menus, sidebars, sharing, comments, cookies,
     advertisements, ...), no hidden element, no block element (paragraph, list item,
-    division, heading) that is mostly links (a menu, a list or line of links), and at most ``DOCUMENT_MAX_LINK_SHARE`` of its text inside links. Pages with tables go to
-    trafilatura as well, which writes a table row as one line. So do pages too big for main
-    -text detection (``MAIN_TEXT_MAX_ELEMENTS``, ``MAIN_TEXT_MAX_DEPTH``), which
+    division, heading) that is mostly links (a menu, a list or line of links), and at most
+    ``DOCUMENT_MAX_LINK_SHARE`` of its text inside links. Pages with tables go to
+    trafilatura as well, which writes a table row as one line. So do pages too big for
+    main-text detection (``MAIN_TEXT_MAX_ELEMENTS``, ``MAIN_TEXT_MAX_DEPTH``), which
     ``read_main`` reads whole with a note.
 
     On such a page trafilatura gives the same lines, or fewer: when it finds no article
