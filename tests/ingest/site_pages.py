@@ -105,3 +105,111 @@ def page_site_b(title, paragraphs):
 <div id="footer"><p>Upper Valley Parish Council, The Clerk, Mill Cottage. Website maintained by volunteers. Contributions for the newsletter are welcome by the fifteenth of each month.</p>
 <p><a href="/privacy">Privacy</a> | <a href="/accessibility">Accessibility statement</a> | <a href="/transparency">Transparency code</a> | <a href="/sitemap">Site map</a></p></div>
 </body></html>"""
+
+
+COMMENTS_C = [
+    ("Margaret T.", "My grandfather worked on the last repairs in the fifties and always said the old stones were the best ones."),
+    ("harbourwatcher", "Good news at last, but why did it take two winters? The council has known about the cracks for years."),
+    ("Dave from the lifeboat", "Thanks to the harbour master for keeping the slipway open, it matters more than people realise."),
+]
+RECENT_C = ["Open gardens weekend raises record sum", "New bus shelter for the square",
+            "Bell ringers celebrate a century", "Flower show results in full"]
+
+
+def page_blog(title, paragraphs):
+    """A community blog (WordPress-like): site header and menu, post meta, tags, share
+    buttons, related posts, readers' comments with a reply form, widget sidebar, footer."""
+    body = "".join(f"<p>{p}</p>" for p in paragraphs)
+    menu = "".join(f'<li class="menu-item"><a href="/{k}/">{n}</a></li>'
+                   for k, n in enumerate(["Home", "News", "Events", "Gallery", "About", "Contact"]))
+    comments = "".join(
+        f'<li class="comment"><article class="comment-body"><footer class="comment-meta"><b class="fn">{who}</b> '
+        f'<time>12 March at 9:{k}5 am</time></footer><div class="comment-content"><p>{said}</p></div>'
+        f'<div class="reply"><a class="comment-reply-link" href="#r{k}">Reply</a></div></article></li>'
+        for k, (who, said) in enumerate(COMMENTS_C))
+    recent = "".join(f'<li><a href="/p/{k}">{t}</a></li>' for k, t in enumerate(RECENT_C))
+    return f"""<!DOCTYPE html><html lang="en-GB"><head><meta charset="UTF-8"><title>{title} &#8211; Quayside Voices</title>
+<script src="/wp-includes/js/jquery.js"></script></head>
+<body class="post-template-default single single-post">
+<a class="skip-link screen-reader-text" href="#content">Skip to content</a>
+<header id="masthead" class="site-header"><p class="site-title"><a href="/">Quayside Voices</a></p>
+<p class="site-description">Stories from the harbour town, written by the people who live here</p>
+<nav id="site-navigation" class="main-navigation"><ul id="primary-menu">{menu}</ul></nav></header>
+<div id="content" class="site-content"><div id="primary" class="content-area"><main id="main" class="site-main">
+<article class="post type-post status-publish"><header class="entry-header"><h1 class="entry-title">{title}</h1>
+<div class="entry-meta">Posted on <time>11 March</time> by <a href="/author/jo">Jo Pengelly</a></div></header>
+<div class="entry-content">{body}</div>
+<footer class="entry-footer">Tags: <a href="/tag/harbour">harbour</a>, <a href="/tag/council">council</a>
+<div class="sharedaddy"><h3>Share this:</h3><a href="#">Facebook</a> <a href="#">WhatsApp</a> <a href="#">Email</a></div></footer></article>
+<div class="jp-relatedposts"><h3>Related</h3><p><a href="/p/9">Lifeboat day draws the crowds</a> Coxswain thanks the volunteers who made the open day possible.</p></div>
+<div id="comments" class="comments-area"><h2 class="comments-title">3 thoughts on &ldquo;{title}&rdquo;</h2>
+<ol class="comment-list">{comments}</ol>
+<div id="respond" class="comment-respond"><h3 class="comment-reply-title">Leave a Reply</h3>
+<form class="comment-form"><p class="comment-notes">Your email address will not be published. Required fields are marked *</p>
+<textarea name="comment"></textarea><input type="submit" value="Post Comment"></form></div></div>
+</main></div>
+<aside id="secondary" class="widget-area"><section class="widget widget_search"><form><input type="search" placeholder="Search &hellip;"></form></section>
+<section class="widget widget_recent_entries"><h2 class="widget-title">Recent Posts</h2><ul>{recent}</ul></section>
+<section class="widget widget_text"><h2 class="widget-title">About this blog</h2><p>Quayside Voices is written by volunteers from the town. Send us your story and a photograph and we will publish it here.</p></section></aside></div>
+<footer id="colophon" class="site-footer"><div class="site-info">&copy; Quayside Voices. Proudly powered by a content management system. Theme by a friendly designer.</div></footer>
+</body></html>"""
+
+
+def page_council(title, paragraphs, table):
+    """A council's site (GOV-style): skip link, header with search, breadcrumbs, a side
+    menu of the section, the page with a table of (label, value) rows, a feedback form and a
+    footer of legal links."""
+    body = "".join(f"<p>{p}</p>" for p in paragraphs)
+    rows = "".join(f"<tr><td>{a}</td><td>{b}</td></tr>" for a, b in table)
+    side = "".join(f'<li><a href="/roads/{k}">{n}</a></li>' for k, n in enumerate(
+        ["Roads and transport", "Harbours and coast", "Flood defences", "Street lighting", "Report a pothole"]))
+    legal = "".join(f'<li><a href="/{k}">{n}</a></li>' for k, n in enumerate(
+        ["Accessibility statement", "Cookies", "Privacy notice", "Freedom of information", "Contact us"]))
+    return f"""<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>{title} - County Council</title></head>
+<body><a href="#main-content" class="govuk-skip-link">Skip to main content</a>
+<div class="cookie-banner"><p>We would like to use cookies to collect information about how you use our website.</p><button>Accept</button></div>
+<header class="govuk-header" role="banner"><a href="/" class="govuk-header__link">County Council</a>
+<form role="search"><label for="q">Search this site</label><input id="q"></form></header>
+<div class="govuk-width-container"><nav class="govuk-breadcrumbs"><ol><li><a href="/">Home</a></li><li><a href="/roads">Roads and transport</a></li><li><a href="/roads/harbours">Harbours and coast</a></li></ol></nav>
+<div class="govuk-grid-row"><div class="govuk-grid-column-one-third"><nav class="side-menu"><h2>In this section</h2><ul>{side}</ul></nav></div>
+<main id="main-content" class="govuk-grid-column-two-thirds" role="main"><h1 class="govuk-heading-xl">{title}</h1>
+{body}<h2>Timetable of the works</h2><table class="govuk-table"><thead><tr><th>Phase</th><th>When</th></tr></thead><tbody>{rows}</tbody></table>
+<p class="last-updated">Last updated: 14 March</p>
+<div class="feedback"><h2>Was this page useful?</h2><form><button>Yes</button> <button>No</button><a href="/report">Report a problem with this page</a></form></div></main></div></div>
+<footer class="govuk-footer" role="contentinfo"><ul>{legal}</ul><p>All content is available under the Open Government Licence, except where otherwise stated. County Hall, Market Street.</p></footer>
+</body></html>"""
+
+
+HARBOUR_TABLE = [("Survey of the damaged sections", "March and April"), ("Rebuilding with granite facing", "May to July"),
+                 ("Concrete apron at the foot of the wall", "September to November")]
+
+
+REPORT = ("Annual report of the harbour trust", [
+    ("h2", "The year in brief"),
+    ("p", "The trust met eleven times during the year and received reports from the harbour master at every meeting. Income from berthing fees rose for the third year running."),
+    ("ul", ["Eleven meetings of the full trust", "Two public consultations on the harbour wall", "One new trustee elected"]),
+    ("h2", "Works"),
+    ("p", "The eastern wall was breached in February. The trust asked the county council to fund the repairs and offered the stones it keeps in the yard."),
+    ("ol", ["Emergency closure of the damaged berths", "Survey by the county engineers", "Repairs approved in March"]),
+    ("h3", "Terms used in this report"),
+    ("dl", [("Apron", "A concrete slab at the foot of a wall that breaks the force of the waves."), ("Berth", "A place where a boat is moored.")]),
+    ("figure", "The eastern wall after the storm of the fourteenth of February"),
+    ("p", "The full accounts can be read at the trust's office on weekday mornings, or see <a href=\"accounts.html\">the accounts</a> online."),
+])
+
+
+def document_page(title, parts):
+    """A report saved as HTML (no site around it): headings, paragraphs, lists, a definition
+    list, a figure with a caption. ``parts``: (kind, content) as in ``REPORT``."""
+    html = [f"<h1>{title}</h1>"]
+    for kind, content in parts:
+        if kind in ("ul", "ol"):
+            html.append(f"<{kind}>" + "".join(f"<li>{item}</li>" for item in content) + f"</{kind}>")
+        elif kind == "dl":
+            html.append("<dl>" + "".join(f"<dt>{a}</dt><dd>{b}</dd>" for a, b in content) + "</dl>")
+        elif kind == "figure":
+            html.append(f'<figure><img src="wall.jpg" alt=""><figcaption>{content}</figcaption></figure>')
+        else:
+            html.append(f"<{kind}>{content}</{kind}>")
+    return ("<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>Report</title><style>h1 { font-size: 20pt }</style>"
+            "</head><body>" + "\n".join(html) + "</body></html>")

@@ -1,7 +1,10 @@
 """Web pages read by their main text (trafilatura), or whole (ExtractOptions(html="all"))."""
 
 import pytest
-from site_pages import ARTICLE_HARBOUR, ARTICLE_LIBRARY, page_site_a, page_site_b
+from site_pages import (
+    ARTICLE_HARBOUR, ARTICLE_LIBRARY, COMMENTS_C, HARBOUR_TABLE, RECENT_C, REPORT, document_page, page_blog,
+    page_council, page_site_a, page_site_b,
+)
 
 from ndd_desktop.core.methods import get_method
 from ndd_desktop.core.normalize import normalize
@@ -120,3 +123,84 @@ def test_a_declared_encoding_is_honoured_in_main_text():
 def test_an_unknown_reading_is_refused():
     with pytest.raises(ValueError, match="html: 'some' is not one of main, all"):
         ExtractOptions(html="some")
+
+
+def test_a_document_page_is_read_whole():
+    # no site around the text: every line of it is main text, the lists, subheadings,
+    # definitions and caption too (trafilatura, finding no article container, dropped the
+    # first subheading and the caption of this page)
+    expected = [
+        "Annual report of the harbour trust",
+        "The year in brief",
+        "The trust met eleven times during the year and received reports from the harbour master at every meeting. "
+        "Income from berthing fees rose for the third year running.",
+        "Eleven meetings of the full trust", "Two public consultations on the harbour wall", "One new trustee elected",
+        "Works",
+        "The eastern wall was breached in February. The trust asked the county council to fund the repairs and "
+        "offered the stones it keeps in the yard.",
+        "Emergency closure of the damaged berths", "Survey by the county engineers", "Repairs approved in March",
+        "Terms used in this report",
+        "Apron", "A concrete slab at the foot of a wall that breaks the force of the waves.",
+        "Berth", "A place where a boat is moored.",
+        "The eastern wall after the storm of the fourteenth of February",
+        "The full accounts can be read at the trust's office on weekday mornings, or see the accounts online.",
+    ]
+    page = document_page(*REPORT)
+    assert text_of(page).split("\n") == expected
+    assert text_of(page, ALL).split("\n") == expected
+
+
+@pytest.mark.parametrize("furniture", [
+    '<nav><a href="/">Home</a> <a href="/about">About the trust</a></nav>',
+    '<header><p>Harbour Trust</p></header>',
+    '<footer><p>Registered charity</p></footer>',
+    '<aside><p>Dates for your diary: the open day is in June.</p></aside>',
+    '<form><input name="q"></form>',
+    '<div class="sidebar"><p>Dates for your diary: the open day is in June.</p></div>',
+    '<div id="site-footer"><p>Registered charity</p></div>',
+    '<div role="navigation"><p>Start</p></div>',
+    '<div class="cookie-notice"><p>We use cookies on this site.</p></div>',
+    '<ol class="comment-list"><li><p>Great report, thanks.</p></li></ol>',
+    '<p hidden>Hidden words</p>',
+    '<p><a href="/">Home</a> | <a href="/news">News</a> | <a href="/contact">Contact</a></p>',  # a line of links
+    '<ul><li><a href="/minutes">Minutes of the trust</a></li><li><a href="/accounts">Accounts</a></li></ul>',
+    '<div><h4>Menu</h4><a href="/a">Home</a><br><a href="/b">Our history</a><br><a href="/c">Trustees</a></div>',
+    '<table><tr><td>1901</td><td>12 berths</td></tr></table>',  # trafilatura writes a row as a line
+])
+def test_a_page_with_site_furniture_goes_to_main_text_detection(furniture):
+    page = document_page(*REPORT)
+    assert html.document_text(page) is not None
+    assert html.document_text(page.replace("<h1>", furniture + "<h1>")) is None
+
+
+def test_a_page_mostly_of_links_goes_to_main_text_detection():
+    links = " ".join(f'<a href="/{k}">see the minutes of meeting number {k}</a>' for k in range(8))
+    assert html.document_text(f"<html><body><p>The minutes of the trust, with notes. {links}</p></body></html>") is None
+
+
+def test_a_blog_post_is_its_article_without_comments_sidebar_or_footer():
+    title, paragraphs = ARTICLE_HARBOUR
+    assert text_of(page_blog(title, paragraphs)).split("\n") == [title, *paragraphs]
+    whole = text_of(page_blog(title, paragraphs), ALL)
+    for furniture in ("Quayside Voices", "Posted on", "Share this", "Leave a Reply", COMMENTS_C[0][1], RECENT_C[0],
+                      "Proudly powered"):
+        assert furniture in whole
+
+
+def test_a_council_page_keeps_its_table_and_leaves_out_the_furniture():
+    title, paragraphs = ARTICLE_HARBOUR
+    lines = text_of(page_council(title, paragraphs, HARBOUR_TABLE)).split("\n")
+    assert lines[:len(paragraphs) + 1] == [title, *paragraphs]
+    assert lines[len(paragraphs) + 1:] == [
+        "Timetable of the works", "| Phase | When |", "|---|---|",
+        *(f"| {a} | {b} |" for a, b in HARBOUR_TABLE), "Last updated: 14 March"]
+
+
+def test_articles_of_the_blog_and_council_sites_pair_by_their_text():
+    blog = [text_of(page_blog(*article)) for article in (ARTICLE_HARBOUR, ARTICLE_LIBRARY)]
+    council = [text_of(page_council(*article, HARBOUR_TABLE)) for article in (ARTICLE_HARBOUR, ARTICLE_LIBRARY)]
+    assert qgram_score(blog[0], blog[1]) < QGRAM.default_threshold
+    assert qgram_score(council[0], council[1]) < QGRAM.default_threshold
+    for k, article in enumerate((ARTICLE_HARBOUR, ARTICLE_LIBRARY)):
+        assert qgram_score(blog[k], council[k]) >= QGRAM.default_threshold
+        assert qgram_score(blog[k], text_of(page_site_a(*article))) >= QGRAM.default_threshold

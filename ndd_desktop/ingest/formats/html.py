@@ -5,7 +5,11 @@ the same on every page of the site, so two different articles of one site look a
 one article saved from two sites does not. By default (``ExtractOptions.html == "main"``)
 a page is read by its main content, which trafilatura finds (link density, the page's
 structure, known boilerplate), as lines of text (a table row is one line, its cells
-between "|"). A page keeps all its visible text when trafilatura finds no main content
+between "|"). A page with nothing of a site's furniture on it (a report or letter saved as
+HTML: no navigation, header, sidebar, footer, form, table, no class names of such parts,
+no blocks of links; see ``document_text``) is all main text, and is read whole without
+trafilatura, which costs ten times as much and drops such a page's lists and subheadings.
+A page keeps all its visible text when trafilatura finds no main content
 (a short page, a fragment) or fails, and when it is too big for main-text detection to
 finish well within the pool's time limit per file: larger than ``MAIN_TEXT_MAX_CHARS``
 (trafilatura's time grows faster than the page: about 1 s at 1 MB, 2.5 s at 2 MB, 12 s at
@@ -90,6 +94,9 @@ def read_main(markup: bytes | str) -> tuple[str, str]:
         markup = UnicodeDammit(markup, is_html=True).unicode_markup or ""
     if len(markup) > MAIN_TEXT_MAX_CHARS:
         return html_to_text(markup), f"whole page read: larger than {mb(MAIN_TEXT_MAX_CHARS)} for main-text detection"
+    text = document_text(markup)
+    if text is not None:  # no site furniture around the text: all of it is the main text
+        return text, ""
     try:
         text = main_text(markup)
     except TooBigForMainText as exc:
@@ -97,6 +104,49 @@ def read_main(markup: bytes | str) -> tuple[str, str]:
     except (Exception, RecursionError):  # a page trafilatura cannot handle still has its text
         text = None
     return (text, "") if text else (html_to_text(markup), "")
+
+
+def document_text(markup: str) -> str | None:
+    """The visible text of a page that is a document rather than a page of a site, or None
+    when it is not known to be one.
+
+    A document (a report, letter or manual saved as HTML, an export of a word processor or
+    of a mail program) has no menus, header, sidebar or footer to leave out, so its main
+    text is its whole visible text, which the whole-page reader gives at a tenth of
+    trafilatura's cost. A page counts as a document only when nothing on it looks like a
+    site's furniture: no ``FURNITURE`` element (``nav``, ``header``, ``footer``, ``aside``,
+    ``form``, frames, ...), no ``class``, ``id`` or ``role`` naming furniture
+    (``_FURNITURE_NAMES``: navigation, menus, sidebars, sharing, comments, cookies,
+    advertisements, ...), no hidden element, no block element (paragraph, list item,
+    division, heading) that is mostly links (a menu, a list or line of links), and at most
+    ``DOCUMENT_MAX_LINK_SHARE`` of its text inside links. Pages with tables go to
+    trafilatura as well, which writes a table row as one line. So do pages too big for
+    main-text detection (``MAIN_TEXT_MAX_ELEMENTS``, ``MAIN_TEXT_MAX_DEPTH``), which
+    ``read_main`` reads whole with a note.
+
+    On such a page trafilatura gives the same lines, or fewer: when it finds no article
+    container it recovers paragraphs but drops the list items, subheadings (``h2`` to
+    ``h6``), definition lists and captions of the document, which this reading keeps.
+    """
+    if _FURNITURE_TAG.search(markup):  # most sites' pages: no need to parse them to know
+        return None
+    collector = _VisibleText(judge=True)
+    parser = etree.HTMLParser(target=collector, no_network=True, remove_comments=True, remove_pis=True)
+    markup = _XML_DECLARATION.sub("", markup, count=1)  # lxml refuses one in a decoded string
+    try:
+        # a small first piece: a site's page shows its furniture early, and the parser goes on
+        # to the end of the piece it was fed after the target gave up
+        parser.feed(markup[:_FIRST_FEED_CHARS])
+        for start in range(_FIRST_FEED_CHARS, len(markup), _FEED_CHARS):
+            parser.feed(markup[start:start + _FEED_CHARS])
+        parser.close()
+    except _NotADocument:
+        return None
+    except etree.LxmlError:  # nothing parseable: the usual path decides
+        return None
+    if collector.link_chars > DOCUMENT_MAX_LINK_SHARE * collector.chars:
+        return None
+    return _tidy("".join(collector.out))
 
 
 class TooBigForMainText(Exception):
@@ -191,22 +241,46 @@ def html_to_text(markup: bytes | str) -> str:
 
 
 _FEED_CHARS = 1 << 20
+_FIRST_FEED_CHARS = 2048
 
 
 class _VisibleText:
     """lxml parser target that keeps the text a browser shows: nothing inside ``DROP``
     elements, white space collapsed outside ``pre``, a line break around each block
-    element and at each ``br``."""
+    element and at each ``br``.
 
-    def __init__(self) -> None:
+    With ``judge`` (``document_text``) it also raises ``_NotADocument`` at the first sign
+    that the page is a site's page, and counts the characters of text and of link text, of
+    the page and of each block element (in the same callbacks: a method call per element
+    and per text is most of a parser target's cost).
+    """
+
+    def __init__(self, judge: bool = False) -> None:
         self.out: list[str] = []
         self.dropped = 0  # depth inside DROP elements
         self.in_pre = 0
+        self.judge = judge
+        self.elements = self.depth = 0
+        self.links: list[bool] = []  # each open ``a``: has it an href (is it a link)?
+        self.in_link = self.chars = self.link_chars = 0
+        self.blocks: list[list[int]] = []  # [characters, characters in links] of each open block
 
     def start(self, tag, attrib) -> None:
+        if self.judge:
+            self.elements += 1
+            self.depth += 1
         if self.dropped or tag in _DROP:
             self.dropped += tag in _DROP
             return
+        if self.judge:
+            if (tag in FURNITURE or self.depth > MAIN_TEXT_MAX_DEPTH or self.elements > MAIN_TEXT_MAX_ELEMENTS
+                    or (attrib and _furniture_attributes(attrib))):
+                raise _NotADocument
+            if tag == "a":
+                self.links.append("href" in attrib)
+                self.in_link += self.links[-1]
+            elif tag in _LINK_BLOCKS:
+                self.blocks.append([0, 0])
         if tag == "br":
             self.out.append("\n")
         elif tag in BLOCK:
@@ -214,19 +288,75 @@ class _VisibleText:
             self.in_pre += tag == "pre"
 
     def end(self, tag) -> None:
+        if self.judge:
+            self.depth -= 1
         if self.dropped:
             self.dropped -= tag in _DROP
             return
+        if self.judge:
+            if tag == "a":
+                self.in_link -= self.links.pop() if self.links else 0
+            elif tag in _LINK_BLOCKS and self.blocks:
+                chars, link_chars = self.blocks.pop()
+                if 2 * link_chars > chars:  # a menu, its entries, a list of links, a line of links
+                    raise _NotADocument
+                if self.blocks:  # what a block holds is part of the block around it
+                    self.blocks[-1][0] += chars
+                    self.blocks[-1][1] += link_chars
         if tag in BLOCK:
             self.out.append("\n")
             self.in_pre -= tag == "pre"
 
     def data(self, text: str) -> None:
-        if not self.dropped:
-            self.out.append(text if self.in_pre else _WS.sub(" ", text))
+        if self.dropped:
+            return
+        if self.judge:
+            size = len(text.strip())
+            links = size if self.in_link else 0
+            self.chars += size
+            self.link_chars += links
+            if self.blocks:
+                self.blocks[-1][0] += size
+                self.blocks[-1][1] += links
+        self.out.append(text if self.in_pre else _WS.sub(" ", text))
 
     def close(self) -> None:
         return None
+
+
+#: Elements that only a site's pages have (navigation, page furniture, forms, frames), and
+#: tables (which trafilatura writes a row to a line): a page with one goes to trafilatura.
+FURNITURE = frozenset(
+    "nav header footer aside menu menuitem form input button select textarea label iframe frame frameset "
+    "dialog table".split()
+)
+#: The start tag of a ``FURNITURE`` element, anywhere in the markup (in a script or a comment
+#: too, which at worst sends a document to trafilatura, as before).
+_FURNITURE_TAG = re.compile(r"<(?:" + "|".join(sorted(FURNITURE)) + r")[\s/>]", re.I)
+#: Words in a ``class``, ``id`` or ``role`` that name a site's furniture (a page with one goes
+#: to trafilatura; a document rarely names its parts so, and then it is read as before).
+_FURNITURE_NAMES = re.compile(
+    r"nav|menu|head|foot|mast|banner|sidebar|side-bar|aside|widget|share|social|sociable|related|comment"
+    r"|respond|reply|cookie|consent|newsletter|subscri|sign-?up|sign-?in|log-?in|account|advert|promo"
+    r"|sponsor|teaser|popular|most-?read|trending|crumb|toolbar|topbar|pagination|pager|(?<![a-z])tags?(?![a-z])"
+    r"|(?<![a-z])ads?(?![a-z])|byline|author|rating|modal|popup|overlay|paywall|outbrain|taboola|search|logo"
+    r"|copyright|legal|sitemap|skip|hidden|complementary|contentinfo",
+    re.I,
+)
+#: A document keeps at most this share of its text inside links (a menu is all links).
+DOCUMENT_MAX_LINK_SHARE = 0.2
+#: Blocks that may not be mostly links (``html`` and ``body`` have ``DOCUMENT_MAX_LINK_SHARE``).
+_LINK_BLOCKS = BLOCK - {"html", "body"}
+
+
+class _NotADocument(Exception):
+    """Raised by a judging ``_VisibleText`` at the first sign of a site's furniture."""
+
+
+def _furniture_attributes(attrib) -> bool:
+    """Whether an element's attributes hide it or name it as a site's furniture."""
+    return ("hidden" in attrib or attrib.get("aria-hidden") == "true" or _FURNITURE_NAMES.search(
+        f"{attrib.get('class', '')} {attrib.get('id', '')} {attrib.get('role', '')}") is not None)
 
 
 def _tidy(text: str) -> str:
