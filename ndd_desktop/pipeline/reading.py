@@ -31,6 +31,13 @@ OPTION_FORMATS = ("html",)
 #: parse). A collection read by an older generation reads its skipped and failed files
 #: once more; those it can read now become documents.
 READERS = 2
+#: The generation of the web-page reader: bumped when the same page and options give
+#: another text (2: a page with none of a site's furniture is read whole, where
+#: trafilatura dropped its lists and subheadings). A collection read by an older one
+#: reads its web pages again once, so that old and new pages are compared as read alike.
+HTML_READER = 2
+#: What the recorded reading holds besides the options.
+_GENERATIONS = ("readers", "html_reader")
 _MISSING = object()
 
 
@@ -47,11 +54,13 @@ def start_reading(store: Store, options: ExtractOptions) -> set[tuple[str, str]]
     old = LEGACY_READING if stored is _MISSING else stored
     if old == _recorded(options):
         return None
-    same_options = isinstance(old, dict) and {k: v for k, v in old.items() if k != "readers"} == options.as_dict()
+    same_options = isinstance(old, dict) and {k: v for k, v in old.items() if k not in _GENERATIONS} == options.as_dict()
     same_readers = isinstance(old, dict) and old.get("readers", 1) == READERS
+    # the whole-page reader is unchanged: only main-text readings depend on the generation
+    same_pages = same_options and (options.html != "main" or old.get("html_reader", 1) == HTML_READER)
     files = set()
     for d in store.documents.all(status=None):
-        if not same_options and d.format in OPTION_FORMATS:
+        if not same_pages and d.format in OPTION_FORMATS:
             files.add((d.root, d.container or d.relpath))
         elif not same_readers and d.status != "ok" and not (d.reason or "").startswith(NOT_A_FILE_REASONS + UNREAD_REASONS):
             files.add((d.root, d.container or d.relpath))
@@ -61,7 +70,7 @@ def start_reading(store: Store, options: ExtractOptions) -> set[tuple[str, str]]
 
 def _recorded(options: ExtractOptions) -> dict:
     """What a collection records after a reading with ``options`` by these readers."""
-    return {**options.as_dict(), "readers": READERS}
+    return {**options.as_dict(), "readers": READERS, "html_reader": HTML_READER}
 
 
 def settle_reading(settings: Settings, options: ExtractOptions) -> None:
@@ -77,7 +86,7 @@ def reading_choice(settings: Settings) -> ExtractOptions:
     try:
         if not isinstance(recorded, dict):
             return ExtractOptions()
-        return ExtractOptions(**{k: v for k, v in recorded.items() if k != "readers"})
+        return ExtractOptions(**{k: v for k, v in recorded.items() if k not in _GENERATIONS})
     except (TypeError, ValueError):  # written by another release
         return ExtractOptions()
 

@@ -89,7 +89,7 @@ def test_web_pages_are_compared_by_their_main_text_and_a_changed_reading_reads_t
     run(store, tmp_path / "w")
     main = near_duplicates(store)
     assert main == {("courier-harbour.html", "parish-harbour.html")}
-    assert recorded_reading(store.settings) == {"html": "main", "readers": 2}
+    assert recorded_reading(store.settings) == {"html": "main", "readers": 2, "html_reader": 2}
     calls["extract"] = 0
     run(store, tmp_path / "w")
     assert calls["extract"] == 0
@@ -100,7 +100,7 @@ def test_web_pages_are_compared_by_their_main_text_and_a_changed_reading_reads_t
     assert near_duplicates(store) == {("courier-harbour.html", "courier-library.html")}  # the site's boilerplate
     doc = next(d for d in store.documents.all() if d.relpath == "courier-harbour.html")
     assert "Most read this week" in store.documents.text(doc.id)
-    assert recorded_reading(store.settings) == {"html": "all", "readers": 2}
+    assert recorded_reading(store.settings) == {"html": "all", "readers": 2, "html_reader": 2}
 
     calls["extract"] = 0
     run(store, tmp_path / "w", html="all")
@@ -132,7 +132,7 @@ def test_a_scan_stopped_while_reading_again_leaves_the_next_scan_to_read_again(t
     calls["extract"] = 0
     run(store, tmp_path / "w")  # the options of the first scan, yet every page is read again
     assert calls["extract"] == 3
-    assert near_duplicates(store) == main and recorded_reading(store.settings) == {"html": "main", "readers": 2}
+    assert near_duplicates(store) == main and recorded_reading(store.settings) == {"html": "main", "readers": 2, "html_reader": 2}
 
 
 def test_a_collection_from_before_the_reading_options_read_pages_whole():
@@ -147,7 +147,7 @@ def test_a_collection_from_before_the_reading_options_read_pages_whole():
 def test_a_new_collection_read_whole_records_it(tmp_path, store, calls):
     site_folder(tmp_path / "w")
     run(store, tmp_path / "w", html="all")
-    assert store.settings.get(READING_KEY) == {"html": "all", "readers": 2} and reading_choice(store.settings).html == "all"
+    assert store.settings.get(READING_KEY) == {"html": "all", "readers": 2, "html_reader": 2} and reading_choice(store.settings).html == "all"
     calls["extract"] = 0
     run(store, tmp_path / "w", html="all")
     assert calls["extract"] == 0
@@ -174,7 +174,34 @@ def test_files_an_earlier_release_skipped_are_read_once_by_the_new_readers(tmp_p
     run(store, folder)
     assert calls["extract"] == 1  # the skipped file only, not the unchanged text
     assert store.documents.get(gz.id).status == "ok"
-    assert recorded_reading(store.settings) == {"html": "main", "readers": 2}
+    assert recorded_reading(store.settings) == {"html": "main", "readers": 2, "html_reader": 2}
     calls["extract"] = 0
     run(store, folder)
+    assert calls["extract"] == 0
+
+
+def test_pages_read_by_the_previous_web_page_reader_are_read_once_more(tmp_path, store, calls):
+    """A collection whose main-text reading was recorded by the previous web-page reader (no
+    "html_reader" key: a page without site furniture went through trafilatura, which drops
+    its lists) reads its HTML files again once; other files stay as they are."""
+    folder = tmp_path / "w"
+    write(folder, {"plain.txt": "a plain text that every release reads the same way\n",
+                   "report.html": "<html><body><h1>Annual report</h1><p>The year in brief.</p>"
+                                  "<ul><li>Roof repaired</li><li>Archive catalogued</li></ul></body></html>"})
+    run(store, folder)
+    [page] = [d for d in store.documents.all() if d.relpath == "report.html"]
+    assert "Archive catalogued" in store.documents.text(page.id)  # read whole: no site furniture
+    store.settings.put(READING_KEY, {"html": "main", "readers": 2})  # as the previous reader left it
+    calls["extract"] = 0
+    run(store, folder)
+    assert calls["extract"] == 1  # the page, not the unchanged text
+    assert recorded_reading(store.settings) == {"html": "main", "readers": 2, "html_reader": 2}
+    calls["extract"] = 0
+    run(store, folder)
+    assert calls["extract"] == 0
+    # a whole-page reading does not depend on that reader: nothing is read again
+    run(store, folder, html="all")
+    store.settings.put(READING_KEY, {"html": "all", "readers": 2})
+    calls["extract"] = 0
+    run(store, folder, html="all")
     assert calls["extract"] == 0
