@@ -11,18 +11,9 @@ designed for resemblance promise nothing for containment.
 
 from __future__ import annotations
 
-BITS = 128  # fingerprint's bits: a score s is a Hamming distance of (1 - s) * 128
-#: Above this, a fingerprint pair set's limit is its own Hamming search (a containment
-#: scan, which the word search does not complete), not the word search's.
-FINGERPRINT_REACH = 0.75
-
 
 def incompleteness(complete_from: float, method: str | None = None) -> str:
     """One sentence: what a pair set that is complete only from ``complete_from`` lacks."""
-    if method == "fingerprint" and complete_from > FINGERPRINT_REACH:
-        radius = round((1.0 - complete_from) * BITS)
-        return (f"fingerprint searched Hamming distances up to {radius} (scores from {complete_from:g}); "
-                f"pairs below {complete_from:g} were not searched (a larger search_radius looks further)")
     if complete_from >= 1.0:
         return ("the candidate search was designed for resemblance; "
                 "pairs may be missing at any containment")
