@@ -89,11 +89,11 @@ def cmd_scan(args: argparse.Namespace) -> int:
             f"({summary.new} new, {summary.changed} changed, {summary.moved} moved, {summary.removed} removed), "
             f"{summary.pairs} pairs [{method.name}] in {summary.seconds:.1f} s\n"
         )
-        _pairs_at_threshold_note(args.db, method, settings, floor, summary.pairs)
+        threshold = _pairs_at_threshold_note(args.db, method, settings, floor, summary.pairs)
         if summary.reattached:
             sys.stderr.write(f"ndd: note: {summary.reattached} review decision(s) re-attached to documents of the "
                              "same content\n")
-        if summary.complete_from is not None:
+        if summary.complete_from is not None and threshold < summary.complete_from:
             from ..pipeline.completeness import incompleteness
 
             sys.stderr.write(f"ndd: note: {incompleteness(summary.complete_from, method.name)}\n")
@@ -141,9 +141,9 @@ def _with_ignore(settings: dict[str, str], value: str) -> dict[str, str]:
     return {**settings, "ignore": items}
 
 
-def _pairs_at_threshold_note(db: str, method, settings: dict, floor: float | None, stored: int) -> None:
+def _pairs_at_threshold_note(db: str, method, settings: dict, floor: float | None, stored: int) -> float:
     """Say how many of the stored pairs ``ndd pairs`` lists: the scan keeps every pair down
-    to the floor, the listing starts at the threshold."""
+    to the floor, the listing starts at the threshold; that threshold."""
     from ..app.selection import choose_threshold
 
     params = method.params(settings)
@@ -158,6 +158,7 @@ def _pairs_at_threshold_note(db: str, method, settings: dict, floor: float | Non
         sys.stderr.write(f"ndd: note: {shown} of the {stored} pairs score {threshold:g} or more (the threshold "
                          f"'ndd pairs' and 'ndd clusters' use); the others are kept down to the floor {floor:g} "
                          "so the threshold can be lowered without rescanning\n")
+    return threshold
 
 
 def _refuse_dropping_folders(store: Store, roots: list[Root]) -> None:

@@ -18,6 +18,7 @@ import numpy as np
 from ..core.checkpoint import checkpoints
 from ..core.method import Method, PairScores
 from ..store import Store
+from . import completion
 from .cancel import CancelToken
 from .memory_guard import MemoryGuard
 from .progress import ProgressMeter
@@ -57,7 +58,7 @@ def input_hash(ids: np.ndarray, hashes: list[str], refs: np.ndarray, floor: floa
     names the options the documents were read with (a web page's text depends on them, its
     content hash does not)."""
     h = hashlib.sha256()
-    h.update(f"{pairs_key}|{float(floor)!r}|{VERIFY_VERSION}|".encode())
+    h.update(f"{pairs_key}|{float(floor)!r}|{VERIFY_VERSION}|{completion.VERSION}|".encode())
     if reading:
         h.update(f"reading={reading}|".encode())
     h.update(np.ascontiguousarray(ids, dtype=np.int64).tobytes())
@@ -120,6 +121,12 @@ def compute_pairs(store: Store, method: Method, params: Any, params_dict: dict, 
         # the search's loops stop at their next checkpoint once the scan is cancelled
         with checkpoints(check):
             scores = method.find_pairs(sketches, params, floor, dates)
+            if completion.applies(method, params, scores):
+                # the method searched only part of the range: the word search completes it
+                words = completion.sketches_from_store(store.documents.texts, ids, getattr(params, "ignore", ""),
+                                                       check=check)
+                scores = completion.complete(method, params, scores, sketches, words, floor, dates)
+                del words
     else:
         scores = PairScores.empty()
     del sketches

@@ -98,7 +98,7 @@ def test_scores_below_where_the_pairs_are_complete_are_marked(qtbot):
     panel.set_complete_from(0.7)
     assert panel.histogram.complete_from == 0.7
     assert panel.note.isVisibleTo(panel) and "below 0.7" in panel.note.text()
-    assert "bands designed for 0.7" in panel.note.toolTip()
+    assert "designed for pairs sharing at least 0.7 of their text" in panel.note.toolTip()
     panel.set_threshold(0.8)  # above it the pairs are complete
     assert not panel.note.isVisibleTo(panel)
     panel.set_threshold(0.6)

@@ -1,0 +1,135 @@
+"""Completing a method's candidate search on the scale the pairs are stored on.
+
+Every stored score is the share of text two documents have in common, verified on their
+texts (:mod:`pipeline.verify_stage`), and a pair set is kept down to the floor on that
+scale. The methods, though, search for candidates on their own scales, and some of them
+reach only part of that range (``PairScores.complete_from``): qgram, bottomk and hybrid on
+collections too large for an exact join band their sketches for their own default
+(character 4-grams of unrelated English texts already overlap by a seventh, so bands
+designed for less would compare nearly every pair), and fingerprint looks only for
+near-identical texts. Two revisions that each kept half of a text and rewrote the rest
+share half their words, well above the default threshold, yet only a third of their
+4-grams beyond chance: on 20,000 documents qgram's bands missed 11 of 100 such pairs.
+
+For such a search the scan adds the candidates of a second one, designed on the words:
+MinHash over word 3-shingles with Broder's features chosen for the floor (the minhash
+method's own search, :mod:`core.lsh`). A pair whose texts share a share ``s`` of their
+words in passages shares at least ``s / (2 - s)`` of their 3-shingles (a third at the
+default threshold 0.5), which the features find with probability >= 99.9 %; chance
+matches of unrelated texts on word 3-shingles are rare. The union is verified as usual,
+so the stored pairs and scores are those of the texts, whichever search found them.
+
+The added search reads the words as the scan normalised them (what ``ignore`` names left
+out); it does not apply hybrid's typo corrections, whose pairs its own search finds.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Sequence
+
+import numpy as np
+
+from ..core.lsh import acceptance_probability
+from ..core.method import Method, PairScores
+from ..core.methods import get_method
+from ..core.minhash_sketch import sketch_matrix
+from ..core.normalize import normalize
+
+#: The method whose search completes the others (its default parameters: word 3-shingles,
+#: 128 permutations, features chosen for the floor).
+COMPLETING = "minhash"
+#: A pair set counts as complete from the share at which the added search finds a pair
+#: with at least this probability.
+RECALL = 0.995
+#: Part of every pair set's input digest: a pair set made before the searches were
+#: completed is made again.
+VERSION = "words-1"
+#: Texts normalised and sketched at a time when the sketches are made from stored texts.
+TEXT_BATCH = 1000
+
+
+def applies(method: Method, params: Any, scores: PairScores) -> bool:
+    """Whether the method's search left part of the range above the floor unsearched, in
+    a way the word search can complete (resemblance: both texts share the passages;
+    containment of a short text in a long one is beyond any search on whole sets)."""
+    return (scores.complete_from is not None and method.name != COMPLETING
+            and not method.measures_containment(params))
+
+
+def _completing() -> tuple[Method, Any]:
+    m = get_method(COMPLETING)
+    return m, m.params({})
+
+
+def sketches_of(texts: Sequence[str], ignore: str = "") -> np.ndarray:
+    """(len(texts), t + 1) uint32: the word 3-shingle MinHash of each extracted text."""
+    m, p = _completing()
+    if not texts:
+        return np.empty((0, p.t + 1), dtype=np.uint32)
+    return sketch_matrix([normalize(t, ignore) for t in texts], p.unit, p.w, p.t)
+
+
+def sketches_from_store(texts_of: Callable[[list[int]], dict[int, str]], ids: np.ndarray, ignore: str = "",
+                        check: Callable[[], None] | None = None) -> np.ndarray:
+    """:func:`sketches_of` the stored texts of the documents ``ids`` (``texts_of`` reads
+    them by id), a batch at a time; a missing text sketches as an empty one."""
+    parts = []
+    for start in range(0, ids.shape[0], TEXT_BATCH):
+        if check is not None:
+            check()
+        part = [int(x) for x in ids[start : start + TEXT_BATCH].tolist()]
+        texts = texts_of(part)
+        parts.append(sketches_of([texts.get(x) or "" for x in part], ignore))
+    m, p = _completing()
+    return np.concatenate(parts) if parts else np.empty((0, p.t + 1), dtype=np.uint32)
+
+
+def complete_from(floor: float) -> float:
+    """The least share (a hundredth at a time, at least the floor) from which a pair whose
+    texts share it in passages is found with probability >= RECALL."""
+    m, p = _completing()
+    k, s, r = m.filter_for(p, floor)
+    shares = np.round(np.arange(max(floor, 0.01), 1.0001, 0.01), 2)
+    ok = acceptance_probability(shares / (2.0 - shares), k, s, r) >= RECALL
+    return float(shares[np.argmax(ok)]) if ok.any() else 1.0
+
+
+def complete(method: Method, params: Any, scores: PairScores, sketches: Sequence[Any], words: np.ndarray,
+             floor: float, dates: np.ndarray | None = None) -> PairScores:
+    """``scores`` with the candidates the word search adds (their estimate the method's
+    own score of the pair), and ``complete_from`` the share from which the word search
+    finds a pair (:func:`complete_from`; the method's own limit was on its own scale).
+
+    ``sketches`` are the method's sketches and ``words`` the rows of :func:`sketches_of`,
+    both by the same document index as ``scores``; ``dates`` (seconds, NaN unknown) apply
+    the method's ``window_hours`` to the added pairs as its own search applies it.
+    """
+    m, p = _completing()
+    found = m.candidate_pairs(list(words), p, floor)
+    n = max(len(sketches), 1)
+    if found.shape[0]:
+        lo, hi = np.minimum(found[:, 0], found[:, 1]), np.maximum(found[:, 0], found[:, 1])
+        have = np.minimum(scores.i, scores.j) * n + np.maximum(scores.i, scores.j)
+        new = ~np.isin(lo * n + hi, have)
+        found = np.stack([lo[new], hi[new]], axis=1)
+        found = _within_window(found, params, dates)
+    reach = complete_from(floor)  # on the share scale, whatever the method's own search reached
+    if found.shape[0] == 0:
+        return PairScores(scores.i, scores.j, scores.score, scores.cont_ij, scores.cont_ji, scores.extra, reach)
+    added = method.score_pairs(sketches, found, params)
+    extra = {}
+    for name, col in scores.extra.items():  # e.g. fingerprint's hamming: NaN for the pairs its search did not find
+        more = added.extra.get(name)
+        extra[name] = np.concatenate([col, np.full(len(added), np.nan) if more is None else more])
+    return PairScores(np.concatenate([scores.i, added.i]), np.concatenate([scores.j, added.j]),
+                      np.concatenate([scores.score, added.score]), np.concatenate([scores.cont_ij, added.cont_ij]),
+                      np.concatenate([scores.cont_ji, added.cont_ji]), extra, reach)
+
+
+def _within_window(pairs: np.ndarray, params: Any, dates: np.ndarray | None) -> np.ndarray:
+    window = float(getattr(params, "window_hours", 0.0) or 0.0) * 3600.0
+    if window <= 0 or dates is None or pairs.shape[0] == 0:
+        return pairs
+    di, dj = dates[pairs[:, 0]], dates[pairs[:, 1]]
+    keep = np.isnan(di) | np.isnan(dj) | (np.abs(di - dj) <= window)
+    return pairs[keep]

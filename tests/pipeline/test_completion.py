@@ -1,0 +1,94 @@
+"""A method whose own search covers only part of the range is completed by the word search
+(pipeline.completion): pairs sharing half their text are stored whatever the method and
+the collection's size."""
+
+from __future__ import annotations
+
+import os
+import random
+
+import pytest
+
+from ndd_desktop.pipeline import completion
+from ndd_desktop.store import Store
+
+from pipehelp import pairs_by_path, scan
+
+
+def stored_pairs(store: Store, method: str) -> dict[tuple[str, str], float]:
+    """The stored pairs by the file names of their documents."""
+    return {(os.path.basename(a), os.path.basename(b)): s for a, b, s in pairs_by_path(store, method)}
+
+
+def _words(rng: random.Random, n: int) -> list[str]:
+    # tokens of random letters: unrelated texts share no run of words and few 4-grams
+    return ["".join(rng.choice("abcdefghijklmnopqrstuvwxyz") for _ in range(7)) for _ in range(n)]
+
+
+@pytest.fixture
+def halves(tmp_path):
+    """20 unrelated texts and 8 pairs that each kept half of a text and rewrote the rest:
+    a = C[:100] + X + C[100:], b = Y + C with C 200 words and X, Y 160 words each, so
+    each shares 200 of its 360 words (0.556) in runs, and a third of its 4-grams."""
+    rng = random.Random(11)
+    root = tmp_path / "docs"
+    root.mkdir()
+    for k in range(20):
+        (root / f"other{k:02d}.txt").write_text(" ".join(_words(rng, 300)), encoding="utf-8")
+    planted = []
+    for k in range(8):
+        c, x, y = _words(rng, 200), _words(rng, 160), _words(rng, 160)
+        (root / f"a{k}.txt").write_text(" ".join(c[:100] + x + c[100:]), encoding="utf-8")
+        (root / f"b{k}.txt").write_text(" ".join(y + c), encoding="utf-8")
+        planted.append((f"a{k}.txt", f"b{k}.txt"))
+    return root, planted
+
+
+def test_the_word_search_is_complete_from_where_its_features_find_a_passage_pair():
+    # Broder's features at the floor 0.3 for 128 minima are 64 bands of 2 (core.lsh); a pair
+    # sharing a share s of its words in long passages has 3-shingle resemblance s / (2 - s)
+    def found(s: float) -> float:
+        j = s / (2 - s)
+        return 1 - (1 - j * j) ** 64
+
+    expected = next(s / 100 for s in range(30, 101) if found(s / 100) >= 0.995)
+    assert expected == 0.44
+    assert completion.complete_from(0.3) == expected
+
+
+@pytest.mark.parametrize("method", ["qgram", "bottomk"])
+def test_a_large_collection_keeps_the_pairs_that_share_half_their_text(tmp_path, halves, banded_search, method):
+    root, planted = halves
+    with Store.open(str(tmp_path / "c.ndd")) as store:
+        scan(store, [root], method)
+        stored = stored_pairs(store, method)
+        pset = store.pairs.sets()[0]
+    for a, b in planted:
+        assert stored[(a, b)] == pytest.approx(200 / 360, abs=0.01)
+    assert len(stored) == len(planted)  # and nothing else: the other texts share no run
+    assert pset.complete_from == 0.44  # on the scale of the scores, not the bands' own
+
+
+def test_fingerprint_finds_more_than_near_identical_texts(tmp_path, halves):
+    root, planted = halves
+    with Store.open(str(tmp_path / "c.ndd")) as store:
+        scan(store, [root], "fingerprint")
+        stored = set(stored_pairs(store, "fingerprint"))
+        assert store.pairs.sets()[0].complete_from == 0.44
+    assert stored == set(planted)
+
+
+def test_hybrid_bands_for_the_floor_and_needs_no_word_search(tmp_path, halves, banded_search):
+    root, planted = halves
+    with Store.open(str(tmp_path / "c.ndd")) as store:
+        scan(store, [root], "hybrid")
+        assert store.pairs.sets()[0].complete_from is None
+        assert set(stored_pairs(store, "hybrid")) == set(planted)
+
+
+def test_a_small_collection_is_joined_exactly_and_needs_no_word_search(tmp_path, halves):
+    root, planted = halves
+    with Store.open(str(tmp_path / "c.ndd")) as store:
+        scan(store, [root], "qgram")  # exact join: every pair above the floor on its own
+        assert store.pairs.sets()[0].complete_from is None
+        assert set(stored_pairs(store, "qgram")) == set(planted)
