@@ -67,6 +67,8 @@ class ExtractStage:
         self._dictionary: bytes | None = None  # the collection's text dictionary, once it has one
         self._extractor: SketchingExtractor | None = None  # what the workers read with
         self._plain: list[str] = []  # texts pending that came back uncompressed (no dictionary yet)
+        #: processes that load the verification while the workers read (pipeline.verify_helpers)
+        self.helpers = None
 
     #: What the progress says while the first files are being read.
     starting = "starting the extraction workers"
@@ -88,6 +90,8 @@ class ExtractStage:
                                                  options or ExtractOptions(), dictionary=self._dictionary,
                                                  keep_text=self.plan.reading_changed)
             for docs in self._read(self._extractor, limits, workers):
+                if self.helpers is None:  # the workers run: the forkserver holds their modules
+                    self._start_helpers(workers)
                 self._add(docs)
                 if self.cancel.cancelled:
                     break
@@ -102,6 +106,24 @@ class ExtractStage:
 
         return extract_many(self.plan.to_extract, limits, workers=workers, cancel=self.cancel, extractor=extractor,
                             refresh=lambda: self._extractor)
+
+    def _start_helpers(self, workers: int | None) -> None:
+        """Start the verification's helper processes (not with ``workers=0``: everything then
+        runs in this process, nor for a collection in memory, which no other process reads)."""
+        path = self.store.path
+        if workers == 0 or not path or path == ":memory:":
+            self.helpers = False
+            return
+        from ..ingest.pool import default_workers
+        from .verify_helpers import VerifyHelpers
+
+        self.helpers = VerifyHelpers(path, self.method.name, self.params, workers or default_workers())
+
+    def close(self) -> None:
+        """Stop the helper processes (at the end of the scan, whatever happened)."""
+        if self.helpers:
+            self.helpers.close()
+        self.helpers = None
 
     def _train(self, docs: list[ExtractedDocument]) -> None:
         """Before the collection has a text dictionary: once enough texts came back, train it

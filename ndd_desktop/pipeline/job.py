@@ -25,6 +25,7 @@ from .plan import make_plan
 from .progress import ProgressCallback, ProgressMeter
 from .reading import reading_digest, settle_reading, start_reading
 from .scan_lock import LOCK_SUFFIX, scan_lock
+from .verify_stage import helped_by
 
 
 #: Files SQLite keeps beside a collection file (and the scan lock).
@@ -114,6 +115,7 @@ class ScanJob:
         dropped = self.store.documents.set_roots(roots)
         run_id = self.store.scans.begin_run(method.name, pdict, pairs_key, floor)
         counts: dict[str, int] = {}
+        stage = None
         try:
             entries, walk_errors = self._walk([r.path for r in roots])
             options = self.config.extract_options
@@ -133,8 +135,11 @@ class ScanJob:
             # documents that hold it now
             reattached = self.store.review.reattach() if done.new or done.changed else 0
             sketch_missing(self.store, method, params, sketch_key, self.meter, self.cancel)
-            n_pairs = self.engine.compute_pairs(self.store, method, params, pdict, floor, self.meter, self.cancel,
-                                                reading=reading_digest(options))
+            # candidates are verified by the helpers the extract stage started, if any
+            with helped_by(stage.helpers or None):
+                n_pairs = self.engine.compute_pairs(self.store, method, params, pdict, floor, self.meter,
+                                                    self.cancel, reading=reading_digest(options))
+            stage.close()
             total = self.store.documents.count(status=None)
             errors = total - self.store.documents.count("ok")
             counts = {
@@ -158,6 +163,9 @@ class ScanJob:
         except BaseException as exc:
             self._end(run_id, "failed", counts, f"{type(exc).__name__}: {exc}")
             raise
+        finally:
+            if stage is not None:
+                stage.close()
         self.store.scans.end_run(run_id, "finished", counts)
         self.meter.stage("done", 1)
         self.meter.finish()
