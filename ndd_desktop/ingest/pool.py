@@ -157,7 +157,7 @@ def _in_process(entries: Iterable[FileEntry], limits: Limits, cancel, extractor:
             return
 
 
-def _context(method: str | None, extractor: Extractor = extract_entry):
+def _context(method: str | None, extractor: Extractor = extract_entry, own: str | None = None):
     if method is None:
         method = "forkserver" if sys.platform.startswith("linux") else "spawn"
     ctx = multiprocessing.get_context(method)
@@ -166,11 +166,24 @@ def _context(method: str | None, extractor: Extractor = extract_entry):
         # store) are imported once in the server, not once per worker (a server already
         # running keeps what it preloaded)
         modules = ["ndd_desktop.ingest.extract", *READER_MODULES, "trafilatura"]
-        own = extractor.__module__ if inspect.isfunction(extractor) else type(extractor).__module__
+        if own is None:
+            own = extractor.__module__ if inspect.isfunction(extractor) else type(extractor).__module__
         if own.startswith("ndd_desktop.") and own not in modules:
             modules.append(own)
         ctx.set_forkserver_preload(modules)
     return ctx
+
+
+def prestart(extractor_module: str) -> None:
+    """Start the server the workers are forked from now, with what an extractor of
+    ``extractor_module`` preloads (it imports the readers: most of a second), so that it is
+    ready when :func:`extract_many` starts its first worker. Nothing where workers are
+    spawned instead."""
+    ctx = _context(None, own=extractor_module)
+    if ctx.get_start_method() == "forkserver":
+        from multiprocessing import forkserver
+
+        forkserver.ensure_running()
 
 
 class _Worker:

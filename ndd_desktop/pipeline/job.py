@@ -26,6 +26,7 @@ from .progress import ProgressCallback, ProgressMeter
 from .reading import reading_digest, settle_reading, start_reading
 from .scan_lock import LOCK_SUFFIX, scan_lock
 from .verify_stage import helped_by
+from .worker_sketch import SketchingExtractor
 
 
 #: Files SQLite keeps beside a collection file (and the scan lock).
@@ -117,6 +118,13 @@ class ScanJob:
         counts: dict[str, int] = {}
         stage = None
         try:
+            if self.config.workers != 0 and isinstance(self.engine, LocalEngine) \
+                    and not self.store.documents.count(status=None):
+                # a first scan reads every file: the workers' server loads the readers
+                # while this process walks
+                from ..ingest.pool import prestart
+
+                prestart(SketchingExtractor.__module__)
             entries, walk_errors = self._walk([r.path for r in roots])
             options = self.config.extract_options
             # None: the documents were read with these options; else the files to read again
