@@ -12,6 +12,7 @@ whose text comes out different counts as changed: its old sketches go.
 from __future__ import annotations
 
 import time
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable
 
@@ -69,6 +70,8 @@ class ExtractStage:
         self._plain: list[str] = []  # texts pending that came back uncompressed (no dictionary yet)
         #: processes that load the verification while the workers read (pipeline.verify_helpers)
         self.helpers = None
+        self._writer: ThreadPoolExecutor | None = None  # writes a batch while the next one arrives
+        self._writing: Future | None = None
 
     #: What the progress says while the first files are being read.
     starting = "starting the extraction workers"
@@ -89,12 +92,22 @@ class ExtractStage:
             self._extractor = SketchingExtractor(self.method.name, tuple(sorted(self.param_overrides.items())),
                                                  options or ExtractOptions(), dictionary=self._dictionary,
                                                  keep_text=self.plan.reading_changed)
-            for docs in self._read(self._extractor, limits, workers):
-                if self.helpers is None:  # the workers run: the forkserver holds their modules
-                    self._start_helpers(workers)
-                self._add(docs)
-                if self.cancel.cancelled:
-                    break
+            if workers != 0:  # with a pool: the workers get their next files while a batch is written
+                self._writer = ThreadPoolExecutor(1, thread_name_prefix="ndd-write")
+            try:
+                for docs in self._read(self._extractor, limits, workers):
+                    if self.helpers is None:  # the workers run: the forkserver holds their modules
+                        self._start_helpers(workers)
+                    self._add(docs)
+                    if self.cancel.cancelled:
+                        break
+            finally:
+                if self._writer is not None:  # the batch in flight is written (or fails) before the stage ends
+                    try:
+                        self._settle()
+                    finally:
+                        self._writer.shutdown()
+                        self._writer = None
         self.flush()
         self.cancel.raise_if_cancelled()
         self.meter.finish()
@@ -174,11 +187,34 @@ class ExtractStage:
             taken.add(d.relpath)
 
     def flush(self) -> None:
-        """Match, sketch and write the pending documents in one transaction."""
+        """Match, sketch and write the pending documents in one transaction (on the writer
+        thread while the pool runs: the batch before is finished first, so batches are
+        written one at a time and in order)."""
         docs, self._pending, self._pending_chars = self._pending, [], 0
         self._last_flush = time.monotonic()
+        self._settle()
         if not docs:
             return
+        if self._writer is not None:
+            self._writing = self._writer.submit(self._write, docs)
+        else:
+            self._report(self._write(docs))
+
+    def _settle(self) -> None:
+        """Wait for the batch being written; its error, if any, is raised here."""
+        writing, self._writing = self._writing, None
+        if writing is not None:
+            self._report(writing.result())
+
+    def _report(self, failed: list[int]) -> None:
+        """Tell ``on_error`` about the documents of a written batch that failed (on the
+        scan's thread, whichever thread wrote them)."""
+        if failed and self.on_error is not None:
+            for info in self.store.documents.all(failed, status=None):
+                self.on_error(info)
+
+    def _write(self, docs: list[ExtractedDocument]) -> list[int]:
+        """Match, sketch and write a batch; the ids of its failed documents."""
         existing = self.store.scans.documents_at([(d.root, d.relpath) for d in docs])
         writes: list[DocWrite] = []
         kinds: list[str] = []
@@ -213,15 +249,12 @@ class ExtractStage:
                 writes[n].sketch = blob
         ids = self.store.scans.write_documents(writes, self.method.name, self.sketch_key, keep_ids=self.counts.written)
         if self._dictionary is None and self._extractor is not None:  # trained by that write?
-            self._dictionary, self._plain = self.store.scans.text_dictionary(), []
+            self._dictionary = self.store.scans.text_dictionary()
             self._handed()
         self.counts.written.update(ids)
         for k in kinds:
             setattr(self.counts, k, getattr(self.counts, k) + 1)
-        failed = [i for i, d in zip(ids, docs) if d.status != "ok"]
-        if failed and self.on_error is not None:
-            for info in self.store.documents.all(failed, status=None):
-                self.on_error(info)
+        return [i for i, d in zip(ids, docs) if d.status != "ok"]
 
     def _retexted(self, docs: list[ExtractedDocument], writes: list[DocWrite], kinds: list[str]) -> set[int]:
         """After a change of the reading options: the positions of the documents of the same
