@@ -136,9 +136,20 @@ def normalize(text: str, ignore: str | Sequence[str] | None = None) -> str:
     text = unicodedata.normalize("NFKC", text).casefold()
     if ignore:
         text = remove_ignored(text, ignore)
+    if text.isascii():
+        # the same in the bytes, without a string object per word (half the time): every
+        # white space character a space, runs of spaces one, none at either end
+        raw = text.encode("ascii").translate(_ASCII_SPACES)
+        return _SPACE_RUNS.sub(b" ", raw).strip(b" ").decode("ascii")
     # str.split() splits where the regular expression \s+ matches (both ask
     # Py_UNICODE_ISSPACE), in one pass instead of one substitution per space
     return " ".join(text.split())
+
+
+# The ASCII characters str.split() splits at (str.isspace: also \x1c-\x1f), each to a space.
+_WHITE = bytes(c for c in range(128) if chr(c).isspace())
+_ASCII_SPACES = bytes.maketrans(_WHITE, b" " * len(_WHITE))
+_SPACE_RUNS = re.compile(b"  +")
 
 
 # The characters strip_to_letters removes from a text of code points below 256 (no

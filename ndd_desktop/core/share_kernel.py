@@ -7,12 +7,25 @@ then one pass over each text's marks in text order. Numba compiles it once per m
 (cached beside the module where that folder is writable); it is what makes verifying
 hundreds of thousands of candidates affordable (numpy needed ~15 array calls a pair, 20x
 slower; see docs/performance.md).
+
+Loading the compiled kernel makes numba import its NumPy support, which asks for SciPy's
+BLAS (for ``np.dot`` in compiled code) and so imports ``scipy.linalg`` when SciPy is
+installed: half a second of a scan's verification, for nothing this kernel uses. The
+first call hides that module (:func:`covered_batch`), so numba records "no BLAS" for this
+process; no compiled code of this package uses linear algebra.
 """
 
 from __future__ import annotations
 
+import sys
+import threading
+
 import numpy as np
 from numba import njit
+
+_BLAS = "scipy.linalg.cython_blas"
+_loaded = threading.Event()
+_loading = threading.Lock()
 
 
 @njit(cache=True, nogil=True)
@@ -28,8 +41,34 @@ def _covered(hit: np.ndarray, w: int) -> int:
     return total
 
 
-@njit(cache=True, nogil=True)
 def covered_batch(srt: np.ndarray, pos: np.ndarray, off: np.ndarray,
+                  pi: np.ndarray, pj: np.ndarray, w: int) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`_covered_batch`, the compiled kernel loaded on the first call without SciPy's
+    BLAS (see the module docstring)."""
+    if not _loaded.is_set():
+        load()
+    return _covered_batch(srt, pos, off, pi, pj, w)
+
+
+def load() -> None:
+    """Load the compiled kernel (from numba's cache) now; what the first call would do."""
+    with _loading:
+        if _loaded.is_set():
+            return
+        hide = _BLAS not in sys.modules
+        if hide:
+            sys.modules[_BLAS] = None  # an import of it fails at once, scipy.linalg untouched
+        try:
+            empty = np.empty(0, dtype=np.int64)
+            _covered_batch(np.empty(0, dtype=np.uint64), empty, np.zeros(1, dtype=np.int64), empty, empty, 5)
+        finally:
+            if hide and sys.modules.get(_BLAS, 0) is None:
+                del sys.modules[_BLAS]
+        _loaded.set()
+
+
+@njit(cache=True, nogil=True)
+def _covered_batch(srt: np.ndarray, pos: np.ndarray, off: np.ndarray,
                   pi: np.ndarray, pj: np.ndarray, w: int) -> tuple[np.ndarray, np.ndarray]:
     """For each pair (pi[k], pj[k]), the words of each document covered by runs of ``w``
     words found in the other: ``(covered of i, covered of j)``.

@@ -93,6 +93,7 @@ def extract_many(
     cancel: object | None = None,
     extractor: Extractor = extract_entry,
     mp_context: str | None = None,
+    refresh: Callable[[], Extractor] | None = None,
 ) -> Iterator[list[ExtractedDocument]]:
     """The documents of each entry, one list per entry, in the order they finish.
 
@@ -100,13 +101,16 @@ def extract_many(
     file is started, files in flight are abandoned (their workers killed) and the
     iterator ends. ``extractor`` (module-level, picklable) replaces extract_entry; see
     :func:`run_chunk` for the two-step form. ``mp_context`` names a multiprocessing start
-    method.
+    method. ``refresh()``, when given, is asked for the extractor before each chunk is
+    handed out: one that is not the worker's current extractor goes along with the chunk
+    and replaces it (the scan hands its workers the collection's text dictionary once
+    there is one).
     """
     limits = limits or Limits()
     if workers is not None and workers < 0:
         raise ValueError(f"workers must be 0 (no extra process) or more, got {workers}")
     if workers == 0:
-        yield from _in_process(entries, limits, cancel, extractor)
+        yield from _in_process(entries, limits, cancel, extractor, refresh)
         return
     pool = _Pool(workers or default_workers(), limits, extractor, _context(mp_context, extractor))
     source = iter(entries)
@@ -116,6 +120,8 @@ def extract_many(
             if cancel is not None and cancel.cancelled:
                 return
             while pool.has_idle():
+                if refresh is not None:
+                    pool.extractor = refresh()
                 if pool.retry:
                     pool.submit([pool.retry.popleft()])
                     continue
@@ -133,7 +139,8 @@ def extract_many(
         pool.shutdown()
 
 
-def _in_process(entries: Iterable[FileEntry], limits: Limits, cancel, extractor: Extractor):
+def _in_process(entries: Iterable[FileEntry], limits: Limits, cancel, extractor: Extractor,
+                refresh: Callable[[], Extractor] | None = None):
     """``workers=0``: chunks of files run here, one after the other."""
     chunk: list[FileEntry] = []
     source = iter(entries)
@@ -144,13 +151,13 @@ def _in_process(entries: Iterable[FileEntry], limits: Limits, cancel, extractor:
         if entry is not None:
             chunk.append(entry)
         if chunk and (entry is None or len(chunk) >= 64):
-            yield from run_chunk(extractor, chunk, limits)
+            yield from run_chunk(extractor if refresh is None else refresh(), chunk, limits)
             chunk = []
         if entry is None:
             return
 
 
-def _context(method: str | None, extractor: Extractor = extract_entry):
+def _context(method: str | None, extractor: Extractor = extract_entry, own: str | None = None):
     if method is None:
         method = "forkserver" if sys.platform.startswith("linux") else "spawn"
     ctx = multiprocessing.get_context(method)
@@ -159,11 +166,24 @@ def _context(method: str | None, extractor: Extractor = extract_entry):
         # store) are imported once in the server, not once per worker (a server already
         # running keeps what it preloaded)
         modules = ["ndd_desktop.ingest.extract", *READER_MODULES, "trafilatura"]
-        own = extractor.__module__ if inspect.isfunction(extractor) else type(extractor).__module__
+        if own is None:
+            own = extractor.__module__ if inspect.isfunction(extractor) else type(extractor).__module__
         if own.startswith("ndd_desktop.") and own not in modules:
             modules.append(own)
         ctx.set_forkserver_preload(modules)
     return ctx
+
+
+def prestart(extractor_module: str) -> None:
+    """Start the server the workers are forked from now, with what an extractor of
+    ``extractor_module`` preloads (it imports the readers: most of a second), so that it is
+    ready when :func:`extract_many` starts its first worker. Nothing where workers are
+    spawned instead."""
+    ctx = _context(None, own=extractor_module)
+    if ctx.get_start_method() == "forkserver":
+        from multiprocessing import forkserver
+
+        forkserver.ensure_running()
 
 
 class _Worker:
@@ -174,14 +194,18 @@ class _Worker:
         self.process = ctx.Process(target=_worker_main, args=(child, limits, extractor, self.where), daemon=True)
         self.process.start()
         child.close()
+        self.extractor = extractor  # the one the worker holds
+        self.wanted = extractor  # the one its next chunk is to be read with
         self.chunk: list[FileEntry] | None = None
         self.sent = 0.0
 
     def hand(self, chunk: list[FileEntry]) -> None:
-        """Give the worker a chunk (its position starts at the first file, now)."""
+        """Give the worker a chunk (its position starts at the first file, now), to be read
+        with the ``wanted`` extractor (sent along when the worker holds another)."""
         self.chunk, self.sent = chunk, time.monotonic()
         self.where[1], self.where[0] = self.sent, 0.0
-        self.conn.send(chunk)
+        self.conn.send((chunk, None if self.wanted is self.extractor else self.wanted))
+        self.extractor = self.wanted
 
     def in_hand(self) -> tuple[int, float]:
         """(position of the file being worked on, or -1 while finishing; since when)."""
@@ -228,6 +252,7 @@ class _Pool:
             worker = _Worker(self.ctx, self.limits, self.extractor)
             self.workers.append(worker)
         try:
+            worker.wanted = self.extractor
             worker.hand(chunk)
         except OSError:  # the worker died while idle: its pipe is gone
             self._replace(worker)
@@ -333,6 +358,9 @@ def _worker_main(conn, limits: Limits, extractor: Extractor, where) -> None:
             return
         if chunk is None:
             return
+        chunk, update = chunk
+        if update is not None:
+            extractor = update
         results = run_chunk(extractor, chunk, limits, mark)
         try:
             conn.send(results)

@@ -12,7 +12,8 @@ whose text comes out different counts as changed: its old sketches go.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable
 
 from ..core.method import Method
@@ -22,7 +23,8 @@ from ..store import DocumentInfo, DocWrite, Store
 from .cancel import CancelToken
 from .plan import ScanPlan
 from .progress import ProgressMeter
-from .worker_sketch import SKETCH_ATTR, SketchingExtractor, sketch_blobs
+from ..store.text_codec import TRAIN_MAX_BYTES, TRAIN_MAX_TEXTS
+from .worker_sketch import SKETCH_ATTR, TEXT_ATTR, SketchingExtractor, has_text, sketch_blobs
 
 BATCH_DOCS = 2000
 BATCH_TEXT_CHARS = 32_000_000
@@ -63,6 +65,13 @@ class ExtractStage:
         self._pending_chars = 0
         self._last_flush = time.monotonic()
         self._on_disk: set[tuple[str, str]] | None = None  # every path the walk met
+        self._dictionary: bytes | None = None  # the collection's text dictionary, once it has one
+        self._extractor: SketchingExtractor | None = None  # what the workers read with
+        self._plain: list[str] = []  # texts pending that came back uncompressed (no dictionary yet)
+        #: processes that load the verification while the workers read (pipeline.verify_helpers)
+        self.helpers = None
+        self._writer: ThreadPoolExecutor | None = None  # writes a batch while the next one arrives
+        self._writing: Future | None = None
 
     #: What the progress says while the first files are being read.
     starting = "starting the extraction workers"
@@ -77,12 +86,28 @@ class ExtractStage:
             # the workers start (and load what the method needs, e.g. hybrid's dictionary)
             # before the first file comes back: say so rather than sit at 0
             self.meter.update(0, current=self.starting, force=True)
-            extractor = SketchingExtractor(self.method.name, tuple(sorted(self.param_overrides.items())),
-                                           options or ExtractOptions())
-            for docs in self._read(extractor, limits, workers):
-                self._add(docs)
-                if self.cancel.cancelled:
-                    break
+            # the workers compress the texts once the collection has a dictionary; they send
+            # the text too only when it is to be compared with the stored one
+            self._dictionary = self.store.scans.text_dictionary()
+            self._extractor = SketchingExtractor(self.method.name, tuple(sorted(self.param_overrides.items())),
+                                                 options or ExtractOptions(), dictionary=self._dictionary,
+                                                 keep_text=self.plan.reading_changed)
+            if workers != 0:  # with a pool: the workers get their next files while a batch is written
+                self._writer = ThreadPoolExecutor(1, thread_name_prefix="ndd-write")
+            try:
+                for docs in self._read(self._extractor, limits, workers):
+                    if self.helpers is None:  # the workers run: the forkserver holds their modules
+                        self._start_helpers(workers)
+                    self._add(docs)
+                    if self.cancel.cancelled:
+                        break
+            finally:
+                if self._writer is not None:  # the batch in flight is written (or fails) before the stage ends
+                    try:
+                        self._settle()
+                    finally:
+                        self._writer.shutdown()
+                        self._writer = None
         self.flush()
         self.cancel.raise_if_cancelled()
         self.meter.finish()
@@ -92,10 +117,45 @@ class ExtractStage:
         """The documents of the planned files, file by file, from this machine's process pool."""
         from ..ingest.pool import extract_many  # the pool starts processes: import on use
 
-        return extract_many(self.plan.to_extract, limits, workers=workers, cancel=self.cancel, extractor=extractor)
+        return extract_many(self.plan.to_extract, limits, workers=workers, cancel=self.cancel, extractor=extractor,
+                            refresh=lambda: self._extractor)
+
+    def _start_helpers(self, workers: int | None) -> None:
+        """Start the verification's helper processes (not with ``workers=0``: everything then
+        runs in this process, nor for a collection in memory, which no other process reads)."""
+        path = self.store.path
+        if workers == 0 or not path or path == ":memory:":
+            self.helpers = False
+            return
+        from ..ingest.pool import default_workers
+        from .verify_helpers import VerifyHelpers
+
+        self.helpers = VerifyHelpers(path, self.method.name, self.params, workers or default_workers())
+
+    def close(self) -> None:
+        """Stop the helper processes (at the end of the scan, whatever happened)."""
+        if self.helpers:
+            self.helpers.close()
+        self.helpers = None
+
+    def _train(self, docs: list[ExtractedDocument]) -> None:
+        """Before the collection has a text dictionary: once enough texts came back, train it
+        (``store.scans.text_dictionary``) and hand it to the workers, which compress every
+        later text (the main process compresses the ones before)."""
+        self._plain += [d.text for d in docs if d.status == "ok" and d.text and getattr(d, TEXT_ATTR, None) is None]
+        if len(self._plain) >= TRAIN_MAX_TEXTS or sum(map(len, self._plain)) >= TRAIN_MAX_BYTES:
+            self._dictionary, self._plain = self.store.scans.text_dictionary(self._plain), []
+            self._handed()
+
+    def _handed(self) -> None:
+        """The workers' extractor with the collection's dictionary, once it has one."""
+        if self._dictionary is not None and self._extractor is not None and self._extractor.dictionary is None:
+            self._extractor = replace(self._extractor, dictionary=self._dictionary)
 
     def _add(self, docs: list[ExtractedDocument], count_files: bool = True) -> None:
         self._rename_clashing_members(docs)
+        if self._dictionary is None and self._extractor is not None:
+            self._train(docs)
         self._pending.extend(docs)
         self._pending_chars += sum(d.text_length for d in docs)
         if count_files:
@@ -127,11 +187,34 @@ class ExtractStage:
             taken.add(d.relpath)
 
     def flush(self) -> None:
-        """Match, sketch and write the pending documents in one transaction."""
+        """Match, sketch and write the pending documents in one transaction (on the writer
+        thread while the pool runs: the batch before is finished first, so batches are
+        written one at a time and in order)."""
         docs, self._pending, self._pending_chars = self._pending, [], 0
         self._last_flush = time.monotonic()
+        self._settle()
         if not docs:
             return
+        if self._writer is not None:
+            self._writing = self._writer.submit(self._write, docs)
+        else:
+            self._report(self._write(docs))
+
+    def _settle(self) -> None:
+        """Wait for the batch being written; its error, if any, is raised here."""
+        writing, self._writing = self._writing, None
+        if writing is not None:
+            self._report(writing.result())
+
+    def _report(self, failed: list[int]) -> None:
+        """Tell ``on_error`` about the documents of a written batch that failed (on the
+        scan's thread, whichever thread wrote them)."""
+        if failed and self.on_error is not None:
+            for info in self.store.documents.all(failed, status=None):
+                self.on_error(info)
+
+    def _write(self, docs: list[ExtractedDocument]) -> list[int]:
+        """Match, sketch and write a batch; the ids of its failed documents."""
         existing = self.store.scans.documents_at([(d.root, d.relpath) for d in docs])
         writes: list[DocWrite] = []
         kinds: list[str] = []
@@ -154,7 +237,7 @@ class ExtractStage:
                                    self.method.name, self.sketch_key)
         need = [
             n for n, (d, w, k) in enumerate(zip(docs, writes, kinds))
-            if d.status == "ok" and d.text is not None
+            if d.status == "ok" and has_text(d)
             and not (k in ("same", "moved") and w.doc_id in have and n not in retexted)
         ]
         for n in need:  # sketched in the extraction worker
@@ -165,13 +248,13 @@ class ExtractStage:
             for n, blob in zip(rest, blobs):
                 writes[n].sketch = blob
         ids = self.store.scans.write_documents(writes, self.method.name, self.sketch_key, keep_ids=self.counts.written)
+        if self._dictionary is None and self._extractor is not None:  # trained by that write?
+            self._dictionary = self.store.scans.text_dictionary()
+            self._handed()
         self.counts.written.update(ids)
         for k in kinds:
             setattr(self.counts, k, getattr(self.counts, k) + 1)
-        failed = [i for i, d in zip(ids, docs) if d.status != "ok"]
-        if failed and self.on_error is not None:
-            for info in self.store.documents.all(failed, status=None):
-                self.on_error(info)
+        return [i for i, d in zip(ids, docs) if d.status != "ok"]
 
     def _retexted(self, docs: list[ExtractedDocument], writes: list[DocWrite], kinds: list[str]) -> set[int]:
         """After a change of the reading options: the positions of the documents of the same
@@ -214,5 +297,6 @@ class ExtractStage:
             status=d.status,
             reason=d.reason,
             text=d.text if d.status == "ok" else None,
+            text_blob=getattr(d, TEXT_ATTR, None) if d.status == "ok" else None,
             email=d.email,
         )

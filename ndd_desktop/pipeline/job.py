@@ -25,6 +25,8 @@ from .plan import make_plan
 from .progress import ProgressCallback, ProgressMeter
 from .reading import reading_digest, settle_reading, start_reading
 from .scan_lock import LOCK_SUFFIX, scan_lock
+from .verify_stage import helped_by
+from .worker_sketch import SketchingExtractor
 
 
 #: Files SQLite keeps beside a collection file (and the scan lock).
@@ -114,7 +116,15 @@ class ScanJob:
         dropped = self.store.documents.set_roots(roots)
         run_id = self.store.scans.begin_run(method.name, pdict, pairs_key, floor)
         counts: dict[str, int] = {}
+        stage = None
         try:
+            if self.config.workers != 0 and isinstance(self.engine, LocalEngine) \
+                    and not self.store.documents.count(status=None):
+                # a first scan reads every file: the workers' server loads the readers
+                # while this process walks
+                from ..ingest.pool import prestart
+
+                prestart(SketchingExtractor.__module__)
             entries, walk_errors = self._walk([r.path for r in roots])
             options = self.config.extract_options
             # None: the documents were read with these options; else the files to read again
@@ -133,8 +143,11 @@ class ScanJob:
             # documents that hold it now
             reattached = self.store.review.reattach() if done.new or done.changed else 0
             sketch_missing(self.store, method, params, sketch_key, self.meter, self.cancel)
-            n_pairs = self.engine.compute_pairs(self.store, method, params, pdict, floor, self.meter, self.cancel,
-                                                reading=reading_digest(options))
+            # candidates are verified by the helpers the extract stage started, if any
+            with helped_by(stage.helpers or None):
+                n_pairs = self.engine.compute_pairs(self.store, method, params, pdict, floor, self.meter,
+                                                    self.cancel, reading=reading_digest(options))
+            stage.close()
             total = self.store.documents.count(status=None)
             errors = total - self.store.documents.count("ok")
             counts = {
@@ -158,6 +171,9 @@ class ScanJob:
         except BaseException as exc:
             self._end(run_id, "failed", counts, f"{type(exc).__name__}: {exc}")
             raise
+        finally:
+            if stage is not None:
+                stage.close()
         self.store.scans.end_run(run_id, "finished", counts)
         self.meter.stage("done", 1)
         self.meter.finish()

@@ -10,12 +10,16 @@ the same whatever the method, and one default threshold serves all of them.
 Texts are read from the store a slice of documents at a time and turned into word runs
 once per document; pairs are verified in batches, in the order of their first document,
 so that a document's runs are built once and dropped when no later batch needs them.
+A scan that read files hands the work to helper processes (``pipeline.verify_helpers``),
+which loaded the compiled kernel while the extraction ran.
 """
 
 from __future__ import annotations
 
+import threading
+from contextlib import contextmanager
 from dataclasses import replace
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 import numpy as np
 
@@ -23,6 +27,9 @@ from ..core.method import Method, PairScores
 from ..core.normalize import normalize
 from ..core.text_share import Runs, pair_score, runs_many, shares
 from ..store import Documents
+
+if TYPE_CHECKING:
+    from .verify_helpers import VerifyHelpers
 
 #: Documents whose texts are read in one query.
 TEXT_BATCH = 500
@@ -38,33 +45,22 @@ def verify_pairs(documents: Documents, method: Method, params: Any, scores: Pair
     """Score every candidate on its texts and keep those at or above ``floor``.
 
     ``ids[k]`` is the document id of sketch index k (as ``scores.i``/``scores.j`` index).
+    The work goes to the helper processes installed with :func:`helped_by`, if any.
     """
     n = len(scores)
     if n == 0:
         return replace(scores, extra={**scores.extra, "estimate": scores.score.copy()})
     order = np.lexsort((scores.j, scores.i))
-    i, j = scores.i[order], scores.j[order]
-    last = _last_use(i, j)
-    cache: dict[int, Runs] = {}
-    s_ij = np.empty(n, dtype=np.float64)
-    s_ji = np.empty(n, dtype=np.float64)
-    for start in range(0, n, PAIR_BATCH):
-        if check is not None:
-            check()
-        if progress is not None:
-            progress(start)
-        stop = min(start + PAIR_BATCH, n)
-        ci, cj = i[start:stop], j[start:stop]
-        needed = np.unique(np.concatenate((ci, cj)))
-        _load(documents, ids, needed, cache, method, params)
-        local = {int(d): k for k, d in enumerate(needed.tolist())}
-        docs = [cache[int(d)] for d in needed.tolist()]
-        li = np.fromiter((local[x] for x in ci.tolist()), dtype=np.int64, count=ci.shape[0])
-        lj = np.fromiter((local[x] for x in cj.tolist()), dtype=np.int64, count=cj.shape[0])
-        s_ij[start:stop], s_ji[start:stop] = shares(li, lj, docs)
-        for d in needed.tolist():  # drop what no later pair needs: memory stays bounded
-            if last[int(d)] < stop:
-                del cache[int(d)]
+    a, b = ids[scores.i[order]], ids[scores.j[order]]
+
+    def here(a: np.ndarray, b: np.ndarray, progress=None) -> tuple[np.ndarray, np.ndarray]:
+        return pair_shares(documents, method, params, a, b, check, progress)
+
+    helpers = getattr(_installed, "helpers", None)
+    if helpers is not None:
+        s_ij, s_ji = helpers.shares(a, b, here, check, progress)
+    else:
+        s_ij, s_ji = here(a, b, progress)
     if progress is not None:
         progress(n)
     back = np.empty(n, dtype=np.int64)
@@ -77,6 +73,51 @@ def verify_pairs(documents: Documents, method: Method, params: Any, scores: Pair
     return out.select(verified >= floor)
 
 
+_installed = threading.local()
+
+
+@contextmanager
+def helped_by(helpers: "VerifyHelpers | None") -> Iterator[None]:
+    """Within the block, :func:`verify_pairs` on this thread hands its pairs to ``helpers``
+    (``pipeline.verify_helpers``; None: verify here)."""
+    before = getattr(_installed, "helpers", None)
+    _installed.helpers = helpers
+    try:
+        yield
+    finally:
+        _installed.helpers = before
+
+
+def pair_shares(documents: Documents, method: Method, params: Any, a: np.ndarray, b: np.ndarray,
+                check: Callable[[], None] | None = None,
+                progress: Callable[[int], None] | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """``(share of a in b, share of b in a)`` for the documents ``a[k], b[k]`` (ids; best
+    in the order of ``a``, so that a document's runs are built once)."""
+    n = a.shape[0]
+    last = _last_use(a, b)
+    cache: dict[int, Runs] = {}
+    s_ab = np.empty(n, dtype=np.float64)
+    s_ba = np.empty(n, dtype=np.float64)
+    for start in range(0, n, PAIR_BATCH):
+        if check is not None:
+            check()
+        if progress is not None:
+            progress(start)
+        stop = min(start + PAIR_BATCH, n)
+        ca, cb = a[start:stop], b[start:stop]
+        needed = np.unique(np.concatenate((ca, cb)))
+        _load(documents, needed, cache, method, params)
+        local = {int(d): k for k, d in enumerate(needed.tolist())}
+        docs = [cache[int(d)] for d in needed.tolist()]
+        la = np.fromiter((local[x] for x in ca.tolist()), dtype=np.int64, count=ca.shape[0])
+        lb = np.fromiter((local[x] for x in cb.tolist()), dtype=np.int64, count=cb.shape[0])
+        s_ab[start:stop], s_ba[start:stop] = shares(la, lb, docs)
+        for d in needed.tolist():  # drop what no later pair needs: memory stays bounded
+            if last[int(d)] < stop:
+                del cache[int(d)]
+    return s_ab, s_ba
+
+
 def _last_use(i: np.ndarray, j: np.ndarray) -> dict[int, int]:
     """For every document, the position of the last pair (in this order) that uses it."""
     last: dict[int, int] = {}
@@ -86,16 +127,15 @@ def _last_use(i: np.ndarray, j: np.ndarray) -> dict[int, int]:
     return last
 
 
-def _load(documents: Documents, ids: np.ndarray, needed: np.ndarray, cache: dict[int, Runs], method: Method,
-          params: Any) -> None:
-    """Read and split the texts of the documents in ``needed`` that are not cached, read as
-    the method read them: what the scan ignores (links, numbers, ...) left out, and the
-    words as the method sees them (``Method.texts_to_verify``: hybrid corrects typos)."""
+def _load(documents: Documents, needed: np.ndarray, cache: dict[int, Runs], method: Method, params: Any) -> None:
+    """Read and split the texts of the documents (ids) in ``needed`` that are not cached,
+    read as the method read them: what the scan ignores (links, numbers, ...) left out, and
+    the words as the method sees them (``Method.texts_to_verify``: hybrid corrects typos)."""
     ignore = getattr(params, "ignore", "")
     missing = [int(x) for x in needed.tolist() if int(x) not in cache]
     for start in range(0, len(missing), TEXT_BATCH):
         part = missing[start : start + TEXT_BATCH]
-        texts = documents.texts([int(ids[x]) for x in part])
-        read = method.texts_to_verify([normalize(texts.get(int(ids[x])) or "", ignore) for x in part], params)
+        texts = documents.texts(part)
+        read = method.texts_to_verify([normalize(texts.get(x) or "", ignore) for x in part], params)
         for x, runs in zip(part, runs_many(read)):
             cache[x] = runs

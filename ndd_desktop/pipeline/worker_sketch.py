@@ -4,15 +4,20 @@
 worker extracts a chunk of files (``extract``, one file at a time) and then sketches all
 their documents with the scan's method in one call (``finish``: the method's batched path,
 not its per-call overhead once per document), and the sketch bytes come back on the
-document as the attribute ``sketch_blob``. The main process then
-only writes. A worker that cannot sketch (any exception) leaves the attribute off and the
-main process sketches that document itself, so a failure shows up there, in the scan.
+document as the attribute ``sketch_blob``. Once the collection has a text dictionary the
+extractor carries it (``dictionary``) and the worker also compresses each text as the
+store keeps it (``store.text_codec``): the text comes back as the attribute ``text_blob``
+and, unless ``keep_text``, without the text itself (half the bytes to send, nothing to
+compress in the process that writes). The main process then only writes. A worker that
+cannot sketch (any exception) leaves both attributes off and keeps the text, and the main
+process sketches that document itself, so a failure shows up there, in the scan.
 """
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 from ..core.method import Method
 from ..core.methods import get_method
@@ -20,9 +25,17 @@ from ..core.normalize import normalize
 from ..ingest.document import ExtractedDocument, FileEntry
 from ..ingest.extract import extract_entry
 from ..ingest.options import ExtractOptions
+from ..store.text_codec import encoder_of
 
 #: Attribute name of the sketch bytes a worker attaches to an ExtractedDocument.
 SKETCH_ATTR = "sketch_blob"
+#: Attribute name of the compressed text a worker attaches (``DocWrite.text_blob``).
+TEXT_ATTR = "text_blob"
+
+
+def has_text(d: ExtractedDocument) -> bool:
+    """Whether a document came with a text: as a string, or compressed by the worker."""
+    return d.text is not None or getattr(d, TEXT_ATTR, None) is not None
 
 
 def sketch_texts(method: Method, params: Any, texts: list[str]) -> list:
@@ -47,6 +60,10 @@ class SketchingExtractor:
     method: str
     params: tuple[tuple[str, Any], ...]  # the parameter overrides, as sorted items
     options: ExtractOptions = ExtractOptions()
+    #: the collection's text dictionary (its stored bytes): texts come back compressed
+    dictionary: bytes | None = None
+    #: with ``dictionary``: send the text too (the scan compares it with the stored one)
+    keep_text: bool = False
 
     def __call__(self, entry: FileEntry, limits) -> list[ExtractedDocument]:
         """Extract and sketch one file."""
@@ -70,3 +87,22 @@ class SketchingExtractor:
             return
         for d, blob in zip(ok, blobs):
             setattr(d, SKETCH_ATTR, blob)
+        if self.dictionary is None:
+            return
+        encode = _encoder(self.dictionary)
+        for d in ok:
+            setattr(d, TEXT_ATTR, encode(d.text))
+            if not self.keep_text:
+                d.text = None
+
+
+_LOCAL = threading.local()
+
+
+def _encoder(dictionary: bytes) -> Callable[[str], bytes]:
+    """One compressor per dictionary and thread (a compressor is not to be shared between
+    threads, and loading a dictionary costs more than compressing a text)."""
+    held = getattr(_LOCAL, "encoder", None)
+    if held is None or held[0] != dictionary:
+        held = _LOCAL.encoder = (dictionary, encoder_of(dictionary))
+    return held[1]

@@ -15,7 +15,7 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Iterable, Sequence
 
-from . import scanwrite
+from . import scanwrite, text_codec
 from ._sql import chunks, dec_path, enc_path, placeholders
 from .scanwrite import DocWrite
 from .types import ScanRun
@@ -183,6 +183,22 @@ class Scans:
         if carry:  # held once the transaction has committed (see Sketches.load)
             self._db._carried.setdefault((method, sketch_key), {}).update(carry)
         return ids
+
+    def text_dictionary(self, texts: Sequence[str] = ()) -> bytes | None:
+        """The stored bytes of the collection's text dictionary (``store.text_codec``), for
+        processes that compress texts for :meth:`write_documents` (``DocWrite.text_blob``).
+        When there is none yet, one is trained on ``texts`` and stored, in one transaction, if
+        they are enough to train on; None when there is still none."""
+        with (self._db._write() if texts else self._db._read()) as conn:
+            cur = conn.connection.dbapi_connection.cursor()
+            try:
+                if texts:
+                    dictionary = text_codec.dictionary_for(cur, self._db._codec, texts)
+                else:
+                    dictionary = text_codec.current_dictionary(cur, self._db._codec)
+            finally:
+                cur.close()
+        return None if dictionary is None else dictionary.as_bytes()
 
     def touch_files(self, items: Sequence[tuple[int, int, int]]) -> None:
         """Update (file id, size, mtime_ns) of files whose content was confirmed unchanged."""

@@ -35,7 +35,8 @@ class DocWrite:
     """One extracted document to record (see :func:`write_documents`).
 
     ``doc_id`` is the row to update (same path, or a moved document), None for a new one;
-    ``text`` is written when given; ``sketch`` is stored under the method and key of the
+    ``text`` is written when given, or ``text_blob``, the text already compressed with the
+    collection's current dictionary (``store.text_codec``, by an extraction worker); ``sketch`` is stored under the method and key of the
     call when given; ``content_changed`` drops the document's old sketches of every method.
     """
 
@@ -57,6 +58,7 @@ class DocWrite:
     reason: str
     doc_id: int | None = None
     text: str | None = None
+    text_blob: bytes | None = None
     sketch: bytes | None = None
     content_changed: bool = False
     #: threading headers of an e-mail message (keys of ``store.email.HEADER_KEYS``); None: not a message
@@ -111,6 +113,7 @@ def write_documents(
         ids[n] = next_id + 1 + k
     derived = sketch_from_text(method)
     rows, updates, dropped, texts, text_ids, sketches, headers, written = [], [], [], [], [], [], [], []
+    blobs: list[tuple[int, bytes]] = []
     for d, doc_id in zip(docs, ids):
         root_id = root_ids[d.root]
         values = (
@@ -126,7 +129,9 @@ def write_documents(
                 dropped.append((doc_id,))
                 for held in carried.values():  # a sketch of the old content
                     held.pop(doc_id, None)
-        if d.text is not None:
+        if d.text_blob is not None:
+            blobs.append((doc_id, d.text_blob))
+        elif d.text is not None:
             texts.append(d.text)
             text_ids.append(doc_id)
         if d.sketch is not None:
@@ -160,8 +165,9 @@ def write_documents(
             "INSERT INTO email_headers (doc_id, message_id, in_reply_to, refs, subject, sender, date_text) "
             "VALUES (?, ?, ?, ?, ?, ?, ?)", headers)
     if texts:
-        cur.executemany("INSERT OR REPLACE INTO document_text (doc_id, data) VALUES (?, ?)",
-                        zip(text_ids, encode_texts(cur, codec, texts)))
+        blobs += zip(text_ids, encode_texts(cur, codec, texts))
+    if blobs:
+        cur.executemany("INSERT OR REPLACE INTO document_text (doc_id, data) VALUES (?, ?)", blobs)
     if sketches:
         cur.executemany(
             "INSERT OR REPLACE INTO sketches (doc_id, method, sketch_key, data) VALUES (?, ?, ?, ?)", sketches

@@ -88,3 +88,17 @@ def test_strip_to_letters_of_every_latin1_character():
     assert kept == "".join(chr(c) for c in range(256) if chr(c).isalnum())
     assert strip_to_letters("a_b c-d\u00a0e") == "abcde"
     assert strip_to_letters("नमस्ते, world_") == "नमस्तेworld"  # marks stay (the other path)
+
+
+def test_ascii_white_space_is_collapsed_as_str_split_does():
+    import random
+
+    # every ASCII white space character (with \x1c-\x1f, which str.split counts and
+    # bytes.split does not), runs of them, at either end, and none at all
+    rng = random.Random(5)
+    alphabet = "ab Z.\t\n\r\x0b\x0c\x1c\x1d\x1e\x1f"
+    for _ in range(3000):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randrange(0, 12)))
+        assert normalize(text) == " ".join(text.casefold().split()), repr(text)
+    assert normalize("a\x1cb \x1f c\t\n") == "a b c"
+    assert normalize("\x1e") == ""

@@ -1,0 +1,86 @@
+"""Helper processes verify candidate pairs exactly as the scan's process does; a helper that
+is gone leaves its slices to the scan's process; a cancel stops the verification."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from pipehelp import make_corpus, scan
+
+from ndd_desktop.core.methods import get_method
+from ndd_desktop.pipeline.cancel import ScanCancelled
+from ndd_desktop.pipeline.verify_helpers import VerifyHelpers
+from ndd_desktop.pipeline.verify_stage import pair_shares
+
+
+def candidates(store) -> tuple[np.ndarray, np.ndarray]:
+    """Every pair of the stored documents, in the order of the first."""
+    ids = sorted(d.id for d in store.documents.all())
+    a, b = zip(*[(x, y) for k, x in enumerate(ids) for y in ids[k + 1:]])
+    return np.array(a, dtype=np.int64), np.array(b, dtype=np.int64)
+
+
+def nowhere(a, b):
+    raise AssertionError("a slice was not verified by a helper")
+
+
+@pytest.fixture
+def scanned(store, tmp_path):
+    make_corpus(tmp_path / "docs", n=24, dup_every=3)
+    scan(store, [tmp_path / "docs"], method="minhash")
+    return store
+
+
+def test_helpers_give_the_shares_of_the_scans_own_process(scanned):
+    method = get_method("minhash")
+    params = method.params({})
+    a, b = candidates(scanned)
+    here = pair_shares(scanned.documents, method, params, a, b)
+    helpers = VerifyHelpers(scanned.path, "minhash", params, 2)
+    try:
+        seen = []
+        got = helpers.shares(a, b, nowhere, progress=seen.append)
+    finally:
+        helpers.close()
+    assert np.array_equal(got[0], here[0]) and np.array_equal(got[1], here[1])
+    assert (here[0] > 0.9).sum() >= 8  # the planted near-duplicates are among them
+    assert seen[-1] == a.shape[0]
+
+
+def test_slices_of_helpers_that_are_gone_are_verified_here(scanned):
+    method = get_method("minhash")
+    params = method.params({})
+    a, b = candidates(scanned)
+    here = pair_shares(scanned.documents, method, params, a, b)
+    helpers = VerifyHelpers(scanned.path, "minhash", params, 2)
+    for _, process in helpers._helpers:
+        process.kill()
+        process.join(5)
+    fallen = []
+
+    def fallback(x, y):
+        fallen.append(x.shape[0])
+        return pair_shares(scanned.documents, method, params, x, y)
+
+    try:
+        got = helpers.shares(a, b, fallback)
+    finally:
+        helpers.close()
+    assert sum(fallen) == a.shape[0]
+    assert np.array_equal(got[0], here[0]) and np.array_equal(got[1], here[1])
+
+
+def test_a_cancel_stops_the_verification(scanned):
+    params = get_method("minhash").params({})
+    a, b = candidates(scanned)
+    helpers = VerifyHelpers(scanned.path, "minhash", params, 1)
+
+    def cancelled():
+        raise ScanCancelled()
+
+    try:
+        with pytest.raises(ScanCancelled):
+            helpers.shares(a, b, nowhere, check=cancelled)
+    finally:
+        helpers.close()
+    assert helpers._helpers == []
