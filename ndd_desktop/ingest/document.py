@@ -10,7 +10,6 @@ bytes back), but such a string cannot be encoded as UTF-8 as it is: use
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from dataclasses import dataclass
 

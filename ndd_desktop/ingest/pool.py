@@ -20,16 +20,14 @@ stream back as chunks finish.
 Workers start with the ``forkserver`` method on Linux (safe when the parent runs
 threads, as the GUI does) and ``spawn`` elsewhere; frozen applications must call
 ``multiprocessing.freeze_support()`` early. ``workers=0`` runs everything in the calling
-process: no time limit, no crash isolation; meant for tests and small jobs.
+process: no time limit, no crash isolation; meant for tests and small jobs. The worker's
+side (its start method, its loop, a chunk's two steps) is :mod:`ingest.pool_worker`.
 """
 
 from __future__ import annotations
 
-import inspect
-import multiprocessing
 import os
 import signal
-import sys
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
@@ -37,10 +35,10 @@ from multiprocessing.connection import wait
 
 from ndd_desktop.ingest import reasons as R
 from ndd_desktop.ingest.document import STATUS_ERROR, ExtractedDocument, FileEntry, problem
-from ndd_desktop.ingest.extract import READER_MODULES, extract_entry
+from ndd_desktop.ingest.extract import extract_entry
 from ndd_desktop.ingest.limits import Limits
+from ndd_desktop.ingest.pool_worker import Extractor, context, run_chunk, worker_main
 
-Extractor = Callable[[FileEntry, Limits], list[ExtractedDocument]]
 _POLL_S = 0.2
 #: Work handed to a worker at once: about this many seconds of it at the rate seen so far,
 CHUNK_SECONDS = 0.25
@@ -48,8 +46,6 @@ CHUNK_SECONDS = 0.25
 CHUNK_FILES = 256
 #: nor more bytes on disk than this (a single larger file goes alone).
 CHUNK_BYTES = 16 * 1024 * 1024
-#: Position a worker writes while its chunk is in the extractor's ``finish`` step.
-_FINISHING = -1.0
 
 
 def default_workers() -> int:
@@ -58,31 +54,6 @@ def default_workers() -> int:
         return max(1, len(os.sched_getaffinity(0)))
     except AttributeError:
         return max(1, os.cpu_count() or 1)
-
-
-def run_chunk(extractor: Extractor, entries: list[FileEntry], limits: Limits,
-              mark: Callable[[float], None] | None = None) -> list[list[ExtractedDocument]]:
-    """The documents of each entry of a chunk, in order.
-
-    An extractor with the two optional methods ``extract(entry, limits)`` (one file) and
-    ``finish(results)`` (the whole chunk's documents, changed in place: e.g. sketched in
-    one call) is run in those two steps; any other is called once per file. ``mark(k)``
-    is told the position of the file being extracted, then ``_FINISHING``.
-    """
-    one = getattr(extractor, "extract", None)
-    finish = getattr(extractor, "finish", None)
-    if one is None or finish is None:
-        one, finish = extractor, None
-    results = []
-    for k, entry in enumerate(entries):
-        if mark is not None:
-            mark(float(k))
-        results.append(one(entry, limits))
-    if finish is not None:
-        if mark is not None:
-            mark(_FINISHING)
-        finish(results)
-    return results
 
 
 def extract_many(
@@ -112,7 +83,7 @@ def extract_many(
     if workers == 0:
         yield from _in_process(entries, limits, cancel, extractor, refresh)
         return
-    pool = _Pool(workers or default_workers(), limits, extractor, _context(mp_context, extractor))
+    pool = _Pool(workers or default_workers(), limits, extractor, context(mp_context, extractor))
     source = iter(entries)
     exhausted = False
     try:
@@ -157,41 +128,12 @@ def _in_process(entries: Iterable[FileEntry], limits: Limits, cancel, extractor:
             return
 
 
-def _context(method: str | None, extractor: Extractor = extract_entry, own: str | None = None):
-    if method is None:
-        method = "forkserver" if sys.platform.startswith("linux") else "spawn"
-    ctx = multiprocessing.get_context(method)
-    if method == "forkserver":
-        # trafilatura (web pages) and the extractor's module (the scan's: the methods, the
-        # store) are imported once in the server, not once per worker (a server already
-        # running keeps what it preloaded)
-        modules = ["ndd_desktop.ingest.extract", *READER_MODULES, "trafilatura"]
-        if own is None:
-            own = extractor.__module__ if inspect.isfunction(extractor) else type(extractor).__module__
-        if own.startswith("ndd_desktop.") and own not in modules:
-            modules.append(own)
-        ctx.set_forkserver_preload(modules)
-    return ctx
-
-
-def prestart(extractor_module: str) -> None:
-    """Start the server the workers are forked from now, with what an extractor of
-    ``extractor_module`` preloads (it imports the readers: most of a second), so that it is
-    ready when :func:`extract_many` starts its first worker. Nothing where workers are
-    spawned instead."""
-    ctx = _context(None, own=extractor_module)
-    if ctx.get_start_method() == "forkserver":
-        from multiprocessing import forkserver
-
-        forkserver.ensure_running()
-
-
 class _Worker:
     def __init__(self, ctx, limits: Limits, extractor: Extractor) -> None:
         self.conn, child = ctx.Pipe(duplex=True)
         # [position in the chunk, time.monotonic() when it started]: written by the worker
         self.where = ctx.RawArray("d", 2)
-        self.process = ctx.Process(target=_worker_main, args=(child, limits, extractor, self.where), daemon=True)
+        self.process = ctx.Process(target=worker_main, args=(child, limits, extractor, self.where), daemon=True)
         self.process.start()
         child.close()
         self.extractor = extractor  # the one the worker holds
@@ -342,42 +284,3 @@ def _exit(code: int | None) -> str:
     return f" (exit code {code})"
 
 
-def _worker_main(conn, limits: Limits, extractor: Extractor, where) -> None:
-    """Loop of a worker process: receive a chunk of entries, send back their documents."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
-    _limit_memory(limits.max_worker_memory_bytes)
-
-    def mark(pos: float) -> None:
-        where[1] = time.monotonic()  # the time first: a reader seeing the new position sees it too
-        where[0] = pos
-
-    while True:
-        try:
-            chunk = conn.recv()
-        except (EOFError, OSError):
-            return
-        if chunk is None:
-            return
-        chunk, update = chunk
-        if update is not None:
-            extractor = update
-        results = run_chunk(extractor, chunk, limits, mark)
-        try:
-            conn.send(results)
-        except (EOFError, OSError):
-            return
-        except Exception as exc:  # e.g. a result too odd to pickle
-            conn.send([[problem(e, STATUS_ERROR, f"result could not be sent: {exc}")] for e in chunk])
-
-
-def _limit_memory(limit: int | None) -> None:
-    if not limit:
-        return
-    try:
-        import resource
-
-        soft, hard = resource.getrlimit(resource.RLIMIT_AS)
-        if hard == resource.RLIM_INFINITY or hard > limit:
-            resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
-    except (ImportError, ValueError, OSError):
-        pass

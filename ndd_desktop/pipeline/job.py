@@ -122,7 +122,7 @@ class ScanJob:
                     and not self.store.documents.count(status=None):
                 # a first scan reads every file: the workers' server loads the readers
                 # while this process walks
-                from ..ingest.pool import prestart
+                from ..ingest.pool_worker import prestart
 
                 prestart(SketchingExtractor.__module__)
             entries, walk_errors = self._walk([r.path for r in roots])

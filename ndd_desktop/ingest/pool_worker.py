@@ -1,0 +1,121 @@
+"""The worker side of the extraction pool (:mod:`ingest.pool`): the process a worker is
+started in, and the loop it runs there.
+
+``context`` chooses how workers start (``forkserver`` on Linux, which preloads the readers
+once in the server; ``spawn`` elsewhere) and :func:`prestart` starts that server early. A
+worker (:func:`worker_main`) receives a chunk of files at a time, runs it through
+:func:`run_chunk` and sends the documents back in one message, writing which file it is on
+into a shared array so that the pool can tell a file that hangs or crashes it.
+"""
+
+from __future__ import annotations
+
+import inspect
+import multiprocessing
+import signal
+import sys
+import time
+from collections.abc import Callable
+
+from ndd_desktop.ingest.document import STATUS_ERROR, ExtractedDocument, FileEntry, problem
+from ndd_desktop.ingest.extract import READER_MODULES, extract_entry
+from ndd_desktop.ingest.limits import Limits
+
+Extractor = Callable[[FileEntry, Limits], list[ExtractedDocument]]
+#: Position a worker writes while its chunk is in the extractor's ``finish`` step.
+_FINISHING = -1.0
+
+
+def run_chunk(extractor: Extractor, entries: list[FileEntry], limits: Limits,
+              mark: Callable[[float], None] | None = None) -> list[list[ExtractedDocument]]:
+    """The documents of each entry of a chunk, in order.
+
+    An extractor with the two optional methods ``extract(entry, limits)`` (one file) and
+    ``finish(results)`` (the whole chunk's documents, changed in place: e.g. sketched in
+    one call) is run in those two steps; any other is called once per file. ``mark(k)``
+    is told the position of the file being extracted, then ``_FINISHING``.
+    """
+    one = getattr(extractor, "extract", None)
+    finish = getattr(extractor, "finish", None)
+    if one is None or finish is None:
+        one, finish = extractor, None
+    results = []
+    for k, entry in enumerate(entries):
+        if mark is not None:
+            mark(float(k))
+        results.append(one(entry, limits))
+    if finish is not None:
+        if mark is not None:
+            mark(_FINISHING)
+        finish(results)
+    return results
+
+
+def context(method: str | None, extractor: Extractor = extract_entry, own: str | None = None):
+    if method is None:
+        method = "forkserver" if sys.platform.startswith("linux") else "spawn"
+    ctx = multiprocessing.get_context(method)
+    if method == "forkserver":
+        # trafilatura (web pages) and the extractor's module (the scan's: the methods, the
+        # store) are imported once in the server, not once per worker (a server already
+        # running keeps what it preloaded)
+        modules = ["ndd_desktop.ingest.extract", *READER_MODULES, "trafilatura"]
+        if own is None:
+            own = extractor.__module__ if inspect.isfunction(extractor) else type(extractor).__module__
+        if own.startswith("ndd_desktop.") and own not in modules:
+            modules.append(own)
+        ctx.set_forkserver_preload(modules)
+    return ctx
+
+
+def prestart(extractor_module: str) -> None:
+    """Start the server the workers are forked from now, with what an extractor of
+    ``extractor_module`` preloads (it imports the readers: most of a second), so that it is
+    ready when :func:`extract_many` starts its first worker. Nothing where workers are
+    spawned instead."""
+    ctx = context(None, own=extractor_module)
+    if ctx.get_start_method() == "forkserver":
+        from multiprocessing import forkserver
+
+        forkserver.ensure_running()
+
+
+def worker_main(conn, limits: Limits, extractor: Extractor, where) -> None:
+    """Loop of a worker process: receive a chunk of entries, send back their documents."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    limit_memory(limits.max_worker_memory_bytes)
+
+    def mark(pos: float) -> None:
+        where[1] = time.monotonic()  # the time first: a reader seeing the new position sees it too
+        where[0] = pos
+
+    while True:
+        try:
+            chunk = conn.recv()
+        except (EOFError, OSError):
+            return
+        if chunk is None:
+            return
+        chunk, update = chunk
+        if update is not None:
+            extractor = update
+        results = run_chunk(extractor, chunk, limits, mark)
+        try:
+            conn.send(results)
+        except (EOFError, OSError):
+            return
+        except Exception as exc:  # e.g. a result too odd to pickle
+            conn.send([[problem(e, STATUS_ERROR, f"result could not be sent: {exc}")] for e in chunk])
+
+
+def limit_memory(limit: int | None) -> None:
+    if not limit:
+        return
+    try:
+        import resource
+
+        soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+        if hard == resource.RLIM_INFINITY or hard > limit:
+            resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
+    except (ImportError, ValueError, OSError):
+        pass
