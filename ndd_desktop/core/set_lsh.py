@@ -36,10 +36,10 @@ from typing import Sequence
 import numpy as np
 
 from .checkpoint import checkpoint
-from .hashing import mix64
 from .band_grouping import installed
 from .key_runs import run_pair_codes
-from .oph import as_u32, batch_cuts, flat_round, oph_signatures
+from .oph import batch_cuts, bin_shift, flat_batch, oph_signatures, round_seed
+from .oph_kernel import band_key_rows
 
 _SEED = 0x5E7
 #: Sets with a median size below this (bottom-k sketches) are "small".
@@ -156,17 +156,18 @@ def band_keys(batch: Sequence[np.ndarray], g: int, r: int, bins: int) -> np.ndar
     """(len(batch), bins) uint64: the band keys of group ``g`` (rounds g*r .. g*r + r - 1)
     of a batch of non-empty sketches; the same for a document wherever it is computed.
     Keep a batch to about SIGNATURE_BATCH values (:func:`band_key_batches`)."""
-    blens = np.fromiter((s.shape[0] for s in batch), dtype=np.int64, count=len(batch))
-    flat = as_u32(np.concatenate(list(batch)))
-    # slots (document * bins + bin) of a batch fit 32 bits: a batch holds at most
-    # max(SIGNATURE_BATCH, bins) of them
-    base = np.repeat(np.arange(len(batch), dtype=np.int32) * np.int32(bins), blens)
-    keys = np.zeros((len(batch), bins), dtype=np.uint64)
-    with np.errstate(over="ignore"):
-        for k in range(r):
-            keys *= np.uint64(0x100000001B3)
-            keys += flat_round(flat, base, blens, g * r + k, bins)
-    return mix64(keys ^ np.arange(bins, dtype=np.uint64)[None, :], _SEED + 2 + g)
+    flat, off = flat_batch(batch)
+    seeds = np.array([round_seed(g * r + k) for k in range(r)], dtype=np.uint32)
+    keys = np.empty((len(batch), bins), dtype=np.uint64)
+    # the rounds folded bin by bin (keys * FNV prime + round), the bin number xor-ed in,
+    # then core.hashing.mix64 seeded by the group
+    band_key_rows(flat, off, seeds, bin_shift(bins), _mix_add(_SEED + 2 + g), keys)
+    return keys
+
+
+def _mix_add(seed: int) -> np.uint64:
+    """What :func:`core.hashing.mix64` with ``seed`` adds before it mixes."""
+    return np.uint64((seed * 0x9E3779B97F4A7C15 + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF)
 
 
 def band_key_batches(lens: np.ndarray, bins: int) -> list[tuple[int, int]]:
