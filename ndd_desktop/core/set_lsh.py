@@ -37,9 +37,10 @@ import numpy as np
 
 from .checkpoint import checkpoint
 from .band_grouping import installed
-from .key_runs import run_pair_codes
+from .band_words import DOC_BITS, band_word_codes, band_words
 from .oph import batch_cuts, bin_shift, flat_batch, oph_signatures, round_seed
 from .oph_kernel import band_key_rows
+from .parallel import run_threads
 
 _SEED = 0x5E7
 #: Sets with a median size below this (bottom-k sketches) are "small".
@@ -58,31 +59,6 @@ def choose_bands(t_max: int, jaccard: float, target: float = 0.995) -> tuple[int
         if b >= 1 and 1.0 - (1.0 - jaccard**r) ** b >= target:
             best = (b, r)
     return best
-
-
-_DOC_BITS = 24
-
-
-def _run_pairs(key: np.ndarray, doc: np.ndarray, n: int) -> np.ndarray:
-    """Codes i * n + j (i < j) of the documents sharing a run of equal ``key`` (sorted)."""
-    return run_pair_codes(doc, key[1:] == key[:-1], n)
-
-
-_CHUNK = 1 << 20
-
-
-def _packed_run_pairs(comp: np.ndarray, n: int) -> np.ndarray:
-    """As :func:`_run_pairs` for sorted words (key << _DOC_BITS | document). Neighbours
-    share a key when they differ only in the document bits; that test runs in chunks so
-    no temporary array of the whole size is made, and documents are unpacked only at the
-    positions that pair up."""
-    m = comp.shape[0]
-    same = np.empty(max(m - 1, 0), dtype=bool)
-    limit = np.uint64(1 << _DOC_BITS)
-    for s in range(0, m - 1, _CHUNK):
-        e = min(s + _CHUNK, m - 1)
-        np.less(comp[s + 1 : e + 1] ^ comp[s:e], limit, out=same[s:e])
-    return run_pair_codes(comp, same, n, row_mask=(1 << _DOC_BITS) - 1)
 
 
 # -- large sets (character q-grams): rounds of one-permutation hashing (core.oph) --
@@ -122,32 +98,24 @@ def band_pairs(
     if grouper is not None:  # elsewhere (a cluster), with the same keys: the same pairs
         u = grouper.set_band_codes(sketches, live, groups, r, bins)
         return u // n, u % n
-    cuts = batch_cuts(lens[live], bins)
-    wide = n >= 1 << _DOC_BITS
+    batches = band_key_batches(lens[live], bins)
+    wide = n >= 1 << DOC_BITS
     codes = []
     for g in range(groups):
-        comp = np.empty(live.shape[0] * bins, dtype=np.uint64)
-        owner = np.empty(live.shape[0] * bins, dtype=np.int64) if wide else None
-        for c0, c1 in zip(cuts[:-1], cuts[1:]):
-            checkpoint()
+        words = np.empty(live.shape[0] * bins, dtype=np.uint64)
+        owners = np.empty(live.shape[0] * bins, dtype=np.int64) if wide else None
+
+        def fill(batch: tuple[int, int]) -> None:  # on a thread: the kernel releases the GIL
+            c0, c1 = batch
             docs = live[c0:c1]
-            keys = band_keys([sketches[d] for d in docs], g, r, bins)
-            part = slice(c0 * bins, c1 * bins)
+            w, o = band_words(band_keys([sketches[d] for d in docs], g, r, bins), docs, n)
+            words[c0 * bins : c1 * bins] = w
             if wide:
-                comp[part] = keys.reshape(-1)
-                owner[part] = np.repeat(docs, bins)
-            else:
-                comp[part] = ((keys >> np.uint64(_DOC_BITS)) << np.uint64(_DOC_BITS) | docs.astype(np.uint64)[:, None]).reshape(-1)
-            del keys
-        if wide:
-            order = np.argsort(comp, kind="stable")
-            codes.append(_run_pairs(comp[order], owner[order], n))
-        else:
-            # One sort of (40-bit key, document) codes; a rare false key match only adds a
-            # candidate, which the caller verifies.
-            comp.sort()
-            codes.append(_packed_run_pairs(comp, n))
-        del comp, owner
+                owners[c0 * bins : c1 * bins] = o
+
+        run_threads(fill, batches)
+        codes.append(band_word_codes(words, owners, n))
+        del words, owners
     u = sorted_unique_codes(codes)
     return u // n, u % n
 
@@ -177,13 +145,6 @@ def band_key_batches(lens: np.ndarray, bins: int) -> list[tuple[int, int]]:
     return list(zip(cuts[:-1], cuts[1:]))
 
 
-def band_match_keys(keys: np.ndarray, n: int) -> np.ndarray:
-    """What of a band key two documents must share, in a collection of ``n`` documents:
-    its top 40 bits below 2^24 documents (:func:`band_pairs` packs the document number into
-    the low 24; a rare false match only adds a candidate), the whole key beyond."""
-    return keys if n >= 1 << _DOC_BITS else keys >> np.uint64(_DOC_BITS)
-
-
 #: Bins of the signature that screens the candidates of large sets.
 SCREEN_BINS = 128
 #: A candidate is dropped when its estimated Jaccard lies this many standard deviations
@@ -206,8 +167,9 @@ def screen_candidates(
     """
     if i.shape[0] == 0:
         return i, j
-    docs, inv = np.unique(np.concatenate([i, j]), return_inverse=True)
-    inv = inv.reshape(-1)
+    both = np.concatenate([i, j])
+    docs = sorted_unique_codes([both])
+    inv = np.searchsorted(docs, both)
     lens = np.fromiter((sketches[d].shape[0] for d in docs.tolist()), dtype=np.int64, count=docs.shape[0])
     sig = oph_signatures(sketches, docs, lens, bins)
     m = i.shape[0]
@@ -250,27 +212,3 @@ def lsh_pairs(sketches: Sequence[np.ndarray], jaccard: float, screen: bool = Fal
         return band_pairs(sketches, jaccard, max_rounds=SMALL_ROUNDS, bins=SMALL_BINS)
     i, j = band_pairs(sketches, jaccard)
     return screen_candidates(sketches, i, j, jaccard) if screen else (i, j)
-
-
-def band_words(keys: np.ndarray, docs: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray | None]:
-    """(words, owners) of a batch's band keys (:func:`band_keys`, one row per document of
-    ``docs``) as :func:`band_pairs` sorts them in a collection of ``n`` documents: below
-    2^24 documents one word per key, its top 40 bits and the document (owners None),
-    beyond the whole key and its document apart."""
-    if n >= 1 << _DOC_BITS:
-        return keys.reshape(-1), np.repeat(docs.astype(np.int64), keys.shape[1])
-    words = (keys >> np.uint64(_DOC_BITS)) << np.uint64(_DOC_BITS) | docs.astype(np.uint64)[:, None]
-    return words.reshape(-1), None
-
-
-def band_word_codes(words: np.ndarray, owners: np.ndarray | None, n: int) -> np.ndarray:
-    """Sorted distinct codes ``a * n + b`` (a < b) of the documents sharing a key among
-    one group's words (:func:`band_words`), for words holding every word of each of their
-    keys (the whole group, or a shuffle partition of it): :func:`band_pairs`'s pairs."""
-    if words.shape[0] < 2:
-        return np.empty(0, np.int64)
-    if owners is not None:
-        order = np.argsort(words, kind="stable")
-        return _run_pairs(words[order], owners[order], n)
-    words = np.sort(words)
-    return _packed_run_pairs(words, n)
