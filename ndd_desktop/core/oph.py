@@ -17,6 +17,7 @@ import numpy as np
 
 from .checkpoint import checkpoint
 from .oph_kernel import round_rows
+from .sketch_batches import gather
 
 #: Sketch values plus band keys handled at once while signatures are built: a batch's
 #: arrays stay below glibc's mmap threshold (32 MB), so they are reused instead of
@@ -108,6 +109,6 @@ def oph_signatures(sketches: Sequence[np.ndarray], docs: np.ndarray, lens: np.nd
     for c0, c1 in zip(cuts[:-1], cuts[1:]):
         checkpoint()
         rows = live[c0:c1]
-        flat, off = flat_batch([sketches[d] for d in docs[rows].tolist()])
-        out[rows] = flat_round(flat, off, SCREEN_ROUND, bins)
+        values, off = gather(sketches, docs[rows])
+        out[rows] = flat_round(np.ascontiguousarray(as_u32(values)), off, SCREEN_ROUND, bins)
     return out

@@ -16,6 +16,7 @@ import numpy as np
 from numba import njit
 
 from .checkpoint import checkpoint
+from .sketch_batches import gather, sketch_sizes
 
 #: Sketch values handled at once when candidates are verified.
 BATCH_ENTRIES = 8_000_000
@@ -59,7 +60,7 @@ def merge_shared_counts(
     out = np.zeros(m, dtype=np.int64)
     if m == 0:
         return out
-    lens = np.fromiter((s.shape[0] for s in sketches), dtype=np.int64, count=len(sketches))
+    lens = sketch_sizes(sketches)
     cum = np.cumsum(lens[i] + lens[j])
     start = 0
     while start < m:
@@ -67,18 +68,11 @@ def merge_shared_counts(
         base = cum[start - 1] if start else 0
         stop = int(np.searchsorted(cum, base + batch_entries, side="right"))
         stop = min(max(stop, start + 1), m)
-        ii, jj = i[start:stop], j[start:stop]
-        a = np.concatenate([sketches[d] for d in ii]).astype(np.uint32, copy=False)
-        b = np.concatenate([sketches[d] for d in jj]).astype(np.uint32, copy=False)
-        out[start:stop] = _merged_counts(a, _offsets(lens[ii]), b, _offsets(lens[jj]))
+        a, a_off = gather(sketches, i[start:stop])
+        b, b_off = gather(sketches, j[start:stop])
+        out[start:stop] = _merged_counts(a.astype(np.uint32, copy=False), a_off, b.astype(np.uint32, copy=False), b_off)
         start = stop
     return out
-
-
-def _offsets(lens: np.ndarray) -> np.ndarray:
-    off = np.zeros(lens.shape[0] + 1, dtype=np.int64)
-    np.cumsum(lens, out=off[1:])
-    return off
 
 
 @njit(cache=True, nogil=True)

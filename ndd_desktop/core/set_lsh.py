@@ -38,9 +38,10 @@ import numpy as np
 from .checkpoint import checkpoint
 from .band_grouping import installed
 from .band_words import DOC_BITS, band_word_codes, band_words
-from .oph import batch_cuts, bin_shift, flat_batch, oph_signatures, round_seed
+from .oph import as_u32, batch_cuts, bin_shift, flat_batch, oph_signatures, round_seed
 from .oph_kernel import band_key_rows
 from .parallel import run_threads
+from .sketch_batches import gather, sketch_sizes
 
 _SEED = 0x5E7
 #: Sets with a median size below this (bottom-k sketches) are "small".
@@ -86,7 +87,7 @@ def band_pairs(
     group's band keys (one 64-bit word per document and band) are held at a time.
     """
     n = len(sketches)
-    lens = np.fromiter((s.shape[0] for s in sketches), dtype=np.int64, count=n)
+    lens = sketch_sizes(sketches)
     b, r = choose_bands(max_rounds * bins, jaccard, target)
     groups = -(-b // bins)
     while groups > 1 and 1.0 - (1.0 - jaccard**r) ** ((groups - 1) * bins) >= target:
@@ -108,7 +109,8 @@ def band_pairs(
         def fill(batch: tuple[int, int]) -> None:  # on a thread: the kernel releases the GIL
             c0, c1 = batch
             docs = live[c0:c1]
-            w, o = band_words(band_keys([sketches[d] for d in docs], g, r, bins), docs, n)
+            values, off = gather(sketches, docs)
+            w, o = band_words(flat_band_keys(np.ascontiguousarray(as_u32(values)), off, g, r, bins), docs, n)
             words[c0 * bins : c1 * bins] = w
             if wide:
                 owners[c0 * bins : c1 * bins] = o
@@ -124,9 +126,13 @@ def band_keys(batch: Sequence[np.ndarray], g: int, r: int, bins: int) -> np.ndar
     """(len(batch), bins) uint64: the band keys of group ``g`` (rounds g*r .. g*r + r - 1)
     of a batch of non-empty sketches; the same for a document wherever it is computed.
     Keep a batch to about SIGNATURE_BATCH values (:func:`band_key_batches`)."""
-    flat, off = flat_batch(batch)
+    return flat_band_keys(*flat_batch(batch), g, r, bins)
+
+
+def flat_band_keys(flat: np.ndarray, off: np.ndarray, g: int, r: int, bins: int) -> np.ndarray:
+    """:func:`band_keys` of a flat batch (:func:`core.oph.flat_batch`)."""
     seeds = np.array([round_seed(g * r + k) for k in range(r)], dtype=np.uint32)
-    keys = np.empty((len(batch), bins), dtype=np.uint64)
+    keys = np.empty((off.shape[0] - 1, bins), dtype=np.uint64)
     # the rounds folded bin by bin (keys * FNV prime + round), the bin number xor-ed in,
     # then core.hashing.mix64 seeded by the group
     band_key_rows(flat, off, seeds, bin_shift(bins), _mix_add(_SEED + 2 + g), keys)
@@ -170,7 +176,7 @@ def screen_candidates(
     both = np.concatenate([i, j])
     docs = sorted_unique_codes([both])
     inv = np.searchsorted(docs, both)
-    lens = np.fromiter((sketches[d].shape[0] for d in docs.tolist()), dtype=np.int64, count=docs.shape[0])
+    lens = sketch_sizes(sketches)[docs]
     sig = oph_signatures(sketches, docs, lens, bins)
     m = i.shape[0]
     agree = np.empty(m, dtype=np.int64)
@@ -204,7 +210,7 @@ def lsh_pairs(sketches: Sequence[np.ndarray], jaccard: float, screen: bool = Fal
     Jaccard lies far below ``jaccard`` are dropped before they cost an exact verification
     (:func:`screen_candidates`); only pairs below the design, which the bands found by
     chance, can be lost that way."""
-    lens = np.fromiter((s.shape[0] for s in sketches), dtype=np.int64, count=len(sketches))
+    lens = sketch_sizes(sketches)
     nonzero = lens[lens > 0]
     if nonzero.shape[0] < 2:
         return np.empty(0, np.int64), np.empty(0, np.int64)
