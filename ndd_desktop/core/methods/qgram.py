@@ -48,10 +48,9 @@ def positional_qgrams(s: str, q: int) -> list[tuple[int, str]]:
 
 def qgram_hashes_many(texts: Sequence[str], q: int) -> list[np.ndarray]:
     """Sorted distinct 32-bit values (uint32) of the q-grams of ``strip_to_letters(text)``
-    for each text; a non-empty text shorter than q has one value (of the whole text).
-    Views into one array per batch (:func:`core.gram_sets.qgram_sets`)."""
-    values, offsets = qgram_sets(texts, q)
-    return [values[a:b] for a, b in zip(offsets[:-1].tolist(), offsets[1:].tolist())]
+    for each text; a non-empty text shorter than q has one value (of the whole text)
+    (:func:`core.gram_sets.qgram_sets`)."""
+    return qgram_sets(texts, q)
 
 
 def qgram_hashes(text: str, q: int) -> np.ndarray:
