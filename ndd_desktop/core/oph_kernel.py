@@ -89,11 +89,14 @@ def round_rows(flat: np.ndarray, off: np.ndarray, seed: np.uint32, shift: np.uin
 
 @njit(cache=True, nogil=True)
 def band_key_rows(flat: np.ndarray, off: np.ndarray, seeds: np.ndarray, shift: np.uint32, mix_add: np.uint64,
-                  out: np.ndarray) -> None:
+                  docs: np.ndarray, doc_bits: np.uint64, out: np.ndarray) -> None:
     """Into ``out`` (documents, bins) uint64: the band keys of each document for the rounds
     of ``seeds`` (``core.set_lsh.band_keys``): the rounds folded bin by bin with the FNV
-    prime, the bin number xor-ed in, then SplitMix64's finaliser with ``mix_add`` added."""
+    prime, the bin number xor-ed in, then SplitMix64's finaliser with ``mix_add`` added.
+    With ``doc_bits`` > 0 the low ``doc_bits`` bits of a key are replaced by the document
+    number ``docs[d]`` (the packed words of ``core.band_words``)."""
     bins = out.shape[1]
+    low = (np.uint64(1) << doc_bits) - np.uint64(1)
     row = np.empty(bins, dtype=np.uint32)
     for d in range(out.shape[0]):
         keys = out[d]
@@ -106,4 +109,4 @@ def band_key_rows(flat: np.ndarray, off: np.ndarray, seeds: np.ndarray, shift: n
             z = (keys[b] ^ np.uint64(b)) + mix_add
             z = (z ^ (z >> np.uint64(30))) * _M1
             z = (z ^ (z >> np.uint64(27))) * _M2
-            keys[b] = z ^ (z >> np.uint64(31))
+            keys[b] = ((z ^ (z >> np.uint64(31))) & ~low) | (np.uint64(docs[d]) & low)

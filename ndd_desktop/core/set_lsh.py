@@ -37,7 +37,7 @@ import numpy as np
 
 from .checkpoint import checkpoint
 from .band_grouping import installed
-from .band_words import DOC_BITS, band_word_codes, band_words
+from .band_words import DOC_BITS, band_word_codes
 from .oph import as_u32, batch_cuts, bin_shift, flat_batch, oph_signatures, round_seed
 from .oph_kernel import band_key_rows
 from .parallel import run_threads
@@ -110,10 +110,11 @@ def band_pairs(
             c0, c1 = batch
             docs = live[c0:c1]
             values, off = gather(sketches, docs)
-            w, o = band_words(flat_band_keys(np.ascontiguousarray(as_u32(values)), off, g, r, bins), docs, n)
-            words[c0 * bins : c1 * bins] = w
+            rows = words[c0 * bins : c1 * bins].reshape(-1, bins)
+            # packed words written straight by the kernel (band_words' layout)
+            flat_band_keys(np.ascontiguousarray(as_u32(values)), off, g, r, bins, docs, 0 if wide else DOC_BITS, rows)
             if wide:
-                owners[c0 * bins : c1 * bins] = o
+                owners[c0 * bins : c1 * bins] = np.repeat(docs, bins)
 
         run_threads(fill, batches)
         codes.append(band_word_codes(words, owners, n))
@@ -129,13 +130,19 @@ def band_keys(batch: Sequence[np.ndarray], g: int, r: int, bins: int) -> np.ndar
     return flat_band_keys(*flat_batch(batch), g, r, bins)
 
 
-def flat_band_keys(flat: np.ndarray, off: np.ndarray, g: int, r: int, bins: int) -> np.ndarray:
-    """:func:`band_keys` of a flat batch (:func:`core.oph.flat_batch`)."""
+def flat_band_keys(flat: np.ndarray, off: np.ndarray, g: int, r: int, bins: int, docs: np.ndarray | None = None,
+                   doc_bits: int = 0, out: np.ndarray | None = None) -> np.ndarray:
+    """:func:`band_keys` of a flat batch (:func:`core.oph.flat_batch`), into ``out`` when
+    given; with ``doc_bits``, the low bits of each key hold its document in ``docs``
+    instead (:func:`core.band_words.band_words`' packed words)."""
     seeds = np.array([round_seed(g * r + k) for k in range(r)], dtype=np.uint32)
-    keys = np.empty((off.shape[0] - 1, bins), dtype=np.uint64)
+    keys = np.empty((off.shape[0] - 1, bins), dtype=np.uint64) if out is None else out
+    if docs is None:
+        docs = np.zeros(keys.shape[0], dtype=np.int64)
     # the rounds folded bin by bin (keys * FNV prime + round), the bin number xor-ed in,
     # then core.hashing.mix64 seeded by the group
-    band_key_rows(flat, off, seeds, bin_shift(bins), _mix_add(_SEED + 2 + g), keys)
+    band_key_rows(flat, off, seeds, bin_shift(bins), _mix_add(_SEED + 2 + g), np.asarray(docs, dtype=np.int64),
+                  np.uint64(doc_bits), keys)
     return keys
 
 

@@ -143,3 +143,17 @@ def test_bins_must_be_a_power_of_two():
     flat, off = flat_batch(random_sets(1, [10]))
     with pytest.raises(ValueError):
         flat_round(flat, off, 0, 96)
+
+
+def test_packed_words_straight_from_the_kernel():
+    from ndd_desktop.core.band_words import DOC_BITS, band_words
+    from ndd_desktop.core.set_lsh import flat_band_keys
+
+    sets = random_sets(17, [3, 900, 40, 1, 2000])
+    docs = np.array([5, 0, (1 << DOC_BITS) - 1, 77, 123456], dtype=np.int64)
+    want, _ = band_words(band_keys(sets, 1, 8, 512), docs, 1 << 20)
+    got = flat_band_keys(*flat_batch(sets), 1, 8, 512, docs, DOC_BITS)
+    assert np.array_equal(got.reshape(-1), want)
+    out = np.empty((5, 512), dtype=np.uint64)
+    flat_band_keys(*flat_batch(sets), 1, 8, 512, docs, DOC_BITS, out)
+    assert np.array_equal(out, got)
