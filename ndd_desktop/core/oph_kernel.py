@@ -110,3 +110,17 @@ def band_key_rows(flat: np.ndarray, off: np.ndarray, seeds: np.ndarray, shift: n
             z = (z ^ (z >> np.uint64(30))) * _M1
             z = (z ^ (z >> np.uint64(27))) * _M2
             keys[b] = ((z ^ (z >> np.uint64(31))) & ~low) | (np.uint64(docs[d]) & low)
+
+
+@njit(cache=True, nogil=True)
+def agreements(sig: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """For each k: in how many bins rows a[k] and b[k] of ``sig`` (signatures) agree."""
+    out = np.zeros(a.shape[0], dtype=np.int64)
+    bins = sig.shape[1]
+    for k in range(a.shape[0]):
+        x, y = sig[a[k]], sig[b[k]]
+        c = 0
+        for t in range(bins):
+            c += 1 if x[t] == y[t] else 0
+        out[k] = c
+    return out

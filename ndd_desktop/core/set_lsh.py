@@ -39,7 +39,7 @@ from .checkpoint import checkpoint
 from .band_grouping import installed
 from .band_words import DOC_BITS, band_word_codes
 from .oph import as_u32, batch_cuts, bin_shift, flat_batch, oph_signatures, round_seed
-from .oph_kernel import band_key_rows
+from .oph_kernel import agreements, band_key_rows
 from .parallel import run_threads
 from .sketch_batches import gather, sketch_sizes
 
@@ -163,6 +163,8 @@ SCREEN_BINS = 128
 #: A candidate is dropped when its estimated Jaccard lies this many standard deviations
 #: below the design similarity (for a pair at the design, about 3e-7 of a chance).
 SCREEN_SIGMAS = 5.0
+#: Candidates screened between two checkpoints.
+SCREEN_STEP = 1 << 16
 
 
 def screen_candidates(
@@ -178,23 +180,27 @@ def screen_candidates(
     deviation is sqrt(J (1 - J) / b) with b the bins, or fewer for documents with fewer
     values than bins (their bins are mostly borrowed), so the margin widens for them.
     """
-    if i.shape[0] == 0:
-        return i, j
-    both = np.concatenate([i, j])
-    docs = sorted_unique_codes([both])
-    inv = np.searchsorted(docs, both)
-    lens = sketch_sizes(sketches)[docs]
-    sig = oph_signatures(sketches, docs, lens, bins)
     m = i.shape[0]
-    agree = np.empty(m, dtype=np.int64)
-    step = max(1, (1 << 20) // bins)
-    for s in range(0, m, step):
+    if m == 0:
+        return i, j
+    # the documents involved, and each one's row in the signatures (no sort of the pairs:
+    # at a million documents there are tens of millions of chance candidates)
+    involved = np.zeros(len(sketches), dtype=bool)
+    involved[i] = True
+    involved[j] = True
+    docs = np.flatnonzero(involved)
+    row = np.cumsum(involved) - 1
+    del involved
+    sizes = sketch_sizes(sketches)
+    sig = oph_signatures(sketches, docs, sizes[docs], bins)
+    keep = np.empty(m, dtype=bool)
+    for s in range(0, m, SCREEN_STEP):
         checkpoint()
-        e = min(s + step, m)
-        agree[s:e] = np.count_nonzero(sig[inv[s:e]] == sig[inv[m + s : m + e]], axis=1)
-    eff = np.minimum(np.minimum(lens[inv[:m]], lens[inv[m:]]), bins).astype(np.float64)
-    margin = SCREEN_SIGMAS * np.sqrt(jaccard * (1.0 - jaccard) / np.maximum(eff, 1.0))
-    keep = agree / bins >= jaccard - margin
+        e = min(s + SCREEN_STEP, m)
+        agree = agreements(sig, row[i[s:e]], row[j[s:e]])
+        eff = np.minimum(np.minimum(sizes[i[s:e]], sizes[j[s:e]]), bins).astype(np.float64)
+        margin = SCREEN_SIGMAS * np.sqrt(jaccard * (1.0 - jaccard) / np.maximum(eff, 1.0))
+        keep[s:e] = agree / bins >= jaccard - margin
     return i[keep], j[keep]
 
 

@@ -310,3 +310,27 @@ def test_screening_keeps_pairs_at_the_design_and_drops_chance_candidates():
     chance = [k for k, (jac, _) in enumerate(kinds) if jac == 0.14]
     assert all(k in kept for k in design)  # incl. 12-value sets, whose estimate is coarse
     assert sum(k in kept for k in chance) <= 2  # ~5 standard deviations below the design
+
+
+def test_screening_keeps_what_the_estimate_on_the_signatures_says():
+    from ndd_desktop.core.oph import oph_signatures
+    from ndd_desktop.core.set_lsh import SCREEN_BINS, SCREEN_SIGMAS, screen_candidates
+
+    rng = np.random.default_rng(32)
+    sets = []
+    for _ in range(60):
+        a, b = _pair_with_jaccard(rng, int(rng.choice([5, 100, 2500])), float(rng.uniform(0.1, 0.9)))
+        sets.extend([a, b])
+    sets.append(np.empty(0, np.uint32))
+    n = len(sets)
+    i = rng.integers(0, n - 1, 400)
+    j = np.minimum(i + rng.integers(1, 3, 400), n - 1)  # a document in many candidates
+    lens = np.array([s.shape[0] for s in sets])
+    sig = oph_signatures(sets, np.arange(n), lens, SCREEN_BINS)
+    agree = (sig[i] == sig[j]).sum(axis=1)
+    eff = np.minimum(np.minimum(lens[i], lens[j]), SCREEN_BINS).astype(np.float64)
+    jac = 0.7 / 1.3
+    keep = agree / SCREEN_BINS >= jac - SCREEN_SIGMAS * np.sqrt(jac * (1 - jac) / np.maximum(eff, 1.0))
+    got_i, got_j = screen_candidates(sets, i, j, jac)
+    assert got_i.tolist() == i[keep].tolist() and got_j.tolist() == j[keep].tolist()
+    assert 0 < keep.sum() < 400

@@ -157,3 +157,12 @@ def test_packed_words_straight_from_the_kernel():
     out = np.empty((5, 512), dtype=np.uint64)
     flat_band_keys(*flat_batch(sets), 1, 8, 512, docs, DOC_BITS, out)
     assert np.array_equal(out, got)
+
+
+def test_agreements_count_equal_bins():
+    from ndd_desktop.core.oph_kernel import agreements
+
+    rng = np.random.default_rng(4)
+    sig = rng.integers(0, 4, (30, 128)).astype(np.uint32)
+    a, b = rng.integers(0, 30, 500), rng.integers(0, 30, 500)
+    assert agreements(sig, a, b).tolist() == [int((sig[x] == sig[y]).sum()) for x, y in zip(a, b)]
