@@ -6,7 +6,7 @@ bins and keeps each bin's smallest value; an empty bin borrows its next non-empt
 neighbour's value, mixed with the distance (densification). Two sets agree in a bin with
 probability about their Jaccard similarity. The banded search of :mod:`core.set_lsh`
 makes its band keys from these rounds, and :func:`oph_signatures` gives the screening
-signature of a candidate's two documents.
+signature of a candidate's two documents. The loops are compiled (:mod:`core.oph_kernel`).
 """
 
 from __future__ import annotations

@@ -15,8 +15,10 @@ with the distance). Two sets agree in a bin with probability about their Jaccard
 similarity J. A band takes one bin in each of r rounds; with b bands a pair becomes a
 candidate with probability 1 - (1 - J^r)^b, and :func:`choose_bands` picks r and b so that
 a pair at the design similarity is found with probability >= ``target``. Rounds run over
-flat batches of documents and only one group of r rounds' band keys is held at a time, so
-memory and the work per document stay flat as the collection grows. Candidates are
+flat batches of documents (a compiled kernel, :mod:`core.oph_kernel`, batches on all
+cores) and only one group of r rounds' band keys is held at a time, so memory and the work
+per document stay flat as the collection grows; the sketches themselves may stay outside
+memory (:mod:`core.sketch_batches`). Candidates are
 verified exactly by the caller (:func:`core.pair_overlap.merge_shared_counts` for uint32 sketches,
 :func:`core.pair_overlap.padded_shared_counts` for small ones).
 
