@@ -6,7 +6,7 @@ pair search on the client; when that search reaches its banded group-by, the ske
 (or minhash's feature keys) go to the workers in partitions, each partition's band keys
 are computed there with the core's functions (``set_lsh.band_keys``,
 ``lsh.feature_match_rows``), a shuffle brings every key's rows into one partition, and
-each partition pairs its rows with the core's run functions (``set_lsh.band_word_codes``,
+each partition pairs its rows with the core's run functions (``core.band_words.band_word_codes``,
 ``lsh.feature_run_codes``). The pair codes come back to the client, which goes on with
 the method's own verification, so the candidates, and hence the answers, are those of
 the local search.
@@ -26,6 +26,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from ..core import lsh, set_lsh
+from ..core.band_words import band_match_keys, band_word_codes, band_words
 from ..core.oph import size_cuts
 from .connect import cluster_lost, is_lost, worker_count
 
@@ -40,7 +41,7 @@ GROUP_ATTEMPTS = 3
 GROUP_RETRY_SECONDS = 1.0
 
 
-#: Collections this large compare whole band keys (``set_lsh.band_words``).
+#: Collections this large compare whole band keys (``core.band_words``).
 WIDE = 1 << 24
 
 
@@ -61,7 +62,7 @@ def _frame(columns: dict[str, np.ndarray]):
 
 
 def set_band_rows(part: tuple[np.ndarray, np.ndarray, np.ndarray], groups: int, r: int, bins: int, n: int):
-    """On a worker: the band words of a partition of set sketches (``set_lsh.band_words``),
+    """On a worker: the band words of a partition of set sketches (``core.band_words``),
     with their group and a partition hash of the part of the key that must match. The
     partition is (documents, their values end to end, their lengths): one buffer to ship."""
     docs, flat, lens = part
@@ -70,9 +71,9 @@ def set_band_rows(part: tuple[np.ndarray, np.ndarray, np.ndarray], groups: int, 
     for g in range(groups):
         for c0, c1 in set_lsh.band_key_batches(lens, bins):
             keys = set_lsh.band_keys(sketches[c0:c1], g, r, bins)
-            w, o = set_lsh.band_words(keys, docs[c0:c1], n)
+            w, o = band_words(keys, docs[c0:c1], n)
             words.append(w)
-            hs.append(_hash32(set_lsh.band_match_keys(keys, n).reshape(-1), g))
+            hs.append(_hash32(band_match_keys(keys, n).reshape(-1), g))
             gs.append(np.full(w.shape[0], g, dtype=np.uint8))
             if o is not None:
                 owners.append(o)
@@ -90,7 +91,7 @@ def set_band_codes(df, n: int):
     codes = []
     for gi in np.unique(g).tolist():
         sel = g == gi
-        codes.append(set_lsh.band_word_codes(words[sel], None if owners is None else owners[sel], n))
+        codes.append(band_word_codes(words[sel], None if owners is None else owners[sel], n))
     return _frame({"code": _cat(codes, np.int64)})
 
 

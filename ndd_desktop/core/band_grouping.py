@@ -30,7 +30,7 @@ class BandGrouper(Protocol):
                        bins: int) -> np.ndarray:
         """Sorted distinct codes ``a * n + b`` (a < b, n = len(sketches)) of the documents
         ``live`` that share a band key (:func:`core.set_lsh.band_keys`) in one of ``groups``
-        groups of ``r`` rounds; keys compared as :func:`core.set_lsh.band_match_keys` says."""
+        groups of ``r`` rounds; keys compared as :func:`core.band_words.band_match_keys` says."""
         ...
 
     def feature_pairs(self, keys: np.ndarray, r: int, max_bucket: int | None) -> np.ndarray:

@@ -92,23 +92,28 @@ def _short_key(key: int, length: int) -> np.uint64:
     return np.uint64((key ^ (_SHORT_TAG * (length + 1))) & 0xFFFFFFFFFFFFFFFF)
 
 
-def char_gram_values(texts: Sequence[str], q: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def char_gram_values(texts: Sequence[str] | Sequence[bytes], q: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """32-bit odd values of the character q-grams of many texts: (values, starts, counts).
 
     The q-grams of text k (with repeats) are ``values[starts[k] : starts[k] + counts[k]]``;
     a non-empty text shorter than q has one value (of the whole text), an empty one none.
     ``values`` also holds grams that straddle two texts; no text's range covers them.
+    The texts may also be given as their Latin-1 encodings (bytes): the same values.
     """
     n = len(texts)
     lengths = np.fromiter(map(len, texts), dtype=np.int64, count=n)
     starts = np.zeros(n, dtype=np.int64)
     np.cumsum(lengths[:-1], out=starts[1:])
-    joined = "".join(texts)
-    total = len(joined)
-    try:
-        raw = joined.encode("latin-1")
-    except UnicodeEncodeError:
-        raw = None
+    encoded = n > 0 and isinstance(texts[0], (bytes, bytearray))
+    joined = "" if encoded else "".join(texts)
+    total = int(lengths.sum())
+    if encoded:
+        raw = b"".join(texts)
+    else:
+        try:
+            raw = joined.encode("latin-1")
+        except UnicodeEncodeError:
+            raw = None
     m = max(total - q + 1, 0)
     if m == 0:
         keys = np.empty(0, dtype=np.uint64)
@@ -123,7 +128,7 @@ def char_gram_values(texts: Sequence[str], q: int) -> tuple[np.ndarray, np.ndarr
     if short.shape[0]:
         extra = []
         for k in short.tolist():
-            cps = _codepoints32(texts[k])
+            cps = np.frombuffer(texts[k], dtype=np.uint8) if encoded else _codepoints32(texts[k])
             extra.append(_short_key(int(_gram_keys(cps, cps.shape[0])[0]), cps.shape[0]))
         starts[short] = m + np.arange(short.shape[0])
         counts[short] = 1

@@ -50,6 +50,7 @@ import numpy as np
 from . import dense_join
 from .feature_index import FeatureIndex, shared_counts
 from .posting_pairs import count_groups, pair_counts, prefix_entries, probe_groups
+from .sketch_batches import sketch_dtype, sketch_sizes
 #: Count mode is used when the posting lists emit at most this many pairs.
 COUNT_MODE_BUDGET = 5_000_000
 #: Prefix mode is used while (pairs the prefixes emit) x (mean sketch length), the bound on
@@ -235,7 +236,7 @@ def _exact_joins_too_costly(sketches: Sequence[np.ndarray], floor: float) -> boo
     pick = np.random.default_rng(0).choice(n, sample, replace=False)
     sub = FeatureIndex([sketches[k] for k in pick])
     if n <= dense_join.DENSE_MAX_DOCS:
-        max_len = max(s.shape[0] for s in sketches)
+        max_len = int(sketch_sizes(sketches).max())
         plan = dense_join.plan(sub.df * (n / sample), n, max_len)
         if plan is not None and plan.seconds <= dense_join.DENSE_MAX_SECONDS:
             return False
@@ -264,13 +265,13 @@ def _lsh_join(sketches, floor, measure, dates, window_seconds, recall_score, des
         d = np.asarray(dates, dtype=np.float64)
         near = ~(np.abs(d[i] - d[j]) > window_seconds)
         i, j = i[near], j[near]
-    if i.shape[0] and all(s.dtype == np.uint32 for s in sketches):
+    if i.shape[0] and sketch_dtype(sketches) == np.uint32:
         # 32-bit sets (qgram): merge each pair's two sorted sketches, batch by batch; no
         # feature index over the collection.
         from .pair_overlap import merge_shared_counts
 
         shared = merge_shared_counts(sketches, i, j)
-        all_lens = np.fromiter((s.shape[0] for s in sketches), dtype=np.int64, count=len(sketches))
+        all_lens = sketch_sizes(sketches)
         score, _, _ = overlap_scores(all_lens[i], all_lens[j], shared, measure)
         ok = (shared > 0) & (score >= floor)
         return JoinResult(i[ok], j[ok], shared[ok], False, "lsh")

@@ -6,7 +6,7 @@ bins and keeps each bin's smallest value; an empty bin borrows its next non-empt
 neighbour's value, mixed with the distance (densification). Two sets agree in a bin with
 probability about their Jaccard similarity. The banded search of :mod:`core.set_lsh`
 makes its band keys from these rounds, and :func:`oph_signatures` gives the screening
-signature of a candidate's two documents.
+signature of a candidate's two documents. The loops are compiled (:mod:`core.oph_kernel`).
 """
 
 from __future__ import annotations
@@ -16,16 +16,16 @@ from typing import Sequence
 import numpy as np
 
 from .checkpoint import checkpoint
+from .oph_kernel import round_rows
+from .sketch_batches import gather
 
-#: Sketch values plus band keys handled at once while signatures are built: numpy's
-#: temporaries stay below glibc's mmap threshold (32 MB), so they are reused instead of
-#: being mapped and page-faulted afresh on every operation.
+#: Sketch values plus band keys handled at once while signatures are built: a batch's
+#: arrays stay below glibc's mmap threshold (32 MB), so they are reused instead of
+#: being mapped and page-faulted afresh every time, and a checkpoint comes every few ms.
 SIGNATURE_BATCH = 1_000_000
 #: The round of the screening signature: one that the band rounds never use.
 SCREEN_ROUND = 10_000
 _U32 = np.uint32(0xFFFFFFFF)
-_F1, _F2 = np.uint32(0x85EBCA6B), np.uint32(0xC2B2AE35)
-_S16, _S13 = np.uint32(16), np.uint32(13)
 
 
 def round_multiplier(k: int) -> int:
@@ -36,17 +36,6 @@ def round_multiplier(k: int) -> int:
     return (z ^ (z >> 31)) | 1
 
 
-def fmix32(h: np.ndarray) -> np.ndarray:
-    """In place: the 32-bit finaliser of MurmurHash3 (a bijection of uint32)."""
-    with np.errstate(over="ignore"):
-        h ^= h >> _S16
-        h *= _F1
-        h ^= h >> _S13
-        h *= _F2
-        h ^= h >> _S16
-    return h
-
-
 def as_u32(values: np.ndarray) -> np.ndarray:
     """uint32 view of uniform hash values (64-bit values are folded)."""
     if values.dtype == np.uint32:
@@ -55,68 +44,42 @@ def as_u32(values: np.ndarray) -> np.ndarray:
     return ((v ^ (v >> np.uint64(32))) & np.uint64(0xFFFFFFFF)).astype(np.uint32)
 
 
-def _seed32(k: int) -> np.uint32:
+def round_seed(k: int) -> np.uint32:
+    """The odd 32-bit constant that permutes the values in round ``k``."""
     return np.uint32(round_multiplier(k + 1000) & 0xFFFFFFFF)
 
 
-def flat_round(flat: np.ndarray, base: np.ndarray, lens: np.ndarray, k: int, bins: int) -> np.ndarray:
-    """(docs, bins) uint32: round ``k`` of one-permutation hashing of a flat batch.
+def bin_shift(bins: int) -> np.uint32:
+    """The right shift that leaves a permuted value's bin (its top log2(bins) bits)."""
+    if bins < 2 or bins & (bins - 1) or bins > 1 << 16:
+        raise ValueError(f"bins must be a power of two from 2 to 65536, not {bins}")
+    return np.uint32(32 - (bins.bit_length() - 1))
 
-    ``flat`` holds the batch's values (uint32, document after document) and ``base`` the
-    first slot (document * bins) of each value's document. The round permutes the values
-    by multiplying them with its own odd constant modulo 2^32 (the values are already
-    uniform hashes, so one multiplication reorders them as MinHash's permutations do; see
-    core.minhash_sketch); the top bits pick the bin and a bin keeps its smallest permuted
-    value. An empty bin borrows the next filled bin of its row (circularly), mixed with the
-    distance.
+
+def flat_batch(batch: Sequence[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """(values, offsets) of a batch of sketches: document d's values (uint32, see
+    :func:`as_u32`) are values[offsets[d] : offsets[d + 1]]."""
+    off = np.zeros(len(batch) + 1, dtype=np.int64)
+    np.cumsum(np.fromiter((s.shape[0] for s in batch), dtype=np.int64, count=len(batch)), out=off[1:])
+    flat = as_u32(np.concatenate(list(batch))) if len(batch) else np.empty(0, np.uint32)
+    return np.ascontiguousarray(flat), off
+
+
+def flat_round(flat: np.ndarray, off: np.ndarray, k: int, bins: int) -> np.ndarray:
+    """(docs, bins) uint32: round ``k`` of one-permutation hashing of a flat batch
+    (:func:`flat_batch`).
+
+    The round permutes the values by multiplying them with its own odd constant modulo
+    2^32 (the values are already uniform hashes, so one multiplication reorders them as
+    MinHash's permutations do; see core.minhash_sketch); the top bits pick the bin and a
+    bin keeps its smallest permuted value. An empty bin borrows the next filled bin of its
+    row (circularly) at distance d, as fmix32(value + d * 0x9E3779B1) (MurmurHash3's
+    finaliser); the row of a document without values stays 2^32 - 1. Compiled
+    (:mod:`core.oph_kernel`).
     """
-    n = lens.shape[0]
-    with np.errstate(over="ignore"):
-        h = flat * _seed32(k)
-    slot = (h >> np.uint32(32 - int(np.log2(bins)))).astype(base.dtype)
-    slot += base
-    vals = np.full(n * bins, _U32, dtype=np.uint32)
-    np.minimum.at(vals, slot, h)
-    vals = vals.reshape(n, bins)
-    filled = vals != _U32
-    if not filled.all():
-        densify(vals, filled, vals)
-    return vals
-
-
-_GOLDEN32 = np.uint32(0x9E3779B1)
-
-
-def densify(vals: np.ndarray, filled: np.ndarray, out: np.ndarray) -> None:
-    """Into ``out`` (which may be ``vals``): each empty bin of ``vals`` takes the value of
-    the next filled bin of its row (circularly), mixed with the distance; rows with no
-    filled bin are left alone. ``bins`` (the row width) is a power of two.
-
-    Empty bins are few (a document of thousands of values over hundreds of bins leaves
-    well under 1 % empty), so the work follows them: every empty bin looks one bin further
-    along its row per step until it meets a filled one, and a step handles only the bins
-    still looking."""
-    bins = vals.shape[1]
-    flat_f = filled.reshape(-1)
-    flat_v = vals.reshape(-1)
-    pos = np.flatnonzero(~flat_f)
-    src = np.empty_like(pos)
-    dist = np.zeros(pos.shape[0], dtype=np.uint32)
-    looking = np.arange(pos.shape[0])
-    for step in range(1, bins):
-        if looking.shape[0] == 0:
-            break
-        p = pos[looking]
-        nxt = p - (p & (bins - 1)) + ((p + step) & (bins - 1))
-        hit = flat_f[nxt]
-        found = looking[hit]
-        src[found] = nxt[hit]
-        dist[found] = step
-        looking = looking[~hit]
-    done = dist > 0  # bins of rows with no filled bin found nothing
-    with np.errstate(over="ignore"):
-        borrowed = fmix32(flat_v[src[done]] + dist[done] * _GOLDEN32)
-    out.reshape(-1)[pos[done]] = borrowed
+    out = np.empty((off.shape[0] - 1, bins), dtype=np.uint32)
+    round_rows(flat, off, round_seed(k), bin_shift(bins), out)
+    return out
 
 
 def batch_cuts(lens: np.ndarray, bins: int) -> list[int]:
@@ -146,8 +109,6 @@ def oph_signatures(sketches: Sequence[np.ndarray], docs: np.ndarray, lens: np.nd
     for c0, c1 in zip(cuts[:-1], cuts[1:]):
         checkpoint()
         rows = live[c0:c1]
-        blens = lens[rows]
-        flat = as_u32(np.concatenate([sketches[d] for d in docs[rows].tolist()]))
-        base = np.repeat(np.arange(rows.shape[0], dtype=np.int32) * np.int32(bins), blens)
-        out[rows] = flat_round(flat, base, blens, SCREEN_ROUND, bins)
+        values, off = gather(sketches, docs[rows])
+        out[rows] = flat_round(np.ascontiguousarray(as_u32(values)), off, SCREEN_ROUND, bins)
     return out

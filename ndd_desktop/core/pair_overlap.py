@@ -4,7 +4,8 @@ The banded search (:mod:`core.set_lsh`) ends in candidates that must be verified
 Building a feature index over every document involved costs more than looking at each
 pair's own two sketches, so: small sketches (bottom-k) sit in a padded matrix and each
 pair's two rows are sorted together (:func:`padded_shared_counts`); large 32-bit sketches
-(qgram) are merged pair by pair, batch by batch (:func:`merge_shared_counts`).
+(qgram) are merged pair by pair, batch by batch, in a compiled loop (:func:`merge_shared_counts`;
+a stable sort of each batch's values, which it replaced, took 20x longer).
 """
 
 from __future__ import annotations
@@ -12,8 +13,10 @@ from __future__ import annotations
 from typing import Sequence
 
 import numpy as np
+from numba import njit
 
 from .checkpoint import checkpoint
+from .sketch_batches import gather, sketch_sizes
 
 #: Sketch values handled at once when candidates are verified.
 BATCH_ENTRIES = 8_000_000
@@ -49,15 +52,15 @@ def merge_shared_counts(
 ) -> np.ndarray:
     """Exact number of values shared by sketches i[k] and j[k] (sorted unique uint32 arrays).
 
-    Pairs are taken in batches; the sketches of pair p become keys p * 2^32 + value, so
-    the i side and the j side of a batch are each one sorted run, a stable sort (merge of
-    two runs) puts equal keys side by side, and equal neighbours are the shared values.
+    Pairs are taken in batches of about ``batch_entries`` values; the i sides and the j
+    sides of a batch are laid end to end and each pair's two sorted runs are merged by a
+    compiled loop (:func:`_merged_counts`), which counts the equal values.
     """
     m = i.shape[0]
     out = np.zeros(m, dtype=np.int64)
     if m == 0:
         return out
-    lens = np.fromiter((s.shape[0] for s in sketches), dtype=np.int64, count=len(sketches))
+    lens = sketch_sizes(sketches)
     cum = np.cumsum(lens[i] + lens[j])
     start = 0
     while start < m:
@@ -65,16 +68,30 @@ def merge_shared_counts(
         base = cum[start - 1] if start else 0
         stop = int(np.searchsorted(cum, base + batch_entries, side="right"))
         stop = min(max(stop, start + 1), m)
-        ii, jj = i[start:stop], j[start:stop]
-        tag = np.arange(stop - start, dtype=np.uint64) << np.uint64(32)
-        a = np.concatenate([sketches[d] for d in ii]).astype(np.uint64)
-        a |= np.repeat(tag, lens[ii])
-        bb = np.concatenate([sketches[d] for d in jj]).astype(np.uint64)
-        bb |= np.repeat(tag, lens[jj])
-        z = np.concatenate((a, bb))
-        del a, bb
-        z.sort(kind="stable")
-        eq = z[1:][z[1:] == z[:-1]]
-        out[start:stop] = np.bincount((eq >> np.uint64(32)).astype(np.intp), minlength=stop - start)
+        a, a_off = gather(sketches, i[start:stop])
+        b, b_off = gather(sketches, j[start:stop])
+        out[start:stop] = _merged_counts(a.astype(np.uint32, copy=False), a_off, b.astype(np.uint32, copy=False), b_off)
         start = stop
+    return out
+
+
+@njit(cache=True, nogil=True)
+def _merged_counts(a: np.ndarray, a_off: np.ndarray, b: np.ndarray, b_off: np.ndarray) -> np.ndarray:
+    """For each k: how many values a[a_off[k]:a_off[k + 1]] and b[b_off[k]:b_off[k + 1]]
+    (each sorted, distinct) share."""
+    out = np.zeros(a_off.shape[0] - 1, dtype=np.int64)
+    for k in range(out.shape[0]):
+        x, x1 = a_off[k], a_off[k + 1]
+        y, y1 = b_off[k], b_off[k + 1]
+        c = 0
+        while x < x1 and y < y1:
+            if a[x] < b[y]:
+                x += 1
+            elif b[y] < a[x]:
+                y += 1
+            else:
+                c += 1
+                x += 1
+                y += 1
+        out[k] = c
     return out

@@ -15,8 +15,10 @@ with the distance). Two sets agree in a bin with probability about their Jaccard
 similarity J. A band takes one bin in each of r rounds; with b bands a pair becomes a
 candidate with probability 1 - (1 - J^r)^b, and :func:`choose_bands` picks r and b so that
 a pair at the design similarity is found with probability >= ``target``. Rounds run over
-flat batches of documents and only one group of r rounds' band keys is held at a time, so
-memory and the work per document stay flat as the collection grows. Candidates are
+flat batches of documents (a compiled kernel, :mod:`core.oph_kernel`, batches on all
+cores) and only one group of r rounds' band keys is held at a time, so memory and the work
+per document stay flat as the collection grows; the sketches themselves may stay outside
+memory (:mod:`core.sketch_batches`). Candidates are
 verified exactly by the caller (:func:`core.pair_overlap.merge_shared_counts` for uint32 sketches,
 :func:`core.pair_overlap.padded_shared_counts` for small ones).
 
@@ -36,10 +38,12 @@ from typing import Sequence
 import numpy as np
 
 from .checkpoint import checkpoint
-from .hashing import mix64
 from .band_grouping import installed
-from .key_runs import run_pair_codes
-from .oph import as_u32, batch_cuts, flat_round, oph_signatures
+from .band_words import DOC_BITS, band_word_codes
+from .oph import as_u32, batch_cuts, bin_shift, flat_batch, oph_signatures, round_seed
+from .oph_kernel import agreements, band_key_rows
+from .parallel import run_threads
+from .sketch_batches import gather, sketch_sizes
 
 _SEED = 0x5E7
 #: Sets with a median size below this (bottom-k sketches) are "small".
@@ -58,31 +62,6 @@ def choose_bands(t_max: int, jaccard: float, target: float = 0.995) -> tuple[int
         if b >= 1 and 1.0 - (1.0 - jaccard**r) ** b >= target:
             best = (b, r)
     return best
-
-
-_DOC_BITS = 24
-
-
-def _run_pairs(key: np.ndarray, doc: np.ndarray, n: int) -> np.ndarray:
-    """Codes i * n + j (i < j) of the documents sharing a run of equal ``key`` (sorted)."""
-    return run_pair_codes(doc, key[1:] == key[:-1], n)
-
-
-_CHUNK = 1 << 20
-
-
-def _packed_run_pairs(comp: np.ndarray, n: int) -> np.ndarray:
-    """As :func:`_run_pairs` for sorted words (key << _DOC_BITS | document). Neighbours
-    share a key when they differ only in the document bits; that test runs in chunks so
-    no temporary array of the whole size is made, and documents are unpacked only at the
-    positions that pair up."""
-    m = comp.shape[0]
-    same = np.empty(max(m - 1, 0), dtype=bool)
-    limit = np.uint64(1 << _DOC_BITS)
-    for s in range(0, m - 1, _CHUNK):
-        e = min(s + _CHUNK, m - 1)
-        np.less(comp[s + 1 : e + 1] ^ comp[s:e], limit, out=same[s:e])
-    return run_pair_codes(comp, same, n, row_mask=(1 << _DOC_BITS) - 1)
 
 
 # -- large sets (character q-grams): rounds of one-permutation hashing (core.oph) --
@@ -110,7 +89,7 @@ def band_pairs(
     group's band keys (one 64-bit word per document and band) are held at a time.
     """
     n = len(sketches)
-    lens = np.fromiter((s.shape[0] for s in sketches), dtype=np.int64, count=n)
+    lens = sketch_sizes(sketches)
     b, r = choose_bands(max_rounds * bins, jaccard, target)
     groups = -(-b // bins)
     while groups > 1 and 1.0 - (1.0 - jaccard**r) ** ((groups - 1) * bins) >= target:
@@ -122,32 +101,26 @@ def band_pairs(
     if grouper is not None:  # elsewhere (a cluster), with the same keys: the same pairs
         u = grouper.set_band_codes(sketches, live, groups, r, bins)
         return u // n, u % n
-    cuts = batch_cuts(lens[live], bins)
-    wide = n >= 1 << _DOC_BITS
+    batches = band_key_batches(lens[live], bins)
+    wide = n >= 1 << DOC_BITS
     codes = []
     for g in range(groups):
-        comp = np.empty(live.shape[0] * bins, dtype=np.uint64)
-        owner = np.empty(live.shape[0] * bins, dtype=np.int64) if wide else None
-        for c0, c1 in zip(cuts[:-1], cuts[1:]):
-            checkpoint()
+        words = np.empty(live.shape[0] * bins, dtype=np.uint64)
+        owners = np.empty(live.shape[0] * bins, dtype=np.int64) if wide else None
+
+        def fill(batch: tuple[int, int]) -> None:  # on a thread: the kernel releases the GIL
+            c0, c1 = batch
             docs = live[c0:c1]
-            keys = band_keys([sketches[d] for d in docs], g, r, bins)
-            part = slice(c0 * bins, c1 * bins)
+            values, off = gather(sketches, docs)
+            rows = words[c0 * bins : c1 * bins].reshape(-1, bins)
+            # packed words written straight by the kernel (band_words' layout)
+            flat_band_keys(np.ascontiguousarray(as_u32(values)), off, g, r, bins, docs, 0 if wide else DOC_BITS, rows)
             if wide:
-                comp[part] = keys.reshape(-1)
-                owner[part] = np.repeat(docs, bins)
-            else:
-                comp[part] = ((keys >> np.uint64(_DOC_BITS)) << np.uint64(_DOC_BITS) | docs.astype(np.uint64)[:, None]).reshape(-1)
-            del keys
-        if wide:
-            order = np.argsort(comp, kind="stable")
-            codes.append(_run_pairs(comp[order], owner[order], n))
-        else:
-            # One sort of (40-bit key, document) codes; a rare false key match only adds a
-            # candidate, which the caller verifies.
-            comp.sort()
-            codes.append(_packed_run_pairs(comp, n))
-        del comp, owner
+                owners[c0 * bins : c1 * bins] = np.repeat(docs, bins)
+
+        run_threads(fill, batches)
+        codes.append(band_word_codes(words, owners, n))
+        del words, owners
     u = sorted_unique_codes(codes)
     return u // n, u % n
 
@@ -156,17 +129,28 @@ def band_keys(batch: Sequence[np.ndarray], g: int, r: int, bins: int) -> np.ndar
     """(len(batch), bins) uint64: the band keys of group ``g`` (rounds g*r .. g*r + r - 1)
     of a batch of non-empty sketches; the same for a document wherever it is computed.
     Keep a batch to about SIGNATURE_BATCH values (:func:`band_key_batches`)."""
-    blens = np.fromiter((s.shape[0] for s in batch), dtype=np.int64, count=len(batch))
-    flat = as_u32(np.concatenate(list(batch)))
-    # slots (document * bins + bin) of a batch fit 32 bits: a batch holds at most
-    # max(SIGNATURE_BATCH, bins) of them
-    base = np.repeat(np.arange(len(batch), dtype=np.int32) * np.int32(bins), blens)
-    keys = np.zeros((len(batch), bins), dtype=np.uint64)
-    with np.errstate(over="ignore"):
-        for k in range(r):
-            keys *= np.uint64(0x100000001B3)
-            keys += flat_round(flat, base, blens, g * r + k, bins)
-    return mix64(keys ^ np.arange(bins, dtype=np.uint64)[None, :], _SEED + 2 + g)
+    return flat_band_keys(*flat_batch(batch), g, r, bins)
+
+
+def flat_band_keys(flat: np.ndarray, off: np.ndarray, g: int, r: int, bins: int, docs: np.ndarray | None = None,
+                   doc_bits: int = 0, out: np.ndarray | None = None) -> np.ndarray:
+    """:func:`band_keys` of a flat batch (:func:`core.oph.flat_batch`), into ``out`` when
+    given; with ``doc_bits``, the low bits of each key hold its document in ``docs``
+    instead (:func:`core.band_words.band_words`' packed words)."""
+    seeds = np.array([round_seed(g * r + k) for k in range(r)], dtype=np.uint32)
+    keys = np.empty((off.shape[0] - 1, bins), dtype=np.uint64) if out is None else out
+    if docs is None:
+        docs = np.zeros(keys.shape[0], dtype=np.int64)
+    # the rounds folded bin by bin (keys * FNV prime + round), the bin number xor-ed in,
+    # then core.hashing.mix64 seeded by the group
+    band_key_rows(flat, off, seeds, bin_shift(bins), _mix_add(_SEED + 2 + g), np.asarray(docs, dtype=np.int64),
+                  np.uint64(doc_bits), keys)
+    return keys
+
+
+def _mix_add(seed: int) -> np.uint64:
+    """What :func:`core.hashing.mix64` with ``seed`` adds before it mixes."""
+    return np.uint64((seed * 0x9E3779B97F4A7C15 + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF)
 
 
 def band_key_batches(lens: np.ndarray, bins: int) -> list[tuple[int, int]]:
@@ -176,18 +160,13 @@ def band_key_batches(lens: np.ndarray, bins: int) -> list[tuple[int, int]]:
     return list(zip(cuts[:-1], cuts[1:]))
 
 
-def band_match_keys(keys: np.ndarray, n: int) -> np.ndarray:
-    """What of a band key two documents must share, in a collection of ``n`` documents:
-    its top 40 bits below 2^24 documents (:func:`band_pairs` packs the document number into
-    the low 24; a rare false match only adds a candidate), the whole key beyond."""
-    return keys if n >= 1 << _DOC_BITS else keys >> np.uint64(_DOC_BITS)
-
-
 #: Bins of the signature that screens the candidates of large sets.
 SCREEN_BINS = 128
 #: A candidate is dropped when its estimated Jaccard lies this many standard deviations
 #: below the design similarity (for a pair at the design, about 3e-7 of a chance).
 SCREEN_SIGMAS = 5.0
+#: Candidates screened between two checkpoints.
+SCREEN_STEP = 1 << 16
 
 
 def screen_candidates(
@@ -203,22 +182,27 @@ def screen_candidates(
     deviation is sqrt(J (1 - J) / b) with b the bins, or fewer for documents with fewer
     values than bins (their bins are mostly borrowed), so the margin widens for them.
     """
-    if i.shape[0] == 0:
-        return i, j
-    docs, inv = np.unique(np.concatenate([i, j]), return_inverse=True)
-    inv = inv.reshape(-1)
-    lens = np.fromiter((sketches[d].shape[0] for d in docs.tolist()), dtype=np.int64, count=docs.shape[0])
-    sig = oph_signatures(sketches, docs, lens, bins)
     m = i.shape[0]
-    agree = np.empty(m, dtype=np.int64)
-    step = max(1, (1 << 20) // bins)
-    for s in range(0, m, step):
+    if m == 0:
+        return i, j
+    # the documents involved, and each one's row in the signatures (no sort of the pairs:
+    # at a million documents there are tens of millions of chance candidates)
+    involved = np.zeros(len(sketches), dtype=bool)
+    involved[i] = True
+    involved[j] = True
+    docs = np.flatnonzero(involved)
+    row = np.cumsum(involved) - 1
+    del involved
+    sizes = sketch_sizes(sketches)
+    sig = oph_signatures(sketches, docs, sizes[docs], bins)
+    keep = np.empty(m, dtype=bool)
+    for s in range(0, m, SCREEN_STEP):
         checkpoint()
-        e = min(s + step, m)
-        agree[s:e] = np.count_nonzero(sig[inv[s:e]] == sig[inv[m + s : m + e]], axis=1)
-    eff = np.minimum(np.minimum(lens[inv[:m]], lens[inv[m:]]), bins).astype(np.float64)
-    margin = SCREEN_SIGMAS * np.sqrt(jaccard * (1.0 - jaccard) / np.maximum(eff, 1.0))
-    keep = agree / bins >= jaccard - margin
+        e = min(s + SCREEN_STEP, m)
+        agree = agreements(sig, row[i[s:e]], row[j[s:e]])
+        eff = np.minimum(np.minimum(sizes[i[s:e]], sizes[j[s:e]]), bins).astype(np.float64)
+        margin = SCREEN_SIGMAS * np.sqrt(jaccard * (1.0 - jaccard) / np.maximum(eff, 1.0))
+        keep[s:e] = agree / bins >= jaccard - margin
     return i[keep], j[keep]
 
 
@@ -241,7 +225,7 @@ def lsh_pairs(sketches: Sequence[np.ndarray], jaccard: float, screen: bool = Fal
     Jaccard lies far below ``jaccard`` are dropped before they cost an exact verification
     (:func:`screen_candidates`); only pairs below the design, which the bands found by
     chance, can be lost that way."""
-    lens = np.fromiter((s.shape[0] for s in sketches), dtype=np.int64, count=len(sketches))
+    lens = sketch_sizes(sketches)
     nonzero = lens[lens > 0]
     if nonzero.shape[0] < 2:
         return np.empty(0, np.int64), np.empty(0, np.int64)
@@ -249,27 +233,3 @@ def lsh_pairs(sketches: Sequence[np.ndarray], jaccard: float, screen: bool = Fal
         return band_pairs(sketches, jaccard, max_rounds=SMALL_ROUNDS, bins=SMALL_BINS)
     i, j = band_pairs(sketches, jaccard)
     return screen_candidates(sketches, i, j, jaccard) if screen else (i, j)
-
-
-def band_words(keys: np.ndarray, docs: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray | None]:
-    """(words, owners) of a batch's band keys (:func:`band_keys`, one row per document of
-    ``docs``) as :func:`band_pairs` sorts them in a collection of ``n`` documents: below
-    2^24 documents one word per key, its top 40 bits and the document (owners None),
-    beyond the whole key and its document apart."""
-    if n >= 1 << _DOC_BITS:
-        return keys.reshape(-1), np.repeat(docs.astype(np.int64), keys.shape[1])
-    words = (keys >> np.uint64(_DOC_BITS)) << np.uint64(_DOC_BITS) | docs.astype(np.uint64)[:, None]
-    return words.reshape(-1), None
-
-
-def band_word_codes(words: np.ndarray, owners: np.ndarray | None, n: int) -> np.ndarray:
-    """Sorted distinct codes ``a * n + b`` (a < b) of the documents sharing a key among
-    one group's words (:func:`band_words`), for words holding every word of each of their
-    keys (the whole group, or a shuffle partition of it): :func:`band_pairs`'s pairs."""
-    if words.shape[0] < 2:
-        return np.empty(0, np.int64)
-    if owners is not None:
-        order = np.argsort(words, kind="stable")
-        return _run_pairs(words[order], owners[order], n)
-    words = np.sort(words)
-    return _packed_run_pairs(words, n)

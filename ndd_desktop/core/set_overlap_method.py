@@ -14,6 +14,7 @@ import numpy as np
 from .feature_index import FeatureIndex, shared_count, shared_counts
 from .inverted_index import overlap_join, overlap_scores
 from .method import Method, PairScores
+from .sketch_batches import sketch_sizes
 
 
 class SetOverlapMethod(Method):
@@ -92,7 +93,7 @@ class SetOverlapMethod(Method):
         complete_from = self._complete_from(res, params, floor)
         if len(res.i) == 0:
             return replace(PairScores.empty(), complete_from=complete_from)
-        lens = np.fromiter((s.shape[0] for s in sketches), dtype=np.int64, count=len(sketches))
+        lens = sketch_sizes(sketches)
         score, cij, cji = self.pair_scores(lens[res.i], lens[res.j], res.shared, params.measure)
         return PairScores(res.i, res.j, score, cij, cji, complete_from=complete_from).select(score >= floor)
 

@@ -109,9 +109,12 @@ def compute_pairs(store: Store, method: Method, params: Any, params_dict: dict, 
         meter.finish("unchanged")
         return existing.count if existing else 0
     # a sketch_from_text method's sketches are made again from the stored texts, except
-    # those this scan made and the store still holds in memory
+    # those this scan made; they wait in a temporary file (store.sketch_spool), read batch by
+    # batch by the search, so the memory does not grow with the collection
+    spool_dtype = method.sketch_dtype if method.sketch_from_text else None
     ids, sketches, dates, refs = store.sketches.load(method.name, sketch_key, decode=method.from_bytes,
-                                                     derive=lambda texts: sketch_texts(method, params, texts))
+                                                     derive=lambda texts: sketch_texts(method, params, texts),
+                                                     spool_dtype=spool_dtype)
     cancel.raise_if_cancelled()
     def check() -> None:
         cancel.raise_if_cancelled()

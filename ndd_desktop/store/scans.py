@@ -99,7 +99,7 @@ class Scans:
     def end_run(self, run_id: int, status: str, counts: dict[str, int], message: str = "") -> None:
         """Record the end of a scan with its counts (keys as ScanRun's count fields);
         sketches it made that its pair stage did not take are let go."""
-        self._db._carried.clear()
+        self._db._drop_carried()
         fields = ("documents", "new", "changed", "unchanged", "removed", "errors", "pairs")
         sets = ", ".join(f"{f} = ?" for f in fields)
         with self._db._write() as conn:
@@ -181,7 +181,7 @@ class Scans:
             ids = scanwrite.write_documents(conn, docs, method, sketch_key, keep_ids, codec=self._db._codec,
                                             carried=self._db._carried, carry=carry)
         if carry:  # held once the transaction has committed (see Sketches.load)
-            self._db._carried.setdefault((method, sketch_key), {}).update(carry)
+            self._db._carry(method, sketch_key).update(carry)
         return ids
 
     def text_dictionary(self, texts: Sequence[str] = ()) -> bytes | None:

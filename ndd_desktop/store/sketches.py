@@ -12,6 +12,7 @@ import numpy as np
 
 from ._sql import chunks, placeholders
 from .scanwrite import sketch_from_text
+from .sketch_spool import SketchSpool, SpooledSketches
 from .types import StoreError
 
 #: Texts read and sketched at once when sketches are made again (:meth:`Sketches.load`).
@@ -63,20 +64,27 @@ class Sketches:
 
     def load(
         self, method: str, sketch_key: str, decode: Callable[[bytes], Any] | None = None,
-        derive: Callable[[list[str]], list[Any]] | None = None,
-    ) -> tuple[np.ndarray, list, np.ndarray, np.ndarray]:
+        derive: Callable[[list[str]], list[Any]] | None = None, spool_dtype: np.dtype | None = None,
+    ) -> tuple[np.ndarray, Sequence, np.ndarray, np.ndarray]:
         """(doc ids, sketches, dates (NaN unknown), reference flags) of sketched ok documents, by id.
 
         The sketches are the stored bytes, or ``decode(bytes)`` of each when given (decoded
         row by row, so the bytes of all sketches are never held at once). For a method
         whose sketches are made from the text (``sketch_from_text``) the store holds only a
-        mark: the sketches made during this session's scan are taken (decoded) from
-        memory, the others are ``derive(texts)`` of their stored texts, read in batches
-        (StoreError when such a sketch must be made and no ``derive`` is given).
+        mark: the sketches made during this session's scan are taken from its spool, the
+        others are ``derive(texts)`` of their stored texts, read in batches (StoreError
+        when such a sketch must be made and no ``derive`` is given). With ``spool_dtype``
+        such a method's sketches stay in the spool: a :class:`~.sketch_spool.SpooledSketches`
+        of arrays of that dtype (the bytes are ``Method.to_bytes`` arrays) is returned
+        instead of a list, so the memory does not grow with the collection.
         """
         derived = sketch_from_text(method)
-        carried = self._db._carried.pop((method, sketch_key), {}) if derived else {}
+        spool = self._db._carried.pop((method, sketch_key), None) if derived else None
+        spooled = derived and spool_dtype is not None
+        if spooled and spool is None:
+            spool = SketchSpool()
         remake: list[int] = []
+        where: list[tuple[int, int]] = []
         with self._db._read() as conn:
             cur = conn.exec_driver_sql(
                 "SELECT d.id, s.data, d.date, r.reference FROM sketches s JOIN documents d ON d.id = s.doc_id "
@@ -86,26 +94,41 @@ class Sketches:
             ids, blobs, dates, refs = [], [], [], []
             for doc_id, data, date, ref in cur:
                 if derived and not data:
-                    data = carried.pop(doc_id, None)
-                    if data is None:
+                    held = None if spool is None else spool.location(doc_id)
+                    if held is None:
                         if derive is None:  # an empty sketch would silently find no pairs
                             raise StoreError(f"the sketches of {method} are made from the stored texts: "
                                              "Sketches.load needs derive")
                         remake.append(len(ids))
-                        data = b""
+                        held = (0, 0)
+                    if spooled:
+                        where.append(held)
+                    else:
+                        data = spool.pop(doc_id) if held[1] else b""
+                if not spooled:
+                    blobs.append(data if decode is None else decode(data))
                 ids.append(doc_id)
-                blobs.append(data if decode is None else decode(data))
                 dates.append(np.nan if date is None else date)
                 refs.append(bool(ref))
-        del carried
         for start in range(0, len(remake), TEXTS_PER_DERIVE):
             part = remake[start : start + TEXTS_PER_DERIVE]
             texts = self._db.documents.texts([ids[k] for k in part])
             for k, sketch in zip(part, derive([texts.get(ids[k], "") for k in part])):
-                blobs[k] = sketch
+                if spooled:
+                    spool[ids[k]] = np.ascontiguousarray(sketch, dtype=spool_dtype).tobytes()
+                    where[k] = spool.location(ids[k])
+                else:
+                    blobs[k] = sketch
+        if spooled:
+            at = np.array(where, dtype=np.int64).reshape(-1, 2)
+            sketches: Sequence = SpooledSketches(spool, at[:, 0], at[:, 1], spool_dtype)
+        else:
+            if spool is not None:
+                spool.close()
+            sketches = blobs
         return (
             np.array(ids, dtype=np.int64),
-            blobs,
+            sketches,
             np.array(dates, dtype=np.float64),
             np.array(refs, dtype=bool),
         )
@@ -121,4 +144,4 @@ class Sketches:
                 [(int(i), method, sketch_key, b"" if derived else blob) for i, blob in items],
             )
         if derived:  # see scanwrite.write_documents (an empty blob is only a mark)
-            self._db._carried.setdefault((method, sketch_key), {}).update((int(i), blob) for i, blob in items if blob)
+            self._db._carry(method, sketch_key).update((int(i), blob) for i, blob in items if blob)

@@ -24,6 +24,7 @@ from .pairs import Pairs
 from .review import Review
 from .scans import Scans
 from .settings import Settings
+from .sketch_spool import SketchSpool
 from .sketches import Sketches
 from .text_codec import TextCodec
 from .types import StoreReadOnly
@@ -57,8 +58,8 @@ class Store:
         self._codec = TextCodec()
         #: Sketches of sketch_from_text methods made during this session's scan, by
         #: (method, sketch key) and document id, until its pair stage takes them (see
-        #: Sketches.load).
-        self._carried: dict[tuple[str, str], dict[int, bytes]] = {}
+        #: Sketches.load); in temporary files (store.sketch_spool), not in memory.
+        self._carried: dict[tuple[str, str], SketchSpool] = {}
         self.documents = Documents(self)
         self.pairs = Pairs(self)
         self.sketches = Sketches(self)
@@ -102,7 +103,21 @@ class Store:
 
     def close(self) -> None:
         """Release the database connections (the Store is unusable afterwards)."""
+        self._drop_carried()
         self._engine.dispose()
+
+    def _carry(self, method: str, sketch_key: str) -> SketchSpool:
+        """The spool of the sketches this session's scan made for (method, sketch key)."""
+        spool = self._carried.get((method, sketch_key))
+        if spool is None:
+            spool = self._carried[(method, sketch_key)] = SketchSpool()
+        return spool
+
+    def _drop_carried(self) -> None:
+        """Let the held sketches go (their files are deleted)."""
+        for spool in self._carried.values():
+            spool.close()
+        self._carried.clear()
 
     def __enter__(self) -> "Store":
         return self

@@ -171,31 +171,6 @@ def test_large_bands_find_near_duplicate_qgram_sized_sets():
     assert np.all(i < j)
 
 
-def test_densify_borrows_the_next_filled_bin_circularly():
-    from ndd_desktop.core.oph import densify, fmix32
-
-    rng = np.random.default_rng(13)
-    bins = 16
-    vals = rng.integers(0, 2**32 - 1, (40, bins), dtype=np.uint64).astype(np.uint32)
-    filled = rng.random((40, bins)) < rng.uniform(0.0, 1.0, (40, 1))
-    filled[0], filled[1], filled[2] = False, False, False
-    filled[1, 0], filled[2, bins - 1] = True, True  # a lone bin at either end of the row
-    out = vals.copy()
-    densify(vals, filled, out)
-    in_place = vals.copy()  # the way flat_round calls it: empty bins are written, filled ones read
-    densify(in_place, filled, in_place)
-    assert np.array_equal(in_place, out)
-    for r in range(40):
-        for c in range(bins):
-            if filled[r, c] or not filled[r].any():
-                assert out[r, c] == vals[r, c]
-                continue
-            d = next(d for d in range(1, bins + 1) if filled[r, (c + d) % bins])
-            with np.errstate(over="ignore"):
-                want = fmix32(np.array([vals[r, (c + d) % bins] + np.uint32(d) * np.uint32(0x9E3779B1)], dtype=np.uint32))
-            assert out[r, c] == want[0], (r, c)
-
-
 def test_lsh_mode_designs_the_bands_for_the_given_jaccard():
     rng = np.random.default_rng(21)
     sets = [np.unique(rng.integers(0, 2**63, 400, dtype=np.uint64)) for _ in range(200)]
@@ -335,3 +310,27 @@ def test_screening_keeps_pairs_at_the_design_and_drops_chance_candidates():
     chance = [k for k, (jac, _) in enumerate(kinds) if jac == 0.14]
     assert all(k in kept for k in design)  # incl. 12-value sets, whose estimate is coarse
     assert sum(k in kept for k in chance) <= 2  # ~5 standard deviations below the design
+
+
+def test_screening_keeps_what_the_estimate_on_the_signatures_says():
+    from ndd_desktop.core.oph import oph_signatures
+    from ndd_desktop.core.set_lsh import SCREEN_BINS, SCREEN_SIGMAS, screen_candidates
+
+    rng = np.random.default_rng(32)
+    sets = []
+    for _ in range(60):
+        a, b = _pair_with_jaccard(rng, int(rng.choice([5, 100, 2500])), float(rng.uniform(0.1, 0.9)))
+        sets.extend([a, b])
+    sets.append(np.empty(0, np.uint32))
+    n = len(sets)
+    i = rng.integers(0, n - 1, 400)
+    j = np.minimum(i + rng.integers(1, 3, 400), n - 1)  # a document in many candidates
+    lens = np.array([s.shape[0] for s in sets])
+    sig = oph_signatures(sets, np.arange(n), lens, SCREEN_BINS)
+    agree = (sig[i] == sig[j]).sum(axis=1)
+    eff = np.minimum(np.minimum(lens[i], lens[j]), SCREEN_BINS).astype(np.float64)
+    jac = 0.7 / 1.3
+    keep = agree / SCREEN_BINS >= jac - SCREEN_SIGMAS * np.sqrt(jac * (1 - jac) / np.maximum(eff, 1.0))
+    got_i, got_j = screen_candidates(sets, i, j, jac)
+    assert got_i.tolist() == i[keep].tolist() and got_j.tolist() == j[keep].tolist()
+    assert 0 < keep.sum() < 400

@@ -32,13 +32,10 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from ..batch_hashing import char_gram_values
-from ..feature_index import sorted_unique
+from ..gram_sets import qgram_sets
 from ..method import MEASURES
-from ..normalize import strip_to_letters
 from ..params import ignore_param, param
 from ..set_overlap_method import SetOverlapMethod
-from ..utf8_words import letters_only
 
 
 def positional_qgrams(s: str, q: int) -> list[tuple[int, str]]:
@@ -51,33 +48,9 @@ def positional_qgrams(s: str, q: int) -> list[tuple[int, str]]:
 
 def qgram_hashes_many(texts: Sequence[str], q: int) -> list[np.ndarray]:
     """Sorted distinct 32-bit values (uint32) of the q-grams of ``strip_to_letters(text)``
-    for each text; a non-empty text shorter than q has one value (of the whole text)."""
-    # letters kept by a byte table for Latin-1 texts, by a mask over the UTF-8 bytes for the others
-    stripped = [strip_to_letters(t) if _is_latin1(t) else letters_only(t) for t in texts]
-    # texts of code points below 256 are hashed byte-wise, the others code point by code
-    # point (several times slower): apart, so one such text does not slow its whole batch
-    wide = [k for k, t in enumerate(stripped) if not _is_latin1(t)]
-    if not wide or len(wide) == len(stripped):
-        return _gram_sets(stripped, q)
-    narrow = sorted(set(range(len(stripped))) - set(wide))
-    out: list[np.ndarray] = [np.empty(0, np.uint32)] * len(stripped)
-    for group in (narrow, wide):
-        for k, sketch in zip(group, _gram_sets([stripped[k] for k in group], q)):
-            out[k] = sketch
-    return out
-
-
-def _is_latin1(text: str) -> bool:
-    try:
-        text.encode("latin-1")
-    except UnicodeEncodeError:
-        return False
-    return True
-
-
-def _gram_sets(stripped: Sequence[str], q: int) -> list[np.ndarray]:
-    values, starts, counts = char_gram_values(stripped, q)
-    return [sorted_unique(values[s : s + c]) for s, c in zip(starts.tolist(), counts.tolist())]
+    for each text; a non-empty text shorter than q has one value (of the whole text)
+    (:func:`core.gram_sets.qgram_sets`)."""
+    return qgram_sets(texts, q)
 
 
 def qgram_hashes(text: str, q: int) -> np.ndarray:

@@ -1,0 +1,80 @@
+"""Sketches waiting in a temporary file (store.sketch_spool) instead of in memory: what a
+search reads from them is what a list of the same arrays gives."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from storehelp import add_root, doc
+
+from ndd_desktop.core.inverted_index import overlap_join
+from ndd_desktop.core.sketch_batches import gather, sketch_dtype, sketch_sizes
+from ndd_desktop.store import Root
+from ndd_desktop.store.sketch_spool import SketchSpool, SpooledSketches
+
+
+def spooled(arrays: list[np.ndarray], order=None) -> SpooledSketches:
+    """The arrays written to a spool (in ``order``), handed out in their own order."""
+    spool = SketchSpool()
+    for k in order if order is not None else range(len(arrays)):
+        spool[100 + k] = arrays[k].tobytes()
+    at = np.array([spool.location(100 + k) for k in range(len(arrays))], dtype=np.int64)
+    return SpooledSketches(spool, at[:, 0], at[:, 1], arrays[0].dtype)
+
+
+def test_a_spool_is_a_mapping_of_bytes():
+    spool = SketchSpool()
+    spool[3], spool[1], spool[7] = b"abc", b"", b"xyz!"
+    spool[3] = b"replaced"
+    assert dict(spool) == {3: b"replaced", 1: b"", 7: b"xyz!"} and len(spool) == 3
+    assert spool.pop(7) == b"xyz!" and spool.pop(7, None) is None and 7 not in spool
+    with pytest.raises(KeyError):
+        spool.pop(7)
+    assert spool.location(1)[1] == 0 and spool.location(9) is None
+    spool.close()
+    assert len(spool) == 0
+
+
+@pytest.mark.parametrize("order", [None, [4, 0, 3, 1, 2, 5]])
+def test_spooled_sketches_read_as_the_list_does(order):
+    rng = np.random.default_rng(1)
+    arrays = [np.sort(rng.integers(0, 2**32, size, dtype=np.uint64).astype(np.uint32)) for size in (5, 0, 300, 1, 40, 0)]
+    seq = spooled(arrays, order)
+    assert len(seq) == 6 and all(np.array_equal(seq[k], arrays[k]) for k in range(6))
+    assert [s.shape[0] for s in seq[1:3]] == [0, 300] and [s.shape[0] for s in seq] == [5, 0, 300, 1, 40, 0]
+    assert sketch_sizes(seq).tolist() == sketch_sizes(arrays).tolist() and sketch_dtype(seq) == np.uint32
+    for docs in ([0, 1, 2, 3, 4, 5], [2, 3], [5, 2, 2, 0], [1], []):
+        values, offsets = gather(seq, np.array(docs, dtype=np.int64))
+        want_values, want_offsets = gather(arrays, np.array(docs, dtype=np.int64))
+        assert values.dtype == np.uint32 and np.array_equal(values, want_values)
+        assert offsets.tolist() == want_offsets.tolist()
+
+
+def test_the_banded_search_finds_the_same_pairs_from_a_spool():
+    rng = np.random.default_rng(2)
+    base = [np.unique(rng.integers(0, 2**32, 2000, dtype=np.uint64).astype(np.uint32)) for _ in range(40)]
+    arrays = base + [np.unique(np.concatenate([b[: int(b.shape[0] * 0.9)], rng.integers(0, 2**32, 150, dtype=np.uint64).astype(np.uint32)])) for b in base]
+    arrays.append(np.empty(0, np.uint32))
+    want = overlap_join(arrays, 0.3, mode="lsh")
+    got = overlap_join(spooled(arrays), 0.3, mode="lsh")
+    assert want.i.shape[0] >= 40
+    assert np.array_equal(got.i, want.i) and np.array_equal(got.j, want.j) and np.array_equal(got.shared, want.shared)
+
+
+def test_load_hands_out_the_scan_sketches_and_makes_the_others_from_their_texts(store):
+    add_root(store, Root("/r"))
+    a, b, c = store.scans.write_documents([doc("/r", "a.txt", text="alpha", sketch=np.array([1, 5], np.uint32).tobytes()),
+                                           doc("/r", "b.txt", text="beta", sketch=b""),
+                                           doc("/r", "c.txt", text="gamma", sketch=np.array([7], np.uint32).tobytes())],
+                                          "qgram", "k")
+    store.sketches.put("qgram", "k2", [(a, b"unused")])
+    del store._carried[("qgram", "k")][c]  # as if c's sketch had not been made by this scan
+
+    def derive(texts):
+        return [np.array([len(t)], np.uint32) for t in texts]
+
+    ids, sketches, _, _ = store.sketches.load("qgram", "k", derive=derive, spool_dtype=np.uint32)
+    assert isinstance(sketches, SpooledSketches) and ids.tolist() == [a, b, c]
+    assert [s.tolist() for s in sketches] == [[1, 5], [], [5]]
+    assert sketches.sizes.tolist() == [2, 0, 1]
+    assert ("qgram", "k") not in store._carried and ("qgram", "k2") in store._carried
