@@ -265,16 +265,21 @@ def _lsh_join(sketches, floor, measure, dates, window_seconds, recall_score, des
         d = np.asarray(dates, dtype=np.float64)
         near = ~(np.abs(d[i] - d[j]) > window_seconds)
         i, j = i[near], j[near]
+    shared, lens_i, lens_j = candidate_shared_counts(sketches, i, j)
+    score, _, _ = overlap_scores(lens_i, lens_j, shared, measure)
+    ok = (shared > 0) & (score >= floor)
+    return JoinResult(i[ok], j[ok], shared[ok], False, "lsh")
+
+
+def candidate_shared_counts(sketches, i: np.ndarray, j: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(shared values, size of i's set, size of j's set) of each candidate pair (i[k],
+    j[k]), looking only at the documents involved: no feature index over the collection."""
     if i.shape[0] and sketch_dtype(sketches) == np.uint32:
-        # 32-bit sets (qgram): merge each pair's two sorted sketches, batch by batch; no
-        # feature index over the collection.
+        # 32-bit sets (qgram): merge each pair's two sorted sketches, batch by batch
         from .pair_overlap import merge_shared_counts
 
-        shared = merge_shared_counts(sketches, i, j)
         all_lens = sketch_sizes(sketches)
-        score, _, _ = overlap_scores(all_lens[i], all_lens[j], shared, measure)
-        ok = (shared > 0) & (score >= floor)
-        return JoinResult(i[ok], j[ok], shared[ok], False, "lsh")
+        return merge_shared_counts(sketches, i, j), all_lens[i], all_lens[j]
     involved, inv = np.unique(np.concatenate([i, j]), return_inverse=True)
     inv = inv.reshape(-1)
     sub_sketches = [sketches[k] for k in involved]
@@ -290,9 +295,7 @@ def _lsh_join(sketches, floor, measure, dates, window_seconds, recall_score, des
         shared = shared_counts(sub, inv[: i.shape[0]], inv[i.shape[0] :])
         sub_lens = sub.lengths
     lens = sub_lens[inv]
-    score, _, _ = overlap_scores(lens[: i.shape[0]], lens[i.shape[0] :], shared, measure)
-    ok = (shared > 0) & (score >= floor)
-    return JoinResult(i[ok], j[ok], shared[ok], False, "lsh")
+    return shared, lens[: i.shape[0]], lens[i.shape[0] :]
 
 
 # -- scoring shared by the set-based methods ---------------------------------------------

@@ -96,6 +96,11 @@ class Method:
     #: character of compressed text). Sketches made during a scan are handed to its pair
     #: stage in memory (store.sketches.load), so only a later scan pays for the remaking.
     sketch_from_text: ClassVar[bool] = False
+    #: Its candidate search may cover only part of the range above the floor (it then
+    #: says so in ``PairScores.complete_from``): the scan completes it with a search on the
+    #: words (``pipeline.completion``), whose sketches the extraction workers make beside
+    #: the method's own.
+    partial_search: ClassVar[bool] = False
 
     # -- parameters ---------------------------------------------------------------------
     def params(self, values: Mapping[str, Any] | None = None) -> Any:

@@ -11,8 +11,8 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from .feature_index import FeatureIndex, shared_count, shared_counts
-from .inverted_index import overlap_join, overlap_scores
+from .feature_index import shared_count
+from .inverted_index import candidate_shared_counts, overlap_join, overlap_scores
 from .method import Method, PairScores
 from .sketch_batches import sketch_sizes
 
@@ -73,15 +73,14 @@ class SetOverlapMethod(Method):
         return np.stack([res.i, res.j], axis=1) if len(res.i) else np.empty((0, 2), np.int64)
 
     def score_pairs(self, sketches: Sequence[np.ndarray], pairs: np.ndarray, params: Any) -> PairScores:
-        """Exact scores of the given pairs, vectorised over a feature index."""
+        """Exact scores of the given pairs, from the sketches of the documents involved only."""
         pairs = np.asarray(pairs, dtype=np.int64).reshape(-1, 2)
         if pairs.shape[0] == 0:
             return PairScores.empty()
-        index = FeatureIndex(sketches)
-        i, j = pairs[:, 0], pairs[:, 1]
-        shared = shared_counts(index, i, j)
-        score, cij, cji = self.pair_scores(index.lengths[i], index.lengths[j], shared, params.measure)
-        return PairScores(i.copy(), j.copy(), score, cij, cji)
+        i, j = pairs[:, 0].copy(), pairs[:, 1].copy()
+        shared, len_i, len_j = candidate_shared_counts(sketches, i, j)
+        score, cij, cji = self.pair_scores(len_i, len_j, shared, params.measure)
+        return PairScores(i, j, score, cij, cji)
 
     def find_pairs(
         self, sketches: Sequence[np.ndarray], params: Any, floor: float, dates: np.ndarray | None = None

@@ -48,6 +48,16 @@ VERSION = "words-1"
 TEXT_BATCH = 1000
 
 
+#: The name under which a scan holds the word sketches its workers made (store.sketches.hold).
+HELD = f"words-{VERSION}"
+
+
+def may_apply(method: Method, params: Any) -> bool:
+    """Whether a scan with this method may need the word search (its workers then make the
+    word sketches beside the method's own, see :func:`rows_of_normalised`)."""
+    return method.partial_search and method.name != COMPLETING and not method.measures_containment(params)
+
+
 def applies(method: Method, params: Any, scores: PairScores) -> bool:
     """Whether the method's search left part of the range above the floor unsearched, in
     a way the word search can complete (resemblance: both texts share the passages;
@@ -63,10 +73,35 @@ def _completing() -> tuple[Method, Any]:
 
 def sketches_of(texts: Sequence[str], ignore: str = "") -> np.ndarray:
     """(len(texts), t + 1) uint32: the word 3-shingle MinHash of each extracted text."""
+    return rows_of_normalised([normalize(t, ignore) for t in texts])
+
+
+def rows_of_normalised(texts: Sequence[str]) -> np.ndarray:
+    """:func:`sketches_of` texts already normalised (the workers normalise once for both)."""
     m, p = _completing()
     if not texts:
         return np.empty((0, p.t + 1), dtype=np.uint32)
-    return sketch_matrix([normalize(t, ignore) for t in texts], p.unit, p.w, p.t)
+    return sketch_matrix(list(texts), p.unit, p.w, p.t)
+
+
+def word_sketches(held, texts_of: Callable[[list[int]], dict[int, str]], ids: np.ndarray, ignore: str = "",
+                  check: Callable[[], None] | None = None) -> np.ndarray:
+    """The word sketches of the documents ``ids``, in that order: those the scan's workers
+    made (``held``, bytes by document id: ``store.sketches.take_held(HELD)``, or None),
+    the others made from their stored texts (:func:`sketches_from_store`)."""
+    m, p = _completing()
+    rows = np.empty((ids.shape[0], p.t + 1), dtype=np.uint32)
+    missing = []
+    for k, doc_id in enumerate(ids.tolist()):
+        blob = held.get(doc_id) if held is not None else None
+        if blob is not None and len(blob) == rows.shape[1] * 4:
+            rows[k] = np.frombuffer(blob, dtype=np.uint32)
+        else:
+            missing.append(k)
+    if missing:
+        at = np.array(missing, dtype=np.int64)
+        rows[at] = sketches_from_store(texts_of, ids[at], ignore, check)
+    return rows
 
 
 def sketches_from_store(texts_of: Callable[[list[int]], dict[int, str]], ids: np.ndarray, ignore: str = "",

@@ -24,7 +24,8 @@ from .cancel import CancelToken
 from .plan import ScanPlan
 from .progress import ProgressMeter
 from ..store.text_codec import TRAIN_MAX_BYTES, TRAIN_MAX_TEXTS
-from .worker_sketch import SKETCH_ATTR, TEXT_ATTR, SketchingExtractor, has_text, sketch_blobs
+from . import completion
+from .worker_sketch import SKETCH_ATTR, TEXT_ATTR, WORDS_ATTR, SketchingExtractor, has_text, sketch_blobs
 
 BATCH_DOCS = 2000
 BATCH_TEXT_CHARS = 32_000_000
@@ -252,6 +253,9 @@ class ExtractStage:
             self._dictionary = self.store.scans.text_dictionary()
             self._handed()
         self.counts.written.update(ids)
+        # the word sketches the workers made for the completing search wait for the pair stage
+        self.store.sketches.hold(completion.HELD, [(i, getattr(d, WORDS_ATTR)) for i, d in zip(ids, docs)
+                                                   if getattr(d, WORDS_ATTR, None) is not None])
         for k in kinds:
             setattr(self.counts, k, getattr(self.counts, k) + 1)
         return [i for i, d in zip(ids, docs) if d.status != "ok"]

@@ -126,8 +126,13 @@ def compute_pairs(store: Store, method: Method, params: Any, params_dict: dict, 
             scores = method.find_pairs(sketches, params, floor, dates)
             if completion.applies(method, params, scores):
                 # the method searched only part of the range: the word search completes it
-                words = completion.sketches_from_store(store.documents.texts, ids, getattr(params, "ignore", ""),
-                                                       check=check)
+                held = store.sketches.take_held(completion.HELD)
+                try:
+                    words = completion.word_sketches(held, store.documents.texts, ids, getattr(params, "ignore", ""),
+                                                     check=check)
+                finally:
+                    if held is not None:
+                        held.close()
                 scores = completion.complete(method, params, scores, sketches, words, floor, dates)
                 del words
     else:

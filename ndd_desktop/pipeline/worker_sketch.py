@@ -26,11 +26,15 @@ from ..ingest.document import ExtractedDocument, FileEntry
 from ..ingest.extract import extract_entry
 from ..ingest.options import ExtractOptions
 from ..store.text_codec import encoder_of
+from . import completion
 
 #: Attribute name of the sketch bytes a worker attaches to an ExtractedDocument.
 SKETCH_ATTR = "sketch_blob"
 #: Attribute name of the compressed text a worker attaches (``DocWrite.text_blob``).
 TEXT_ATTR = "text_blob"
+#: Attribute name of the word sketch a worker attaches for the completing search
+#: (``pipeline.completion``), for methods whose own search may cover part of the range.
+WORDS_ATTR = "words_blob"
 
 
 def has_text(d: ExtractedDocument) -> bool:
@@ -82,11 +86,18 @@ class SketchingExtractor:
             return
         try:
             method = get_method(self.method)
-            blobs = sketch_blobs(method, method.params(dict(self.params)), [d.text for d in ok])
+            params = method.params(dict(self.params))
+            ignore = getattr(params, "ignore", "")
+            normalised = [normalize(d.text, ignore) for d in ok]  # once, for both sketches
+            blobs = [method.to_bytes(s) for s in method.sketch_many(normalised, params)]
+            words = completion.rows_of_normalised(normalised) if completion.may_apply(method, params) else None
         except Exception:  # the main process sketches again and reports the error
             return
         for d, blob in zip(ok, blobs):
             setattr(d, SKETCH_ATTR, blob)
+        if words is not None:
+            for d, row in zip(ok, words):
+                setattr(d, WORDS_ATTR, row.tobytes())
         if self.dictionary is None:
             return
         encode = _encoder(self.dictionary)

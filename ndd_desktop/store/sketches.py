@@ -133,6 +133,19 @@ class Sketches:
             np.array(refs, dtype=bool),
         )
 
+    def hold(self, name: str, items: Sequence[tuple[int, bytes]]) -> None:
+        """Keep bytes by document id for this session's pair stage, in a temporary file
+        (what a scan makes beside its sketches and does not store: the word sketches of
+        ``pipeline.completion``). A document whose content changes loses what was held."""
+        if items:
+            spool = self._db._carry("held", name)
+            for doc_id, blob in items:
+                spool[int(doc_id)] = blob
+
+    def take_held(self, name: str) -> SketchSpool | None:
+        """What :meth:`hold` kept under ``name`` (the caller closes it), or None."""
+        return self._db._carried.pop(("held", name), None)
+
     def put(self, method: str, sketch_key: str, items: Sequence[tuple[int, bytes]]) -> None:
         """Store sketches of existing documents (one transaction)."""
         if not items:

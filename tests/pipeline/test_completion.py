@@ -92,3 +92,22 @@ def test_a_small_collection_is_joined_exactly_and_needs_no_word_search(tmp_path,
         scan(store, [root], "qgram")  # exact join: every pair above the floor on its own
         assert store.pairs.sets()[0].complete_from is None
         assert set(stored_pairs(store, "qgram")) == set(planted)
+
+
+def test_the_first_scan_takes_the_word_sketches_its_workers_made_and_a_rescan_makes_them_from_the_texts(
+        tmp_path, halves, banded_search, monkeypatch):
+    root, planted = halves
+    made = []  # word sketches made from stored texts, by number of documents
+    real = completion.sketches_from_store
+
+    def counting(texts_of, ids, ignore="", check=None):
+        made.append(len(ids))
+        return real(texts_of, ids, ignore, check)
+
+    monkeypatch.setattr(completion, "sketches_from_store", counting)
+    with Store.open(str(tmp_path / "c.ndd")) as store:
+        scan(store, [root], "qgram")  # the extraction made them beside the q-gram sets
+        assert made == [] and set(stored_pairs(store, "qgram")) == set(planted)
+        (root / "late.txt").write_text("a late document with words of its own " * 20, encoding="utf-8")
+        scan(store, [root], "qgram")  # one new document: the others' come from their texts
+        assert made == [36] and set(stored_pairs(store, "qgram")) == set(planted)

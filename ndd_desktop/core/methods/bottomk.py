@@ -103,6 +103,7 @@ class BottomKMethod(SetOverlapMethod):
     description = "K smallest character n-gram hashes per document; shared values / K"
     Params = BottomKParams
     default_threshold = 0.7
+    partial_search = True  # large collections: bands designed for its own default
     source = "001_bf6adac85a5212be.txt"
     sketch_dtype = np.dtype(np.uint64)
 

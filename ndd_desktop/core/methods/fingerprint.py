@@ -166,6 +166,7 @@ class FingerprintMethod(Method):
     description: ClassVar[str] = "128-bit fingerprint from the smallest block checksums; Hamming distance (patent)"
     Params: ClassVar[type] = FingerprintParams
     default_threshold: ClassVar[float] = 1.0 - 18.0 / BITS
+    partial_search: ClassVar[bool] = True  # its Hamming search stops at near-identical texts
     source: ClassVar[str] = "002_3dfc48537c22c878.txt"
     sketch_dtype: ClassVar[np.dtype] = np.dtype(np.uint64)
 

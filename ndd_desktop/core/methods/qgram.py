@@ -95,6 +95,7 @@ class QGramMethod(SetOverlapMethod):
     description = "Character q-grams without spaces and punctuation; shared / larger set (DDD)"
     Params = QGramParams
     default_threshold = 0.7
+    partial_search = True  # large collections: bands designed for its own default
     source = "000_3cffc09d603309b4.txt"
     sketch_dtype = np.dtype(np.uint32)
     #: Version of the sketch values (2: 32-bit q-gram values, core.hashing's
