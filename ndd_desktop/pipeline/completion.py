@@ -32,7 +32,7 @@ import numpy as np
 from ..core.lsh import acceptance_probability
 from ..core.method import Method, PairScores
 from ..core.methods import get_method
-from ..core.minhash_sketch import sketch_matrix
+from ..core.minhash_sketch import resemblance_rows, sketch_matrix
 from ..core.normalize import normalize
 
 #: The method whose search completes the others (its default parameters: word 3-shingles,
@@ -119,6 +119,25 @@ def sketches_from_store(texts_of: Callable[[list[int]], dict[int, str]], ids: np
     return np.concatenate(parts) if parts else np.empty((0, p.t + 1), dtype=np.uint32)
 
 
+#: A candidate of the word search is dropped when its estimated 3-shingle resemblance lies
+#: this many standard deviations below that of a pair sharing ``floor`` of its text.
+SCREEN_SIGMAS = 4.0
+
+
+def screen(floor: float) -> float:
+    """The least estimated 3-shingle resemblance a candidate of the word search keeps.
+
+    Most of the features' candidates in a large collection are chance matches of a few
+    minima (unrelated texts that share a common phrase), which would each cost a look at
+    the method's sketches and a verification. A pair sharing ``floor`` of its words in
+    passages has a resemblance of at least floor / (2 - floor) (0.18 at 0.3), estimated
+    from t minima with a standard deviation of sqrt(J (1 - J) / t); the screen lies
+    SCREEN_SIGMAS below it (0.04: five or more of 128 minima equal)."""
+    m, p = _completing()
+    j = floor / (2.0 - floor)
+    return max(0.0, j - SCREEN_SIGMAS * float(np.sqrt(j * (1.0 - j) / p.t)))
+
+
 def complete_from(floor: float) -> float:
     """The least share (a hundredth at a time, at least the floor) from which a pair whose
     texts share it in passages is found with probability >= RECALL."""
@@ -148,6 +167,7 @@ def complete(method: Method, params: Any, scores: PairScores, sketches: Sequence
         new = ~np.isin(lo * n + hi, have)
         found = np.stack([lo[new], hi[new]], axis=1)
         found = _within_window(found, params, dates)
+        found = found[resemblance_rows(words[found[:, 0]], words[found[:, 1]]) >= screen(floor)]
     reach = complete_from(floor)  # on the share scale, whatever the method's own search reached
     if found.shape[0] == 0:
         return PairScores(scores.i, scores.j, scores.score, scores.cont_ij, scores.cont_ji, scores.extra, reach)

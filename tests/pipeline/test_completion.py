@@ -111,3 +111,10 @@ def test_the_first_scan_takes_the_word_sketches_its_workers_made_and_a_rescan_ma
         (root / "late.txt").write_text("a late document with words of its own " * 20, encoding="utf-8")
         scan(store, [root], "qgram")  # one new document: the others' come from their texts
         assert made == [36] and set(stored_pairs(store, "qgram")) == set(planted)
+
+
+def test_the_word_search_keeps_candidates_whose_resemblance_a_floor_pair_could_have():
+    # a pair sharing 0.3 of its words in passages: resemblance 0.3 / 1.7 = 0.1765, estimated
+    # from 128 minima with a standard deviation of sqrt(0.1765 * 0.8235 / 128) = 0.0337
+    assert completion.screen(0.3) == pytest.approx(0.1765 - 4 * 0.0337, abs=1e-3)
+    assert 5 / 128 < completion.screen(0.3) < 6 / 128  # six equal minima of 128 pass, five do not
