@@ -159,7 +159,7 @@ def complete(method: Method, params: Any, scores: PairScores, sketches: Sequence
     the method's ``window_hours`` to the added pairs as its own search applies it.
     """
     m, p = _completing()
-    found = m.candidate_pairs(list(words), p, floor)
+    found = m.candidate_pairs(words, p, floor)  # the matrix itself: no list of a million rows
     n = max(len(sketches), 1)
     if found.shape[0]:
         lo, hi = np.minimum(found[:, 0], found[:, 1]), np.maximum(found[:, 0], found[:, 1])

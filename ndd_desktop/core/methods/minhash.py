@@ -175,7 +175,8 @@ class MinHashMethod(Method):
         if keep.shape[0] < 2:
             return np.empty((0, 2), dtype=np.int64)
         k, s, r = self.filter_for(params, floor)
-        keys = feature_keys(matrix[keep, :t], k, s)
+        # a view when every document has shingles (a copy of a million rows is 0.5 GB)
+        keys = feature_keys(matrix[:, :t] if keep.shape[0] == matrix.shape[0] else matrix[keep, :t], k, s)
         return keep[bucket_pairs(keys, r)]
 
     def complete_from(self, params: Any, floor: float) -> float | None:
