@@ -24,7 +24,8 @@ class Limits:
         max_text_chars: extracted text beyond this is cut off; status stays "ok" and
             the reason says "text truncated to N characters".
         timeout_s: wall-clock seconds one file may take in the process pool.
-        max_worker_memory_bytes: address-space limit of each pool worker (POSIX);
+        max_worker_memory_bytes: address space each pool worker may take beyond what it
+            holds when it starts (POSIX);
             None for no limit.
         ocr: read pictures and PDFs without a text layer by OCR when tesseract is
             installed (``ndd scan --ocr auto``); False skips them (``--ocr off``).

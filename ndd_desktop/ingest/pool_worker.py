@@ -109,13 +109,29 @@ def worker_main(conn, limits: Limits, extractor: Extractor, where) -> None:
 
 
 def limit_memory(limit: int | None) -> None:
+    """Cap this worker's address space at ``limit`` bytes beyond what it holds now.
+
+    Counted from the worker's start, not from zero: some libraries reserve address space
+    they never fill (pypdfium2 4.x's PDFium reserves 32 GB when imported), and a cap below
+    that reservation made every later allocation fail, so every file came back with
+    "extractor failed: MemoryError". What a file can make the worker allocate is the same.
+    """
     if not limit:
         return
     try:
         import resource
 
+        held = _address_space()
         soft, hard = resource.getrlimit(resource.RLIMIT_AS)
-        if hard == resource.RLIM_INFINITY or hard > limit:
-            resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
+        cap = held + limit
+        if hard == resource.RLIM_INFINITY or hard > cap:
+            resource.setrlimit(resource.RLIMIT_AS, (cap, hard))
     except (ImportError, ValueError, OSError):
         pass
+
+
+def _address_space() -> int:
+    """Bytes of address space this process holds (its virtual size)."""
+    import psutil
+
+    return int(psutil.Process().memory_info().vms)
