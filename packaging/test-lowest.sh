@@ -48,5 +48,5 @@ if [[ -z "${DISPLAY:-}" && -z "${WAYLAND_DISPLAY:-}" ]]; then
 fi
 export PYTHONDONTWRITEBYTECODE=1
 say "Running the non-GUI tests on the lowest versions"
-exec "$VENV/bin/python" -m pytest -p no:cacheprovider tests/core tests/store tests/pipeline tests/cli \
+exec "$VENV/bin/python" -m pytest -n "${NDD_TEST_PROCESSES:-auto}" -p no:cacheprovider tests/core tests/store tests/pipeline tests/cli \
     tests/export/test_reports.py tests/export/test_report_html.py tests/export/test_bag.py "$@"

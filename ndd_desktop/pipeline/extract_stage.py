@@ -30,6 +30,11 @@ from .worker_sketch import SKETCH_ATTR, TEXT_ATTR, WORDS_ATTR, SketchingExtracto
 BATCH_DOCS = 2000
 BATCH_TEXT_CHARS = 32_000_000
 BATCH_SECONDS = 2.0
+#: Files to read from which the scan starts verification helpers: each loads the compiled
+#: kernel (0.5-0.7 s of a core) and opens the collection, which a scan of fewer files
+#: costs more than verifying its few candidates in its own process (its kernel, once
+#: loaded, serves every later scan of the process).
+HELPERS_FROM_FILES = 2_000
 
 
 @dataclass
@@ -123,9 +128,10 @@ class ExtractStage:
 
     def _start_helpers(self, workers: int | None) -> None:
         """Start the verification's helper processes (not with ``workers=0``: everything then
-        runs in this process, nor for a collection in memory, which no other process reads)."""
+        runs in this process, nor for a collection in memory, which no other process reads,
+        nor for fewer than HELPERS_FROM_FILES files to read)."""
         path = self.store.path
-        if workers == 0 or not path or path == ":memory:":
+        if workers == 0 or not path or path == ":memory:" or len(self.plan.to_extract) < HELPERS_FROM_FILES:
             self.helpers = False
             return
         from ..ingest.pool import default_workers

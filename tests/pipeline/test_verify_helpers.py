@@ -84,3 +84,30 @@ def test_a_cancel_stops_the_verification(scanned):
     finally:
         helpers.close()
     assert helpers._helpers == []
+
+
+def test_a_scan_of_many_files_verifies_in_its_helpers_with_the_same_pairs(tmp_path, monkeypatch):
+    from pipehelp import pairs_by_path
+
+    from ndd_desktop.pipeline import ScanConfig, ScanJob, extract_stage, verify_helpers
+    from ndd_desktop.store import Root, Store
+
+    make_corpus(tmp_path / "docs", n=40, dup_every=4)
+    started = []
+    real = verify_helpers.VerifyHelpers.__init__
+
+    def counting(self, *args, **kwargs):
+        started.append(args)
+        real(self, *args, **kwargs)
+
+    monkeypatch.setattr(verify_helpers.VerifyHelpers, "__init__", counting)
+    found = {}
+    for label, helpers_from, workers in (("helpers", 40, 2), ("too few files", 41, 2), ("here", 1, 0)):
+        monkeypatch.setattr(extract_stage, "HELPERS_FROM_FILES", helpers_from)
+        with Store.open(str(tmp_path / f"{label}.ndd")) as store:
+            ScanJob(store, ScanConfig(roots=[Root(str(tmp_path / "docs"))], method="minhash", params={}, floor=0.3,
+                                      workers=workers)).run()
+            found[label] = pairs_by_path(store, "minhash")
+        # helpers start from HELPERS_FROM_FILES files to read, and only with worker processes
+        assert len(started) == 1, label
+    assert found["helpers"] == found["too few files"] == found["here"] and len(found["here"]) >= 10
