@@ -167,7 +167,7 @@ def complete(method: Method, params: Any, scores: PairScores, sketches: Sequence
         new = ~np.isin(lo * n + hi, have)
         found = np.stack([lo[new], hi[new]], axis=1)
         found = _within_window(found, params, dates)
-        found = found[resemblance_rows(words[found[:, 0]], words[found[:, 1]]) >= screen(floor)]
+        found = _screened(words, found, screen(floor))
     reach = complete_from(floor)  # on the share scale, whatever the method's own search reached
     if found.shape[0] == 0:
         return PairScores(scores.i, scores.j, scores.score, scores.cont_ij, scores.cont_ji, scores.extra, reach)
@@ -179,6 +179,20 @@ def complete(method: Method, params: Any, scores: PairScores, sketches: Sequence
     return PairScores(np.concatenate([scores.i, added.i]), np.concatenate([scores.j, added.j]),
                       np.concatenate([scores.score, added.score]), np.concatenate([scores.cont_ij, added.cont_ij]),
                       np.concatenate([scores.cont_ji, added.cont_ji]), extra, reach)
+
+
+#: Candidates screened at once: their two rows of word minima are gathered (about 1 KB a
+#: candidate), so a million documents' chance candidates (millions) cost ~100 MB, not GB.
+SCREEN_ROWS = 100_000
+
+
+def _screened(words: np.ndarray, pairs: np.ndarray, least: float) -> np.ndarray:
+    """The ``pairs`` whose rows of ``words`` give an estimated resemblance >= ``least``."""
+    keep = np.empty(pairs.shape[0], dtype=bool)
+    for start in range(0, pairs.shape[0], SCREEN_ROWS):
+        part = pairs[start : start + SCREEN_ROWS]
+        keep[start : start + SCREEN_ROWS] = resemblance_rows(words[part[:, 0]], words[part[:, 1]]) >= least
+    return pairs[keep]
 
 
 def _within_window(pairs: np.ndarray, params: Any, dates: np.ndarray | None) -> np.ndarray:

@@ -7,6 +7,8 @@ from __future__ import annotations
 import os
 import random
 
+import numpy as np
+
 import pytest
 
 from ndd_desktop.pipeline import completion
@@ -118,3 +120,16 @@ def test_the_word_search_keeps_candidates_whose_resemblance_a_floor_pair_could_h
     # from 128 minima with a standard deviation of sqrt(0.1765 * 0.8235 / 128) = 0.0337
     assert completion.screen(0.3) == pytest.approx(0.1765 - 4 * 0.0337, abs=1e-3)
     assert 5 / 128 < completion.screen(0.3) < 6 / 128  # six equal minima of 128 pass, five do not
+
+
+def test_the_screen_keeps_the_same_candidates_a_slice_at_a_time(monkeypatch):
+    # rows of 8 minima and a distinct count: doc 1 equals doc 0, doc 2 shares 4 of 8
+    # minima with it, doc 3 none, doc 4 equals doc 0 but has no shingle
+    base = np.arange(1, 9, dtype=np.uint32)
+    words = np.array([[*base, 50], [*base, 50], [*base[:4], 91, 92, 93, 94, 40], [81, 82, 83, 84, 85, 86, 87, 88, 30],
+                      [*base, 0]], dtype=np.uint32)
+    pairs = np.array([[0, 1], [0, 2], [0, 3], [1, 3], [2, 3], [0, 4], [1, 2]], dtype=np.int64)
+    monkeypatch.setattr(completion, "SCREEN_ROWS", 2)  # four slices, the last one short
+    kept = completion._screened(words, pairs, 0.5)
+    assert kept.tolist() == [[0, 1], [0, 2], [1, 2]]
+    assert completion._screened(words, pairs, 0.51).tolist() == [[0, 1]]
