@@ -13,13 +13,12 @@ Nothing is installed by default, and then the check costs one thread-local looku
 
 from __future__ import annotations
 
-import threading
-from contextlib import contextmanager
-from typing import Iterator, Protocol, Sequence
+from contextlib import AbstractContextManager
+from typing import Protocol, Sequence
 
 import numpy as np
 
-_local = threading.local()
+from .thread_slot import ThreadSlot
 
 
 class BandGrouper(Protocol):
@@ -39,17 +38,14 @@ class BandGrouper(Protocol):
         ...
 
 
+_slot: ThreadSlot[BandGrouper] = ThreadSlot()
+
+
 def installed() -> BandGrouper | None:
     """This thread's installed grouper, or None (the search groups locally)."""
-    return getattr(_local, "grouper", None)
+    return _slot.get()
 
 
-@contextmanager
-def band_grouping(grouper: BandGrouper) -> Iterator[None]:
+def band_grouping(grouper: BandGrouper) -> AbstractContextManager[None]:
     """Install ``grouper`` for this thread during the ``with`` block."""
-    previous = getattr(_local, "grouper", None)
-    _local.grouper = grouper
-    try:
-        yield
-    finally:
-        _local.grouper = previous
+    return _slot.installed(grouper)

@@ -10,26 +10,21 @@ installed by default, and then a checkpoint costs one thread-local lookup.
 
 from __future__ import annotations
 
-import threading
-from contextlib import contextmanager
-from typing import Callable, Iterator
+from contextlib import AbstractContextManager
+from typing import Callable
 
-_local = threading.local()
+from .thread_slot import ThreadSlot
+
+_slot: ThreadSlot[Callable[[], None]] = ThreadSlot()
 
 
 def checkpoint() -> None:
     """Call this thread's installed function, if any (it may raise to stop the work)."""
-    fn = getattr(_local, "fn", None)
+    fn = _slot.get()
     if fn is not None:
         fn()
 
 
-@contextmanager
-def checkpoints(fn: Callable[[], None]) -> Iterator[None]:
+def checkpoints(fn: Callable[[], None]) -> AbstractContextManager[None]:
     """Install ``fn`` as this thread's checkpoint function for the ``with`` block."""
-    previous = getattr(_local, "fn", None)
-    _local.fn = fn
-    try:
-        yield
-    finally:
-        _local.fn = previous
+    return _slot.installed(fn)

@@ -16,16 +16,16 @@ which loaded the compiled kernel while the extraction ran.
 
 from __future__ import annotations
 
-import threading
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, Callable, Iterator
+from typing import TYPE_CHECKING, Any, Callable
 
 import numpy as np
 
 from ..core.method import Method, PairScores
 from ..core.normalize import normalize
 from ..core.text_share import Runs, pair_score, runs_many, shares
+from ..core.thread_slot import ThreadSlot
 from ..store import Documents
 
 if TYPE_CHECKING:
@@ -56,7 +56,7 @@ def verify_pairs(documents: Documents, method: Method, params: Any, scores: Pair
     def here(a: np.ndarray, b: np.ndarray, progress=None) -> tuple[np.ndarray, np.ndarray]:
         return pair_shares(documents, method, params, a, b, check, progress)
 
-    helpers = getattr(_installed, "helpers", None)
+    helpers = _helpers.get()
     if helpers is not None:
         s_ij, s_ji = helpers.shares(a, b, here, check, progress)
     else:
@@ -73,19 +73,13 @@ def verify_pairs(documents: Documents, method: Method, params: Any, scores: Pair
     return out.select(verified >= floor)
 
 
-_installed = threading.local()
+_helpers: "ThreadSlot[VerifyHelpers]" = ThreadSlot()
 
 
-@contextmanager
-def helped_by(helpers: "VerifyHelpers | None") -> Iterator[None]:
+def helped_by(helpers: "VerifyHelpers | None") -> AbstractContextManager[None]:
     """Within the block, :func:`verify_pairs` on this thread hands its pairs to ``helpers``
     (``pipeline.verify_helpers``; None: verify here)."""
-    before = getattr(_installed, "helpers", None)
-    _installed.helpers = helpers
-    try:
-        yield
-    finally:
-        _installed.helpers = before
+    return _helpers.installed(helpers)
 
 
 def pair_shares(documents: Documents, method: Method, params: Any, a: np.ndarray, b: np.ndarray,

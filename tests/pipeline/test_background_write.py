@@ -3,10 +3,8 @@ fails there fails the scan as before, on the scan's thread, and what was committ
 
 from __future__ import annotations
 
-import os
-import sqlite3
-
 import pytest
+from disk_full import nearly_full
 from pipehelp import make_corpus
 
 from ndd_desktop.pipeline import ScanConfig, ScanJob
@@ -20,16 +18,10 @@ def test_a_batch_that_does_not_fit_fails_the_scan_and_the_next_scan_finishes(tmp
     with Store.open(db) as s:
         ScanJob(s, ScanConfig([Root(str(folder))], "minhash", {}, 0.3, workers=1)).run()
         before = {d.relpath: d.id for d in s.documents.all()}
-    con = sqlite3.connect(db)
-    con.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    pages = con.execute("PRAGMA page_count").fetchone()[0]
-    con.close()
     more = tmp_path / "more"
-    more.mkdir()
-    for i in range(40):  # incompressible texts: far more than the few pages left
-        (more / f"m{i}.txt").write_text(" ".join(os.urandom(6).hex() for _ in range(3000)))
+    cap = nearly_full(db, more)
     roots = [Root(str(folder)), Root(str(more))]
-    with Store.open(db, max_pages=pages + 8) as s:
+    with Store.open(db, max_pages=cap) as s:
         with pytest.raises(StoreFull):
             ScanJob(s, ScanConfig(roots, "minhash", {}, 0.3, workers=1)).run()
         assert s.scans.runs()[0].status == "failed"

@@ -13,6 +13,7 @@ from ndd_desktop.cli import commands
 from ndd_desktop.pipeline import ScanConfig, ScanJob
 from ndd_desktop.store import Root, Store, StoreDamaged, StoreError, StoreFull, StoreReadOnly
 from cli_run import run
+from disk_full import nearly_full
 
 BASE = ("the harbour board agreed to repair the north pier before the winter storms arrive in the bay "
         "and the fishing fleet asked for a new slipway near the old customs house on the quay ")
@@ -233,18 +234,12 @@ def test_a_scan_that_fills_the_disk_keeps_what_it_had_committed(collection, tmp_
     folder, db = collection
     with Store.open(db) as s:
         before = {d.relpath: d.id for d in s.documents.all()}
-    checkpointed(db)
-    conn = sqlite3.connect(db)
-    pages = conn.execute("PRAGMA page_count").fetchone()[0]
-    conn.close()
     more = tmp_path / "more"
-    more.mkdir()
-    for i in range(40):  # incompressible texts: far more than the few pages left
-        (more / f"m{i}.txt").write_text(" ".join(os.urandom(6).hex() for _ in range(3000)))
+    cap = nearly_full(db, more)
     roots = [Root(str(folder)), Root(str(more))]
-    # A cap a few pages above the file's size makes SQLite fail with SQLITE_FULL exactly as a
-    # full disk does (PRAGMA max_page_count), at the first batch that does not fit.
-    with Store.open(db, max_pages=pages + 8) as s:
+    # the cap makes SQLite fail with SQLITE_FULL exactly as a full disk does, at the first
+    # batch that does not fit
+    with Store.open(db, max_pages=cap) as s:
         with pytest.raises(StoreFull, match="the disk is full"):
             ScanJob(s, ScanConfig(roots=roots, method="qgram", workers=0)).run()
     with Store.open(db) as s:
