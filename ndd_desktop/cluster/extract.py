@@ -74,19 +74,22 @@ def partitions(entries: list[FileEntry], max_files: int = PART_FILES, max_bytes:
 
 
 def read_on_cluster(client: Any, entries: list[FileEntry], limits: Limits, extractor: SketchingExtractor,
-                    cancel: Any = None, part_files: int = PART_FILES) -> Iterator[list[ExtractedDocument]]:
+                    cancel: Any = None, part_files: int = PART_FILES,
+                    refresh: Callable[[], SketchingExtractor] | None = None) -> Iterator[list[ExtractedDocument]]:
     """The documents of each file (one list per file), read on the cluster's workers in
     partitions of at most ``part_files`` files, in the order the partitions finish (see
-    the module docstring)."""
+    the module docstring). ``refresh()``, when given, is the extractor for each partition
+    submitted from then on (the scan's, with the text dictionary once it is trained: the
+    workers then compress the texts, as the local pool's do)."""
     try:
-        yield from _read(client, entries, limits, extractor, cancel, part_files)
+        yield from _read(client, entries, limits, extractor, cancel, part_files, refresh)
     except Exception as exc:
         if is_lost(exc, client):
             raise cluster_lost(exc) from None
         raise
 
 
-def _read(client, entries, limits, extractor, cancel, part_files) -> Iterator[list[ExtractedDocument]]:
+def _read(client, entries, limits, extractor, cancel, part_files, refresh=None) -> Iterator[list[ExtractedDocument]]:
     from distributed import as_completed
     from distributed.scheduler import KilledWorker
 
@@ -97,7 +100,7 @@ def _read(client, entries, limits, extractor, cancel, part_files) -> Iterator[li
     done = as_completed(loop=client.loop)
 
     def submit(part: list[FileEntry]) -> None:
-        fut = client.submit(read_partition, part, limits, extractor, pure=False)
+        fut = client.submit(read_partition, part, limits, extractor if refresh is None else refresh(), pure=False)
         running[fut] = part
         done.add(fut)
 
@@ -142,4 +145,5 @@ class DaskExtractStage(ExtractStage):
         (``workers`` is the cluster's business)."""
         if self.on_sent is not None:  # an unchanged rescan hands the workers nothing
             self.on_sent(len(self.plan.to_extract))
-        return read_on_cluster(self.client, self.plan.to_extract, limits, extractor, self.cancel, self.part_files)
+        return read_on_cluster(self.client, self.plan.to_extract, limits, extractor, self.cancel, self.part_files,
+                               refresh=lambda: self._extractor)

@@ -323,3 +323,33 @@ def test_a_method_without_a_banded_search_is_refused_by_name(tmp_path):
         assert store.documents.count(status=None) == 0
     finally:
         store.close()
+
+
+def test_the_workers_compress_the_texts_once_the_dictionary_is_trained(tmp_path, engine, monkeypatch):
+    from ndd_desktop.cluster.extract import DaskExtractStage
+    from ndd_desktop.pipeline.worker_sketch import TEXT_ATTR
+    from ndd_desktop.store.text_codec import TRAIN_MAX_TEXTS
+
+    rng = random.Random(3)
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    texts = {f"t{k:04d}.txt": " ".join(_text(rng, 60)) for k in range(TRAIN_MAX_TEXTS + 200)}
+    for name, text in texts.items():
+        (folder / name).write_text(text, encoding="utf-8")
+    arrived = []  # (texts the client must compress, texts the workers compressed) per batch
+    real = DaskExtractStage._write
+
+    def spy(self, docs):
+        arrived.append((sum(getattr(d, TEXT_ATTR, None) is None for d in docs),
+                        sum(getattr(d, TEXT_ATTR, None) is not None for d in docs)))
+        return real(self, docs)
+
+    monkeypatch.setattr(DaskExtractStage, "_write", spy)
+    with DaskEngine(scheduler=engine.cluster.scheduler_address, part_files=32) as wide:
+        with Store.open(tmp_path / "c.ndd") as store:
+            ScanJob(store, ScanConfig(roots=[Root(str(folder))], method="minhash", workers=2), engine=wide).run()
+            ids = {d.relpath: d.id for d in store.documents.all()}
+            assert store.documents.texts(list(ids.values())) == {ids[n]: t for n, t in texts.items()}
+    # the dictionary is trained once 1,000 texts are in; the partitions submitted after
+    # that (at most IN_FLIGHT_PER_WORKER per worker were already out) come back compressed
+    assert sum(w for _, w in arrived) >= len(texts) - TRAIN_MAX_TEXTS - 6 * 32
