@@ -26,8 +26,10 @@ from ..pipeline.extract_stage import ExtractStage
 from ..pipeline.worker_sketch import SketchingExtractor
 from .connect import cluster_lost, is_lost, worker_count
 
-#: Files and bytes in one partition (one task).
-PART_FILES = 64
+#: Files and bytes in one partition (one task). Each task costs the worker and the
+#: scheduler a few milliseconds of bookkeeping on top of its files: 64 files a task made the
+#: extraction of 20,000 documents on 2 local workers 15.2 s, 512 files 12.5 s.
+PART_FILES = 512
 PART_BYTES = 64 << 20
 #: Partitions in flight per worker.
 IN_FLIGHT_PER_WORKER = 3
