@@ -26,8 +26,8 @@ from typing import Any, Sequence
 import numpy as np
 
 from ..core import lsh, set_lsh
-from ..core.band_words import band_match_keys, band_word_codes, band_words
-from ..core.oph import size_cuts
+from ..core.band_words import DOC_BITS, band_word_codes
+from ..core.oph import as_u32, size_cuts
 from .connect import cluster_lost, is_lost, worker_count
 
 #: Sketch values (set sketches) or key entries (minhash) per map partition.
@@ -42,7 +42,7 @@ GROUP_RETRY_SECONDS = 1.0
 
 
 #: Collections this large compare whole band keys (``core.band_words``).
-WIDE = 1 << 24
+WIDE = 1 << DOC_BITS
 
 
 def _cat(arrays: list[np.ndarray], dtype) -> np.ndarray:
@@ -64,22 +64,29 @@ def _frame(columns: dict[str, np.ndarray]):
 def set_band_rows(part: tuple[np.ndarray, np.ndarray, np.ndarray], groups: int, r: int, bins: int, n: int):
     """On a worker: the band words of a partition of set sketches (``core.band_words``),
     with their group and a partition hash of the part of the key that must match. The
-    partition is (documents, their values end to end, their lengths): one buffer to ship."""
+    partition is (documents, their values end to end, their lengths): one buffer to ship,
+    read in place by the core's kernel, which writes the packed words itself as the local
+    search does (``set_lsh.flat_band_keys``)."""
     docs, flat, lens = part
-    sketches = np.split(flat, np.cumsum(lens)[:-1]) if lens.shape[0] else []
-    hs, gs, words, owners = [], [], [], []
+    docs = np.asarray(docs, dtype=np.int64)
+    flat = np.ascontiguousarray(as_u32(flat))
+    off = np.zeros(lens.shape[0] + 1, dtype=np.int64)
+    np.cumsum(lens, out=off[1:])
+    wide = n >= WIDE
+    m = docs.shape[0] * bins
+    words = np.empty(groups * m, dtype=np.uint64)
+    hs = np.empty(groups * m, dtype=np.uint32)
     for g in range(groups):
-        for c0, c1 in set_lsh.band_key_batches(lens, bins):
-            keys = set_lsh.band_keys(sketches[c0:c1], g, r, bins)
-            w, o = band_words(keys, docs[c0:c1], n)
-            words.append(w)
-            hs.append(_hash32(band_match_keys(keys, n).reshape(-1), g))
-            gs.append(np.full(w.shape[0], g, dtype=np.uint8))
-            if o is not None:
-                owners.append(o)
-    cols = {"h": _cat(hs, np.uint32), "g": _cat(gs, np.uint8), "word": _cat(words, np.uint64)}
-    if n >= WIDE:
-        cols["doc"] = _cat(owners, np.int64)
+        rows = words[g * m : (g + 1) * m].reshape(-1, bins)
+        if wide:  # whole keys, their documents in a column of their own
+            set_lsh.flat_band_keys(flat, off, g, r, bins, out=rows)
+            hs[g * m : (g + 1) * m] = _hash32(rows.reshape(-1), g)
+        else:  # packed: the key's top bits, the document in the low DOC_BITS
+            set_lsh.flat_band_keys(flat, off, g, r, bins, docs, DOC_BITS, rows)
+            hs[g * m : (g + 1) * m] = _hash32(rows.reshape(-1) >> np.uint64(DOC_BITS), g)
+    cols = {"h": hs, "g": np.repeat(np.arange(groups, dtype=np.uint8), m), "word": words}
+    if wide:
+        cols["doc"] = np.tile(np.repeat(docs, bins), groups)
     return _frame(cols)
 
 

@@ -36,12 +36,17 @@ IN_FLIGHT_PER_WORKER = 3
 
 
 #: Modules a worker imports before its first partition (the local pool's forkserver
-#: preloads the same): a worker's first files would otherwise pay for them.
-PRELOAD = ("ndd_desktop.ingest.extract", "ndd_desktop.pipeline.worker_sketch", "trafilatura")
+#: preloads the same): a worker's first files would otherwise pay for them. pandas and the
+#: band module serve the pair stage's group-by (pandas alone took a worker most of a second
+#: to import, on the pair stage's critical path).
+PRELOAD = ("ndd_desktop.ingest.extract", "ndd_desktop.pipeline.worker_sketch", "trafilatura", "pandas",
+           "ndd_desktop.cluster.bands")
 
 
 def warm_up() -> None:
-    """On a worker: import what reading and sketching need (see PRELOAD)."""
+    """On a worker: import what reading, sketching and the band group-by need (see
+    PRELOAD), and load the band kernel on a tiny input (numba loads a compiled kernel on
+    its first call), so a scan's first tasks do not wait for either."""
     import importlib
 
     for name in PRELOAD:
@@ -49,6 +54,15 @@ def warm_up() -> None:
             importlib.import_module(name)
         except ImportError:  # the reader then says so per file, as locally
             pass
+    try:
+        import numpy as np
+
+        from .bands import set_band_rows
+
+        set_band_rows((np.arange(2, dtype=np.int64), np.arange(16, dtype=np.uint32), np.array([8, 8], np.int64)),
+                      1, 2, 8, 2)
+    except Exception:  # the first band task then loads it
+        pass
 
 
 def read_partition(entries: list[FileEntry], limits: Limits, extractor: SketchingExtractor) -> list[list[ExtractedDocument]]:
