@@ -31,11 +31,17 @@ def scanned(store, tmp_path):
     return store
 
 
-def test_helpers_give_the_shares_of_the_scans_own_process(scanned):
+@pytest.fixture
+def verified_here(scanned):
+    """(method, params, a, b, shares) of every pair, verified in this process."""
     method = get_method("minhash")
     params = method.params({})
     a, b = candidates(scanned)
-    here = pair_shares(scanned.documents, method, params, a, b)
+    return method, params, a, b, pair_shares(scanned.documents, method, params, a, b)
+
+
+def test_helpers_give_the_shares_of_the_scans_own_process(scanned, verified_here):
+    method, params, a, b, here = verified_here
     helpers = VerifyHelpers(scanned.path, "minhash", params, 2)
     try:
         seen = []
@@ -47,11 +53,8 @@ def test_helpers_give_the_shares_of_the_scans_own_process(scanned):
     assert seen[-1] == a.shape[0]
 
 
-def test_slices_of_helpers_that_are_gone_are_verified_here(scanned):
-    method = get_method("minhash")
-    params = method.params({})
-    a, b = candidates(scanned)
-    here = pair_shares(scanned.documents, method, params, a, b)
+def test_slices_of_helpers_that_are_gone_are_verified_here(scanned, verified_here):
+    method, params, a, b, here = verified_here
     helpers = VerifyHelpers(scanned.path, "minhash", params, 2)
     for _, process in helpers._helpers:
         process.kill()
