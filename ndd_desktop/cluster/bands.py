@@ -28,6 +28,7 @@ import numpy as np
 from ..core import lsh, set_lsh
 from ..core.band_words import DOC_BITS, band_word_codes
 from ..core.oph import as_u32, size_cuts
+from ..core.sketch_batches import gather, sketch_sizes
 from .connect import cluster_lost, is_lost, worker_count
 
 #: Sketch values (set sketches) or key entries (minhash) per map partition.
@@ -152,12 +153,14 @@ class DaskBandGrouper:
                        bins: int) -> np.ndarray:
         """See :class:`core.band_grouping.BandGrouper`."""
         n = len(sketches)
-        lens = np.fromiter((sketches[d].shape[0] for d in live.tolist()), dtype=np.int64, count=live.shape[0])
+        # sizes without reading the sketches, and each part's values in one read (a
+        # collection's sketches may wait in the scan's spool file: core.sketch_batches)
+        lens = np.asarray(sketch_sizes(sketches), dtype=np.int64)[live]
         cuts = self._cuts(np.cumsum(lens), int(lens.sum()))
         parts = []
         for a, b in zip(cuts[:-1], cuts[1:]):
             docs = live[a:b]
-            parts.append((docs, np.concatenate([sketches[d] for d in docs.tolist()]), lens[a:b]))
+            parts.append((docs, gather(sketches, docs)[0], lens[a:b]))
         meta = set_band_rows((np.empty(0, np.int64), np.empty(0, np.uint32), np.empty(0, np.int64)), 0, r, bins, n)
         rows = live.shape[0] * bins * groups
         codes = self._group(parts, set_band_rows, (groups, r, bins, n), meta, set_band_codes, (n,), rows, "h")
