@@ -147,7 +147,6 @@ class ScanJob:
             with helped_by(stage.helpers or None):
                 n_pairs = self.engine.compute_pairs(self.store, method, params, pdict, floor, self.meter,
                                                     self.cancel, reading=reading_digest(options))
-            stage.close()
             total = self.store.documents.count(status=None)
             errors = total - self.store.documents.count("ok")
             counts = {
@@ -171,7 +170,7 @@ class ScanJob:
         except BaseException as exc:
             self._end(run_id, "failed", counts, f"{type(exc).__name__}: {exc}")
             raise
-        finally:
+        finally:  # the verification helpers stop whatever happened
             if stage is not None:
                 stage.close()
         self.store.scans.end_run(run_id, "finished", counts)
