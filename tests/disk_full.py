@@ -12,12 +12,15 @@ from pathlib import Path
 
 def nearly_full(db, folder: Path, files: int = 40) -> int:
     """The page cap a few pages above the size of ``db`` (its WAL folded in first), and
-    ``folder`` filled with ``files`` incompressible texts, far more than those pages hold."""
+    ``folder`` filled with ``files`` hardly compressible texts the store must keep, far more than those pages hold."""
     conn = sqlite3.connect(db)
     conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     pages = conn.execute("PRAGMA page_count").fetchone()[0]
     conn.close()
     folder.mkdir()
     for i in range(files):
-        (folder / f"m{i}.txt").write_text(" ".join(os.urandom(6).hex() for _ in range(3000)))
+        # a byte order mark: the text is not the file's bytes, so the store keeps it
+        # (store.originals: a plain UTF-8 file's text is read from the file instead)
+        text = " ".join(os.urandom(6).hex() for _ in range(3000))
+        (folder / f"m{i}.txt").write_bytes(b"\xef\xbb\xbf" + text.encode())
     return pages + 8

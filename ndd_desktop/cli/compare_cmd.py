@@ -41,6 +41,10 @@ def cmd_compare(args: argparse.Namespace) -> int:
         except NotInCollection as exc:
             raise UsageError(str(exc)) from None
         result = compare_documents(store.documents, a.id, b.id)
+        for label, doc in (("A", a), ("B", b)):
+            why = store.documents.text_missing(doc.id)
+            if why:
+                sys.stderr.write(f"ndd: note: {label} has no text: {why}\n")
     if args.format == "json":
         json.dump(printable(result.to_dict()), sys.stdout, indent=1, ensure_ascii=False)
         sys.stdout.write("\n")

@@ -170,8 +170,10 @@ class CompareView(QWidget):
         self.prev_button.setEnabled(False)
         self.next_button.setEnabled(False)
 
-    def show_pair(self, doc_a: Any, doc_b: Any, load_text: Callable[[int], str | None]) -> None:
-        """Compare two documents; their texts are read and diffed on a worker thread."""
+    def show_pair(self, doc_a: Any, doc_b: Any, load_text: Callable[[int], str | None],
+                  why_missing: Callable[[int], str] | None = None) -> None:
+        """Compare two documents; their texts are read and diffed on a worker thread.
+        ``why_missing(doc_id)`` says why a document has no text (shown in the summary)."""
         self._request += 1
         request = self._request
         self.header_a.set_document(doc_a)
@@ -179,7 +181,11 @@ class CompareView(QWidget):
         self.summary.setText("Comparing…")
 
         def job(progress, cancel):
-            return diff_texts(load_text(doc_a.id), load_text(doc_b.id))
+            texts = [load_text(doc_a.id), load_text(doc_b.id)]
+            notes = [f"{side}: no text, {why_missing(doc.id)}." for side, doc, text
+                     in (("Left", doc_a, texts[0]), ("Right", doc_b, texts[1]))
+                     if text is None and why_missing is not None]
+            return diff_texts(*texts), notes
 
         worker = Worker(job, name="compare", parent=self)
         worker.finished.connect(lambda d: self._apply(request, d))
@@ -202,9 +208,10 @@ class CompareView(QWidget):
         if request == self._request:
             self.summary.setText(f"Could not compare: {message}")
 
-    def _apply(self, request: int, diff: TextDiff) -> None:
+    def _apply(self, request: int, result: tuple[TextDiff, list[str]]) -> None:
         if request != self._request:
             return  # the user moved on to another pair
+        diff, notes = result
         self.diff = diff
         self._syncing = True
         try:
@@ -214,8 +221,8 @@ class CompareView(QWidget):
             self._syncing = False
         changes = len([b for b in diff.blocks if b[4] != "equal"])
         unit = "lines" if diff.by_lines else "words"
-        self.summary.setText(f"{diff.similarity:.0%} of {unit} shared · {changes} differing passage"
-                             f"{'' if changes == 1 else 's'}")
+        self.summary.setText(" ".join([f"{diff.similarity:.0%} of {unit} shared · {changes} differing passage"
+                                       f"{'' if changes == 1 else 's'}", *notes]))
         self._change_index = -1
         self.prev_button.setEnabled(changes > 0)
         self.next_button.setEnabled(changes > 0)

@@ -183,7 +183,7 @@ class PairSetViewsMixin:
     def _grouping_changed(self, grouping: Any) -> None:
         docs = self.collection.data.docs if self.collection and self.collection.data else {}
         self.clusters.set_grouping(grouping, docs)
-        dropped = sum(len(g.covered_by) for g in grouping.groups)
+        dropped = grouping.covered_count()  # from the arrays: no group is made for it
         self.threshold.set_counts(self.collection.pairs_at_threshold(), len(grouping.groups), dropped)
 
     def _show_pair(self, pair: Any) -> None:
@@ -197,7 +197,7 @@ class PairSetViewsMixin:
             return
         docs, store = self.collection.data.docs, self.collection.store
         if a in docs and b in docs:
-            self.compare.show_pair(docs[a], docs[b], store.documents.text)
+            self.compare.show_pair(docs[a], docs[b], store.documents.text, store.documents.text_missing)
 
 
 def _params_text(params: dict) -> str:

@@ -6,7 +6,8 @@ their documents with the scan's method in one call (``finish``: the method's bat
 not its per-call overhead once per document), and the sketch bytes come back on the
 document as the attribute ``sketch_blob``. Once the collection has a text dictionary the
 extractor carries it (``dictionary``) and the worker also compresses each text as the
-store keeps it (``store.text_codec``): the text comes back as the attribute ``text_blob``
+store keeps it (``store.text_codec``; a text that is its own file, from the start, as the
+mark of ``store.originals``): the text comes back as the attribute ``text_blob``
 and, unless ``keep_text``, without the text itself (half the bytes to send, nothing to
 compress in the process that writes). The main process then only writes. A worker that
 cannot sketch (any exception) leaves both attributes off and keeps the text, and the main
@@ -25,6 +26,7 @@ from ..core.normalize import normalize
 from ..ingest.document import ExtractedDocument, FileEntry
 from ..ingest.extract import extract_entry
 from ..ingest.options import ExtractOptions
+from ..store.originals import ORIGINAL, is_original
 from ..store.text_codec import encoder_of
 from . import completion
 
@@ -98,11 +100,16 @@ class SketchingExtractor:
         if words is not None:
             for d, row in zip(ok, words):
                 setattr(d, WORDS_ATTR, row.tobytes())
-        if self.dictionary is None:
-            return
-        encode = _encoder(self.dictionary)
+        # a text that is its own file is stored as a mark (store.originals), else compressed
+        # once the collection has a dictionary (before, the scan's process compresses it)
+        encode = None if self.dictionary is None else _encoder(self.dictionary)
         for d in ok:
-            setattr(d, TEXT_ATTR, encode(d.text))
+            if is_original(d.text, container=d.container, size=d.size, xxh128=d.xxh128):
+                setattr(d, TEXT_ATTR, ORIGINAL)
+            elif encode is not None:
+                setattr(d, TEXT_ATTR, encode(d.text))
+            else:
+                continue
             if not self.keep_text:
                 d.text = None
 

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from .check import TABLES, connect_read_only
+from .originals import ORIGINAL
 from .text_codec import TEXT_ERRORS, TextCodec, dictionary_fetcher
 from .types import StoreError
 
@@ -143,6 +144,9 @@ def _sound(rows: list[tuple], decode: Callable[[bytes], str] | None) -> list[tup
         return [r[1:] for r in rows]
     kept = []
     for r in rows:
+        if r[2] == ORIGINAL:  # the mark of a text read from its file (store.originals)
+            kept.append(r[1:])
+            continue
         try:
             decode(r[2])  # (rowid, doc_id, data)
         except (*TEXT_ERRORS, TypeError, UnicodeDecodeError):

@@ -19,6 +19,7 @@ from sqlalchemy import Connection
 from ..core.methods import get_method
 from ._sql import chunks, dec_path, enc_path, placeholders
 from .email import email_row
+from .originals import ORIGINAL, is_original
 from .text_codec import TextCodec, encode_texts
 
 
@@ -35,8 +36,9 @@ class DocWrite:
     """One extracted document to record (see :func:`write_documents`).
 
     ``doc_id`` is the row to update (same path, or a moved document), None for a new one;
-    ``text`` is written when given, or ``text_blob``, the text already compressed with the
-    collection's current dictionary (``store.text_codec``, by an extraction worker); ``sketch`` is stored under the method and key of the
+    ``text`` is written when given (only a mark when the text is the document's own file,
+    ``store.originals``), or ``text_blob``, the text as stored, already compressed with the
+    collection's current dictionary (``store.text_codec``) or the mark, by an extraction worker; ``sketch`` is stored under the method and key of the
     call when given; ``content_changed`` drops the document's old sketches of every method.
     """
 
@@ -131,6 +133,8 @@ def write_documents(
                     held.pop(doc_id, None)
         if d.text_blob is not None:
             blobs.append((doc_id, d.text_blob))
+        elif d.text is not None and is_original(d.text, container=d.container, size=d.size, xxh128=d.xxh128):
+            blobs.append((doc_id, ORIGINAL))  # the file is the text: read from it when asked
         elif d.text is not None:
             texts.append(d.text)
             text_ids.append(doc_id)

@@ -77,3 +77,16 @@ def test_a_new_pair_replaces_a_slower_old_one(qtbot):
     assert _background_at(view.text_a, 0) != LEFT_COLOUR
     assert _background_at(view.text_b, 0) != RIGHT_COLOUR
     assert _background_at(view.text_b, len("same words n")) == RIGHT_COLOUR
+
+
+def test_a_side_without_text_says_why(qtbot):
+    view = CompareView()
+    qtbot.addWidget(view)
+    why = {2: "its text is read from /archive/box/b.txt, and the file is no longer there: rescan to read it again"}
+    with qtbot.waitSignal(view.loaded, timeout=10000):
+        view.show_pair(doc(1, "a.txt"), doc(2, "b.txt"), {1: "The minutes of the board."}.get, why.get)
+    assert view.text_a.toPlainText() == "The minutes of the board."
+    assert view.text_b.toPlainText() == ""
+    assert "Right: no text, its text is read from /archive/box/b.txt, and the file is no longer there" \
+        in view.summary.text()
+    assert "Left:" not in view.summary.text()

@@ -32,15 +32,19 @@ def variant(text: str, seed: int, changes: int = 3) -> str:
     return " ".join(words)
 
 
-def make_corpus(folder: Path, n: int = 12, dup_every: int = 3, seed: int = 0) -> dict[str, str]:
-    """Write n text files; every ``dup_every``-th is a near-duplicate of the one before."""
+def make_corpus(folder: Path, n: int = 12, dup_every: int = 3, seed: int = 0, kept: bool = False) -> dict[str, str]:
+    """Write n text files; every ``dup_every``-th is a near-duplicate of the one before.
+
+    ``kept``: each file starts with a byte order mark, so its text is not its bytes and the
+    store keeps it compressed (a plain UTF-8 file's text is read from the file:
+    ``store.originals``)."""
     folder.mkdir(parents=True, exist_ok=True)
     files = {}
     prev = ""
     for k in range(n):
         text = variant(prev, seed + k) if k % dup_every == dup_every - 1 and prev else text_of(seed * 1000 + k)
         name = f"doc{k:03d}.txt"
-        (folder / name).write_text(text, encoding="utf-8")
+        (folder / name).write_text(text, encoding="utf-8-sig" if kept else "utf-8")
         files[name] = text
         prev = text
     return files
