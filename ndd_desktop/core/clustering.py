@@ -2,9 +2,16 @@
 principal groups that keep chains (A~B~C with A not like C) visible.
 
 Edges arrive as parallel arrays ``i, j`` (and ``score``) of document indices in ``[0, n)``.
-Without constraints the components are found with vectorised hooking and pointer jumping;
-with constraints only the components that hold a cannot-link pair are replayed edge by edge
-through a :class:`UnionFind`, so the Python loop runs over the few edges that need it.
+Without constraints the components are found by a compiled union-find
+(``core.clustering_kernel``); with constraints only the components that hold a cannot-link
+pair are replayed edge by edge through a :class:`UnionFind`, so the Python loop runs over
+the few edges that need it.
+
+The groups come in two forms: :func:`component_group_arrays` and
+:func:`principal_group_arrays` return every group at once as slices of flat arrays
+(:class:`GroupArrays`, formed by compiled loops: what the pipeline uses at a million
+documents), and :func:`component_groups` and :func:`principal_groups` the same groups as a
+list of :class:`Group` objects.
 """
 
 from __future__ import annotations
@@ -102,31 +109,12 @@ def _as_edges(n: int, i, j) -> tuple[np.ndarray, np.ndarray]:
     return i, j
 
 
-def _roots_vectorised(n: int, i: np.ndarray, j: np.ndarray) -> np.ndarray:
-    """Root (smallest member) of every node's component, without a per-edge Python loop.
+def _roots(n: int, i: np.ndarray, j: np.ndarray) -> np.ndarray:
+    """Root (smallest member) of every node's component, by the compiled union-find."""
+    from . import clustering_kernel
 
-    Hook the larger of two roots under the smaller, then pointer-jump until every node
-    points at its root; repeat until no edge joins two different roots. ``parent[x] <= x``
-    holds throughout, so no cycle can form.
-    """
-    parent = np.arange(n, dtype=np.int64)
-    keep = i != j
-    i, j = i[keep], j[keep]
-    while i.shape[0]:
-        pi, pj = parent[i], parent[j]
-        lo, hi = np.minimum(pi, pj), np.maximum(pi, pj)
-        live = lo != hi
-        if not live.any():
-            break
-        lo, hi = lo[live], hi[live]
-        i, j = i[live], j[live]  # edges inside one component are done for good
-        np.minimum.at(parent, hi, lo)
-        while True:
-            grand = parent[parent]
-            if np.array_equal(grand, parent):
-                break
-            parent = grand
-    return parent
+    clustering_kernel.load()
+    return clustering_kernel.component_roots(n, i, j)
 
 
 def connected_components(n: int, i, j, cannot_link=None) -> np.ndarray:
@@ -137,14 +125,19 @@ def connected_components(n: int, i, j, cannot_link=None) -> np.ndarray:
     into one component is skipped. Documents without edges are components of one.
     """
     i, j = _as_edges(n, i, j)
-    roots = _roots_vectorised(n, i, j)
+    return _compact(_component_ids(n, i, j, cannot_link))
+
+
+def _component_ids(n: int, i: np.ndarray, j: np.ndarray, cannot_link) -> np.ndarray:
+    """A component id in ``[0, 2n)`` per document (not compact; see connected_components)."""
+    roots = _roots(n, i, j)
     cl = _cannot_link_array(n, cannot_link)
     if cl.shape[0] == 0:
-        return _compact(roots)
+        return roots
     # Only components holding a cannot-link pair depend on the edge order: replay those.
     conflicted = np.unique(roots[cl[:, 0]][roots[cl[:, 0]] == roots[cl[:, 1]]])
     if conflicted.shape[0] == 0:
-        return _compact(roots)
+        return roots
     in_conflict = np.zeros(n, dtype=bool)
     in_conflict[conflicted] = True
     node_conflict = in_conflict[roots]
@@ -158,7 +151,7 @@ def connected_components(n: int, i, j, cannot_link=None) -> np.ndarray:
     members = np.flatnonzero(node_conflict)
     # Replayed components get ids above n so they cannot clash with untouched roots.
     final[members] = n + np.fromiter((uf.find(int(x)) for x in members), dtype=np.int64, count=members.shape[0])
-    return _compact(final)
+    return final
 
 
 def _cannot_link_array(n: int, cannot_link) -> np.ndarray:
@@ -186,125 +179,107 @@ class Group:
         return int(self.members.shape[0])
 
 
+@dataclass(frozen=True)
+class GroupArrays:
+    """Groups as slices of flat arrays: group k is ``members[offsets[k]:offsets[k + 1]]``,
+    principal first, with ``scores`` alongside (as in :class:`Group`)."""
+
+    offsets: np.ndarray  # int64, one more than there are groups
+    members: np.ndarray  # int64 document indices
+    scores: np.ndarray  # float64; 1.0 for each principal, NaN: no edge to the principal
+
+    def __len__(self) -> int:
+        return int(self.offsets.shape[0] - 1)
+
+    def principals(self) -> np.ndarray:
+        """The principal of each group."""
+        return self.members[self.offsets[:-1]]
+
+    def group_of(self, n: int) -> np.ndarray:
+        """Group index of each of ``n`` documents (int64), -1 for documents in no group."""
+        labels = np.full(n, -1, dtype=np.int64)
+        labels[self.members] = np.repeat(np.arange(len(self), dtype=np.int64), np.diff(self.offsets))
+        return labels
+
+    def as_groups(self) -> list[Group]:
+        """The groups as :class:`Group` objects."""
+        bounds = self.offsets.tolist()
+        return [Group(int(self.members[lo]), self.members[lo:hi], self.scores[lo:hi])
+                for lo, hi in zip(bounds[:-1], bounds[1:])]
+
+
+def _no_groups() -> GroupArrays:
+    return GroupArrays(np.zeros(1, dtype=np.int64), np.empty(0, dtype=np.int64), np.empty(0, dtype=np.float64))
+
+
 def _component_edges(n: int, i, j, score, lengths, cannot_link):
     """Validated edges inside components (self-loops and edges cut by cannot-link dropped),
-    with their scores, the lengths and the component labels."""
+    with their scores, the lengths (float64) and the component ids (in ``[0, 2n)``)."""
     i, j = _as_edges(n, i, j)
     score = np.asarray(score, dtype=np.float64).reshape(-1)
     lengths = np.asarray(lengths).reshape(-1)
     if score.shape != i.shape or lengths.shape[0] != n:
         raise ValueError("score must match the edges and lengths must have n entries")
-    labels = connected_components(n, i, j, cannot_link)
+    labels = _component_ids(n, i, j, cannot_link)
     keep = (i != j) & (labels[i] == labels[j])
-    return i[keep], j[keep], score[keep], lengths, labels
+    if not keep.all():
+        i, j, score = i[keep], j[keep], score[keep]
+    return i, j, score, lengths.astype(np.float64), labels
 
 
-def principal_groups(n: int, i, j, score, lengths, cannot_link=None) -> list[Group]:
-    """Principal groups inside the connected components of the edges.
+def principal_group_arrays(n: int, i, j, score, lengths, cannot_link=None) -> GroupArrays:
+    """Principal groups inside the connected components of the edges, as arrays.
 
     Within each component the longest unassigned document (ties: lower index) leads a
     group and takes every unassigned document it shares an edge with; repeat until the
     component is used up. A leader that finds no unassigned neighbour forms no group, so
     every group has at least two members and each member has an edge to its principal.
-    Edges across components (skipped because of ``cannot_link``) are ignored. Repeated
-    edges keep their highest score. Groups come out in the order they were formed.
+    Members after the principal come by descending score, then index. Edges across
+    components (skipped because of ``cannot_link``) are ignored. Repeated edges keep their
+    highest score. Groups come out in the order they were formed.
     """
-    i, j, score, lengths, labels = _component_edges(n, i, j, score, lengths, cannot_link)
-    # Adjacency in both directions, grouped by source (repeated edges are resolved later).
-    src = np.concatenate((i, j))
-    order = np.argsort(src, kind="stable")
-    src = src[order]
-    dst = np.concatenate((j, i))[order]
-    sc = np.concatenate((score, score))[order]
-    start = np.searchsorted(src, np.arange(n + 1, dtype=np.int64))
+    from . import clustering_kernel
 
-    has_edge = start[1:] > start[:-1]
+    i, j, score, lengths, _ = _component_edges(n, i, j, score, lengths, cannot_link)
+    if i.shape[0] == 0:
+        return _no_groups()
+    has_edge = np.zeros(n, dtype=bool)
+    has_edge[i] = True
+    has_edge[j] = True
     nodes = np.flatnonzero(has_edge)
-    nodes = nodes[np.lexsort((nodes, -lengths[nodes]))]  # longest first, then lower index
-    # The greedy pass is sequential by nature; plain lists keep its per-step cost small.
-    dst_l, start_l = dst.tolist(), start.tolist()
-    assigned = bytearray(n)
-    leaders: list[int] = []
-    taken: list[int] = []  # positions into dst/sc of each group's non-principal members
-    bounds = [0]
-    for leader in nodes.tolist():
-        if assigned[leader]:
-            continue
-        free = [k for k in range(start_l[leader], start_l[leader + 1]) if not assigned[dst_l[k]]]
-        if not free:
-            continue
-        assigned[leader] = 1
-        for k in free:
-            assigned[dst_l[k]] = 1
-        leaders.append(leader)
-        taken.extend(free)
-        bounds.append(len(taken))
-    if not leaders:
-        return []
-    pos = np.asarray(taken, dtype=np.int64)
-    gid = np.repeat(np.arange(len(leaders)), np.diff(bounds))
-    # A repeated edge appears twice in a group: keep its highest score.
-    order = np.lexsort((-sc[pos], dst[pos], gid))
-    pos, gid = pos[order], gid[order]
-    first = np.ones(pos.shape[0], dtype=bool)
-    first[1:] = (gid[1:] != gid[:-1]) | (dst[pos[1:]] != dst[pos[:-1]])
-    pos, gid = pos[first], gid[first]
-    order = np.lexsort((dst[pos], -sc[pos], gid))  # per group: score descending, then index
-    pos = pos[order]
-    bounds = np.searchsorted(gid, np.arange(len(leaders) + 1)).tolist()
-    member_parts = np.split(dst[pos], bounds[1:-1])
-    score_parts = np.split(sc[pos], bounds[1:-1])
-    one = np.ones(1, dtype=np.float64)
-    return [
-        Group(leader, np.concatenate(([leader], m)).astype(np.int64), np.concatenate((one, s)))
-        for leader, m, s in zip(leaders, member_parts, score_parts)
-    ]
+    nodes = nodes[np.argsort(-lengths[nodes], kind="stable")]  # longest first, then lower index
+    clustering_kernel.load()
+    return GroupArrays(*clustering_kernel.principal_pass(n, i, j, score, nodes))
 
 
-def component_groups(n: int, i, j, score, lengths, cannot_link=None) -> list[Group]:
-    """One group per connected component of the edges, led by its hub.
+def principal_groups(n: int, i, j, score, lengths, cannot_link=None) -> list[Group]:
+    """:func:`principal_group_arrays` as a list of :class:`Group` objects."""
+    return principal_group_arrays(n, i, j, score, lengths, cannot_link).as_groups()
+
+
+def component_group_arrays(n: int, i, j, score, lengths, cannot_link=None) -> GroupArrays:
+    """One group per connected component of the edges, led by its hub, as arrays.
 
     The principal of a component is the document with the most distinct neighbours (ties:
     the longer document, then the lower index): in a chain of partial copies the source is
-    usually the one every copy touches, and it need not be the longest. ``members`` starts
-    with the principal (score 1.0), then its direct neighbours by descending score, then the
-    documents reached only through others (score NaN: no edge to the principal), by index.
-    Repeated edges keep their highest score. Groups come out by their smallest member.
+    usually the one every copy touches, and it need not be the longest. The members start
+    with the principal (score 1.0), then its direct neighbours by descending score (then
+    index), then the documents reached only through others (score NaN: no edge to the
+    principal), by index. Repeated edges keep their highest score. Groups come out by their
+    smallest member.
     """
+    from . import clustering_kernel
+
     i, j, score, lengths, labels = _component_edges(n, i, j, score, lengths, cannot_link)
     if i.shape[0] == 0:
-        return []
-    lo, hi = np.minimum(i, j), np.maximum(i, j)
-    order = np.lexsort((-score, hi, lo))  # per distinct edge, the highest score first
-    lo, hi, score = lo[order], hi[order], score[order]
-    first = np.ones(lo.shape[0], dtype=bool)
-    first[1:] = (lo[1:] != lo[:-1]) | (hi[1:] != hi[:-1])
-    lo, hi, score = lo[first], hi[first], score[first]
-    degree = np.bincount(np.concatenate((lo, hi)), minlength=n)
-    nodes = np.flatnonzero(degree)
-    # Per component the best hub: sort by (label, -degree, -length, index), take the first.
-    ranked = nodes[np.lexsort((nodes, -lengths[nodes], -degree[nodes], labels[nodes]))]
-    lab = labels[ranked]
-    starts = np.flatnonzero(np.r_[True, lab[1:] != lab[:-1]])
-    principal_of = np.full(n, -1, dtype=np.int64)  # by component label
-    principal_of[lab[starts]] = ranked[starts]
-    to_principal = np.full(n, np.nan)
-    for a, b in ((lo, hi), (hi, lo)):
-        direct = principal_of[labels[a]] == a
-        to_principal[b[direct]] = score[direct]
-    groups = []
-    bounds = np.r_[starts, ranked.shape[0]].tolist()
-    for m in range(starts.shape[0]):
-        p = int(ranked[bounds[m]])  # ranked puts each component's hub first
-        others = ranked[bounds[m] + 1 : bounds[m + 1]]
-        s = to_principal[others]
-        direct = ~np.isnan(s)
-        d_order = np.lexsort((others[direct], -s[direct]))
-        members = np.concatenate(([p], others[direct][d_order], np.sort(others[~direct]))).astype(np.int64)
-        scores = np.concatenate(([1.0], s[direct][d_order], np.full(int((~direct).sum()), np.nan)))
-        groups.append(Group(p, members, scores))
-    groups.sort(key=lambda g: int(g.members.min()))
-    return groups
+        return _no_groups()
+    clustering_kernel.load()
+    return GroupArrays(*clustering_kernel.hub_groups(n, i, j, score, lengths, labels))
+
+
+def component_groups(n: int, i, j, score, lengths, cannot_link=None) -> list[Group]:
+    """:func:`component_group_arrays` as a list of :class:`Group` objects."""
+    return component_group_arrays(n, i, j, score, lengths, cannot_link).as_groups()
 
 
 def group_labels(groups: list[Group], n: int) -> np.ndarray:

@@ -8,12 +8,18 @@ on until every member is a keeper or directly linked to one. This is the classic
 dominating set of the group's graph, in the order the keeper rule gives, so the keeper rule
 still decides which version is kept first and the extra keepers are the ones it would have
 preferred among what is left.
+
+:func:`choose_keepers` covers one group given as Python mappings; :func:`cover_groups` covers
+every group of a grouping at once, over arrays (a compiled loop, ``core.cover_kernel``), with
+the same result group by group.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Iterable, Mapping, Sequence
+
+import numpy as np
 
 
 @dataclass(frozen=True)
@@ -75,3 +81,62 @@ def _better(v: float | None, held: float | None) -> bool:
     if v is None:
         return False
     return held is None or v > held
+
+
+@dataclass(frozen=True)
+class CoverArrays:
+    """The covers of many groups: group k's keepers, in the order chosen, are
+    ``kept[kept_offsets[k]:kept_offsets[k + 1]]``; per document, the keeper covering it
+    (``covered_by``, -1: none: a keeper, or in no group), the value of that link
+    (``value``, NaN: a link without a value) and the number of its first cover
+    (``sequence``: the order :attr:`Cover.covered_by` would list it in)."""
+
+    kept_offsets: np.ndarray
+    kept: np.ndarray
+    covered_by: np.ndarray
+    value: np.ndarray
+    sequence: np.ndarray
+
+    def cover(self, group: int, members: np.ndarray) -> Cover:
+        """Group ``group`` (of ``members``) as a :class:`Cover`, with Python ints and floats
+        (None for a link without a value)."""
+        kept = self.kept[self.kept_offsets[group]:self.kept_offsets[group + 1]]
+        covered = members[self.covered_by[members] >= 0]
+        covered = covered[np.argsort(self.sequence[covered], kind="stable")]
+        values = self.value[covered].tolist()
+        return Cover(tuple(kept.tolist()), {m: (k, None if v != v else v) for m, k, v in
+                                            zip(covered.tolist(), self.covered_by[covered].tolist(), values)})
+
+
+def cover_groups(n: int, offsets, members, rank, first, fixed, link_a, link_b, link_value) -> CoverArrays:
+    """The keepers of every group ``members[offsets[k]:offsets[k + 1]]`` (documents ``< n``),
+    as :func:`choose_keepers` would choose them group by group.
+
+    Args:
+        rank: per document, its place in the keeper order (smaller first; distinct within a
+            group).
+        first: per group, the member taken first in the order (the group's keeper); the
+            rest follow by ``rank``.
+        fixed: per document (bool), kept whatever its links.
+        link_a, link_b, link_value: the direct links, one per pair (value NaN: a link
+            without a value); links between two groups are ignored.
+    """
+    from . import cover_kernel
+
+    offsets = np.asarray(offsets, dtype=np.int64)
+    members = np.asarray(members, dtype=np.int64)
+    first = np.asarray(first, dtype=np.int64)
+    rank = np.asarray(rank, dtype=np.int64)
+    fixed = np.asarray(fixed, dtype=np.bool_)
+    if rank.shape[0] != n or fixed.shape[0] != n or first.shape[0] != offsets.shape[0] - 1:
+        raise ValueError("rank and fixed need n entries and first one per group")
+    if first.shape[0]:
+        group_of = np.full(n, -1, dtype=np.int64)
+        group_of[members] = np.repeat(np.arange(first.shape[0]), np.diff(offsets))
+        if (group_of[first] != np.arange(first.shape[0])).any():
+            raise ValueError("each group's first member must be one of its members")
+    cover_kernel.load()
+    start, other, val = cover_kernel.link_lists(n, np.asarray(link_a, dtype=np.int64),
+                                                np.asarray(link_b, dtype=np.int64),
+                                                np.asarray(link_value, dtype=np.float64))
+    return CoverArrays(*cover_kernel.cover_groups(n, offsets, members, rank, first, fixed, start, other, val))
