@@ -14,6 +14,12 @@ Two ways to form groups (``grouping``):
   floor. Measured on labelled collections in docs/quality.md.
 * ``"principal"``: the longest document leads a group of the documents directly similar to
   it (``core.clustering.principal_groups``), so every member is similar to its principal.
+
+The work is done over arrays (``pipeline.pair_graph``: the pair set and its documents as
+columns; ``core.clustering``'s and ``core.cover``'s compiled loops: every group, keeper
+and cover at once), and the groups come back as a ``pipeline.group_list.GroupList``, which
+makes each ``DocGroup`` when it is read: a regrouping of 50,000 groups costs tens of
+milliseconds, not seconds.
 """
 
 from __future__ import annotations
@@ -25,11 +31,11 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from ..core.clustering import component_groups, principal_groups
-from ..core.cover import choose_keepers
-from ..ingest.reasons import TEXT_TRUNCATED
+from ..core.clustering import component_group_arrays, principal_group_arrays
+from ..core.cover import cover_groups
 from ..store import DocumentInfo, PairArrays, Store
-from .pair_lookup import PairLookup
+from .group_list import GroupList
+from .pair_graph import PairGraph
 
 KEEPER_RULES = ("reference-oldest", "oldest", "newest", "longest", "folder-priority", "latest")
 MEASURES = ("score", "containment")
@@ -80,10 +86,20 @@ class Grouping:
     group because their text was truncated (compared on a prefix only) and no document of
     the same bytes matched them; ``pair_count``: the edges used."""
 
-    groups: list[DocGroup]
+    groups: Sequence[DocGroup]  # a GroupList from groups_at; any list of DocGroup will do
     left_out: set[int] = field(default_factory=set)
     pair_count: int = 0
     partial: set[int] = field(default_factory=set)
+
+    def member_count(self) -> int:
+        """The documents in all groups."""
+        count = getattr(self.groups, "member_count", None)
+        return count() if count is not None else sum(len(g.members) for g in self.groups)
+
+    def covered_count(self) -> int:
+        """The members an export leaves out, over all groups (each duplicates a keeper)."""
+        count = getattr(self.groups, "covered_count", None)
+        return count() if count is not None else sum(len(g.covered_by) for g in self.groups)
 
 
 def _date(d: DocumentInfo) -> float:
@@ -129,6 +145,16 @@ def keeper_key(rule: str, folder_priority: Sequence[str] = (),
     raise ValueError(f"unknown keeper rule {rule!r} (known: {', '.join(KEEPER_RULES)})")
 
 
+def load_kernels() -> None:
+    """Load the compiled loops the grouping runs (numba's import and its cache: about a
+    second, once per process) now rather than in the first grouping; the window does it
+    on a worker while it reads a pair set."""
+    from ..core import clustering_kernel, cover_kernel
+
+    clustering_kernel.load()
+    cover_kernel.load()
+
+
 def groups_at(
     store: Store,
     method: str,
@@ -141,6 +167,7 @@ def groups_at(
     grouping: str = "components",
     arrays: PairArrays | None = None,
     docs: dict[int, DocumentInfo] | None = None,
+    graph: PairGraph | None = None,
 ) -> Grouping:
     """Group the stored pairs of (method, pairs_key) at ``threshold``.
 
@@ -149,7 +176,9 @@ def groups_at(
     group wins over ``keeper_rule``. ``grouping`` is "components" or "principal" (see the
     module docstring). ``arrays``: the pair set already read with ``store.pair_arrays``
     (the window keeps it, so moving the threshold does not read it again); ``docs``: documents
-    already read, by id (the rest are read from the store).
+    already read, by id (the rest are read from the store); ``graph``: both already prepared
+    (``pipeline.pair_graph.PairGraph``; the window keeps one per pair set, so a regrouping
+    redoes only what depends on the threshold).
 
     Raises:
         ValueError: an unknown measure, grouping or keeper rule.
@@ -158,102 +187,181 @@ def groups_at(
         raise ValueError(f"unknown measure {measure!r} (known: {', '.join(MEASURES)})")
     if grouping not in GROUPINGS:
         raise ValueError(f"unknown grouping {grouping!r} (known: {', '.join(GROUPINGS)})")
-    sort_key = keeper_key(keeper_rule, folder_priority)
-    pa = arrays if arrays is not None else store.pairs.arrays(method, pairs_key)
-    value = pa.score
-    if measure == "containment" and len(pa):
-        cont = np.fmax(pa.cont_ab, pa.cont_ba)
-        value = np.where(np.isnan(cont), pa.score, cont)
+    keeper_key(keeper_rule, folder_priority)  # an unknown rule raises before anything is read
     verdicts = store.review.verdicts()
+    if graph is None:
+        pa = arrays if arrays is not None else store.pairs.arrays(method, pairs_key)
+        graph = _graph_at(store, pa, docs, measure, threshold)
+    named = {x for pair in verdicts for x in pair}
+    if named:
+        unknown = sorted(x for x, p in zip(sorted(named), graph.positions(sorted(named)).tolist()) if p < 0)
+        found = store.documents.all(unknown) if unknown else []
+        if found:  # documents of a verdict the graph does not hold: a graph with them too
+            graph = PairGraph(graph.arrays, {**graph.docs, **{d.id: d for d in found}})
+    return _group(store, graph, float(threshold), measure, keeper_rule, tuple(folder_priority), grouping, verdicts)
+
+
+def _graph_at(store: Store, pa: PairArrays, docs: dict[int, DocumentInfo] | None, measure: str,
+              threshold: float) -> PairGraph:
+    """A graph of the pairs with the documents of those at ``threshold`` and of the verdicts
+    (the others cannot become edges), reading from the store those ``docs`` lacks."""
+    bare = PairGraph(pa, {})
+    value = bare.values(measure)[0]
     keep = value >= threshold
-    pair_value = PairLookup(pa.a, pa.b, value)
-    edges = {(int(a), int(b)): float(v) for a, b, v in zip(pa.a[keep], pa.b[keep], value[keep])}
-    above = {x for e in edges for x in e}  # before the reviewer's constraints
-    cannot = []
-    for (a, b), verdict in verdicts.items():
-        if verdict == "not_duplicate":
-            edges.pop((a, b), None)
-            cannot.append((a, b))
-        elif verdict == "duplicate":
-            edges[(a, b)] = pair_value.get((a, b), 1.0)
-    ids = sorted({x for e in edges for x in e} | above)
-    if not ids:
-        return Grouping([], set(), 0)
+    verdicts = store.review.verdicts()
+    wanted = np.unique(np.concatenate((pa.a[keep], pa.b[keep],
+                                       np.asarray([x for pair in verdicts for x in pair], dtype=np.int64))))
     known = docs or {}
-    docs = {i: known[i] for i in ids if i in known}
-    missing = [i for i in ids if i not in docs]
+    have = {i: known[i] for i in wanted.tolist() if i in known}
+    missing = [i for i in wanted.tolist() if i not in have]
     if missing:
-        docs.update((d.id, d) for d in store.documents.all(missing))
-    ids = [i for i in ids if i in docs]  # documents gone since the pairs were stored
+        have.update((d.id, d) for d in store.documents.all(missing))
+    return PairGraph(pa, have)
+
+
+_BIG = np.iinfo(np.int64).max
+
+
+def _group(store: Store, graph: PairGraph, threshold: float, measure: str, keeper_rule: str,
+           folder_priority: tuple[str, ...], grouping: str, verdicts: dict[tuple[int, int], str]) -> Grouping:
+    """groups_at over a prepared graph; see there."""
+    n = graph.n
+    value, order, neg_sorted, place = graph.values(measure)
+    top = order[:int(np.searchsorted(neg_sorted, -threshold, side="right"))]  # best first
+    ea, eb, ev = graph.a_pos[top], graph.b_pos[top], value[top]
+    present = np.zeros(n, dtype=bool)  # the documents of pairs at the threshold, and of joins
+    present[ea[ea >= 0]] = True
+    present[eb[eb >= 0]] = True
+    keep = (ea >= 0) & (eb >= 0)
+    dup = np.zeros(top.shape[0], dtype=bool)  # joined by a reviewer's "duplicate"
+    cannot: list[tuple[int, int]] = []
+    extra: list[tuple[float, int, int, float]] = []  # (value, a, b, link value) of joins below the threshold
+    if verdicts:
+        pairs = list(verdicts.items())
+        va = np.asarray([a for (a, _), _ in pairs], dtype=np.int64)
+        vb = np.asarray([b for (_, b), _ in pairs], dtype=np.int64)
+        idx = graph.pair_index(va, vb)
+        at = np.where(idx >= 0, place[np.maximum(idx, 0)], _BIG)  # place among the pairs by value
+        pa_, pb_ = graph.positions(va).tolist(), graph.positions(vb).tolist()
+        for ((_, _), verdict), k, x, y, p in zip(pairs, idx.tolist(), pa_, pb_, at.tolist()):
+            above = p < top.shape[0]
+            if verdict == "not_duplicate":
+                if above:
+                    keep[p] = False
+                if x >= 0 and y >= 0:
+                    cannot.append((x, y))
+            elif verdict == "duplicate":
+                if above:
+                    dup[p] = True
+                    continue
+                if x >= 0 and y >= 0:
+                    stored = float(value[k]) if k >= 0 else math.nan
+                    extra.append((1.0 if k < 0 else stored, x, y, stored))
+                present[[z for z in (x, y) if z >= 0]] = True
     # A text cut at the size limit was compared on its beginning only: two long files with
     # one beginning score 1.0 whatever follows. Such a document joins a group only through
     # a file of the very same bytes, so an export never leaves out content nobody compared.
-    cut = {i for i in ids if TEXT_TRUNCATED in (docs[i].reason or "")}
-    if cut:
-        edges = {(a, b): v for (a, b), v in edges.items()
-                 if not ((a in cut or b in cut) and docs[a].sha256 != docs[b].sha256)
-                 or verdicts.get((a, b)) == "duplicate"}  # a reviewer who looked decides
-    index = {doc_id: k for k, doc_id in enumerate(ids)}
-    items = sorted(((v, a, b) for (a, b), v in edges.items() if a in index and b in index), key=lambda t: (-t[0], t[1], t[2]))
-    i = np.array([index[a] for _, a, _ in items], dtype=np.int64)
-    j = np.array([index[b] for _, _, b in items], dtype=np.int64)
-    score = np.array([v for v, _, _ in items], dtype=np.float64)
-    lengths = np.array([docs[d].text_length for d in ids], dtype=np.int64)
-    cl = np.array([(index[a], index[b]) for a, b in cannot if a in index and b in index], dtype=np.int64).reshape(-1, 2)
-    form = component_groups if grouping == "components" else principal_groups
-    groups = form(len(ids), i, j, score, lengths, cl if len(cl) else None) if items else []
-    chosen = store.review.keepers()
-    formed = [[ids[int(m)] for m in g.members] for g in groups]
-    links = _links_within(formed, items, verdicts, pair_value)
-    out: list[DocGroup] = []
-    grouped: set[int] = set()
+    cut = graph.truncated & present
+    ea, eb, ev, dup = ea[keep], eb[keep], ev[keep], dup[keep]
+    link = ev.copy()
+    if extra:  # joins below the threshold, merged into the order by value, then (a, b)
+        extra.sort(key=lambda e: (-e[0], e[1], e[2]))
+        xv = np.asarray([e[0] for e in extra])
+        xa = np.asarray([e[1] for e in extra], dtype=np.int64)
+        xb = np.asarray([e[2] for e in extra], dtype=np.int64)
+        codes = ea * n + eb
+        at = []
+        for v, a, b, _ in extra:
+            lo = int(np.searchsorted(-ev, -v, side="left"))
+            hi = int(np.searchsorted(-ev, -v, side="right"))
+            at.append(lo + int(np.searchsorted(codes[lo:hi], a * n + b)))
+        ea, eb, ev = np.insert(ea, at, xa), np.insert(eb, at, xb), np.insert(ev, at, xv)
+        link = np.insert(link, at, np.asarray([e[3] for e in extra]))
+        dup = np.insert(dup, at, True)
+    if cut.any():
+        touch = np.flatnonzero((cut[ea] | cut[eb]) & ~dup)
+        if touch.shape[0]:
+            ids, docs = graph.ids, graph.docs
+            drop = [k for k, a, b in zip(touch.tolist(), ids[ea[touch]].tolist(), ids[eb[touch]].tolist())
+                    if docs[a].sha256 != docs[b].sha256]
+            if drop:
+                ok = np.ones(ea.shape[0], dtype=bool)
+                ok[drop] = False
+                ea, eb, ev, link = ea[ok], eb[ok], ev[ok], link[ok]
+    if not present.any():
+        return Grouping(GroupList(graph, value, _no_groups(), np.empty(0, dtype=np.int64), _no_cover(n)), set(), 0)
+    form = component_group_arrays if grouping == "components" else principal_group_arrays
+    cl = np.asarray(cannot, dtype=np.int64).reshape(-1, 2)
+    groups = form(n, ea, eb, ev, graph.length, cl if len(cl) else None)
+    group_of = groups.group_of(n)
+    sizes = np.diff(groups.offsets)
+    rank = graph.rank(keeper_rule)
+    if rank is None:
+        rank = _rank_by_key(store, graph, groups, keeper_rule, folder_priority)
+    chosen = np.zeros(n, dtype=bool)
+    chosen_pos = graph.positions(sorted(store.review.keepers()))
+    chosen[chosen_pos[chosen_pos >= 0]] = True
+    keepers = _keepers(groups, rank, chosen)
+    fixed = chosen.copy()
+    fixed[keepers] = True
+    # a reference keeper never leaves out another reference document
+    fixed[groups.members] |= graph.reference[groups.members] & np.repeat(graph.reference[keepers], sizes)
+    same = (group_of[ea] >= 0) & (group_of[ea] == group_of[eb])
+    cover = cover_groups(n, groups.offsets, groups.members, rank, keepers, fixed, ea[same], eb[same], link[same])
+    grouped = group_of >= 0
+    partial = cut & ~grouped
+    left_out = present & ~grouped & ~partial
+    return Grouping(GroupList(graph, value, groups, keepers, cover), set(graph.ids[left_out].tolist()),
+                    int(ea.shape[0]), set(graph.ids[partial].tolist()))
+
+
+def _keepers(groups, rank: np.ndarray, chosen: np.ndarray) -> np.ndarray:
+    """Each group's keeper (a position): its first member in keeper order among those a
+    reviewer chose, else among all."""
+    if len(groups) == 0:
+        return np.empty(0, dtype=np.int64)
+    by_rank = np.empty(rank.shape[0], dtype=np.int64)
+    by_rank[rank] = np.arange(rank.shape[0], dtype=np.int64)
+    starts = groups.offsets[:-1]
+    member_rank = rank[groups.members]
+    best = np.minimum.reduceat(member_rank, starts)
+    best_chosen = np.minimum.reduceat(np.where(chosen[groups.members], member_rank, _BIG), starts)
+    return by_rank[np.where(best_chosen < _BIG, best_chosen, best)]
+
+
+def _rank_by_key(store: Store, graph: PairGraph, groups, keeper_rule: str,
+                 folder_priority: tuple[str, ...]) -> np.ndarray:
+    """The keeper order of the rules that look at each document (folder priority, latest
+    version): the members sorted by ``keeper_key``, then every other position."""
+    version_rank = None
     if keeper_rule == "latest":  # the version order of every group, from their texts
         from .lineage import version_ranks
 
-        sort_key = keeper_key(keeper_rule, folder_priority, version_ranks(store, formed))
-    for n, (g, members) in enumerate(zip(groups, formed), start=1):
-        grouped.update(members)
-        principal = members[0]
-        scores: dict[int, float | None] = {}
-        direct: dict[int, bool] = {}
-        for m, sc in zip(members, g.scores.tolist()):
-            direct[m] = not math.isnan(sc)
-            if direct[m] and m != principal and pair_value.get((min(m, principal), max(m, principal))) is None:
-                scores[m] = None  # joined by a reviewer's "duplicate" on a pair with no stored score
-            elif direct[m]:
-                scores[m] = sc
-            else:  # linked through others: its own stored score with the principal, if any
-                scores[m] = pair_value.get((min(m, principal), max(m, principal)))
-        ranked = sorted((docs[m] for m in members), key=sort_key)
-        picked = [d.id for d in ranked if d.id in chosen]
-        keeper = picked[0] if picked else ranked[0].id
-        # A reviewer's keepers are all kept; a reference keeper never leaves out another
-        # reference document (the holdings are compared with the new folders, not among
-        # themselves: two copies already kept both stay).
-        fixed = [keeper, *picked]
-        if docs[keeper].reference:
-            fixed += [m for m in members if docs[m].reference]
-        cover = choose_keepers([keeper] + [d.id for d in ranked if d.id != keeper], links, fixed)
-        to_keeper = {m: (None if m == keeper else pair_value.get((min(m, keeper), max(m, keeper))))
-                     for m in members}
-        out.append(DocGroup(n, principal, members, scores, keeper, direct, cover.keepers,
-                            cover.covered_by, to_keeper))
-    partial = cut - grouped
-    return Grouping(out, set(ids) - grouped - partial, len(items), partial)
+        bounds = groups.offsets.tolist()
+        version_rank = version_ranks(store, [graph.ids[groups.members[lo:hi]].tolist()
+                                             for lo, hi in zip(bounds[:-1], bounds[1:])])
+    key = keeper_key(keeper_rule, folder_priority, version_rank)
+    docs, ids = graph.docs, graph.ids
+    members = groups.members.tolist()
+    ranked = sorted(members, key=lambda p: key(docs[int(ids[p])]))
+    rank = np.empty(graph.n, dtype=np.int64)
+    in_group = np.zeros(graph.n, dtype=bool)
+    in_group[members] = True
+    rest = np.flatnonzero(~in_group)
+    rank[np.asarray(ranked, dtype=np.int64)] = np.arange(len(ranked), dtype=np.int64)
+    rank[rest] = len(ranked) + np.arange(rest.shape[0], dtype=np.int64)
+    return rank
 
 
-def _links_within(groups: list[list[int]], items, verdicts, pair_value: PairLookup) -> dict[int, dict[int, float | None]]:
-    """The direct links between members of one group, both ways: every edge the groups were
-    formed from (pairs at the threshold, a reviewer's "duplicate"), with its stored value
-    (None for a reviewer's "duplicate" on a pair with no stored score)."""
-    group_of = {m: k for k, members in enumerate(groups) for m in members}
-    links: dict[int, dict[int, float | None]] = {}
-    for v, a, b in items:
-        ga = group_of.get(a)
-        if ga is None or ga != group_of.get(b):
-            continue
-        if verdicts.get((a, b)) == "duplicate":
-            v = pair_value.get((a, b))
-        links.setdefault(a, {})[b] = v
-        links.setdefault(b, {})[a] = v
-    return links
+def _no_groups():
+    from ..core.clustering import GroupArrays
+
+    return GroupArrays(np.zeros(1, dtype=np.int64), np.empty(0, dtype=np.int64), np.empty(0, dtype=np.float64))
+
+
+def _no_cover(n: int):
+    from ..core.cover import CoverArrays
+
+    e = np.empty(0, dtype=np.int64)
+    return CoverArrays(np.zeros(1, dtype=np.int64), e, np.full(n, -1, dtype=np.int64), np.full(n, np.nan),
+                       np.full(n, -1, dtype=np.int64))

@@ -1,0 +1,126 @@
+"""A pair set and its documents as arrays, prepared once for grouping at any threshold.
+
+The window groups its pair set again at every move of the threshold slider; what does not
+depend on the threshold is worked out here once: the documents as columns (ids sorted,
+lengths, dates, reference flags, truncated texts), each pair's endpoints as positions in
+those columns, the pairs sorted by value (so the pairs at a threshold are a prefix), a
+sorted table of pair codes (a stored value per pair without a dict of every pair) and the
+keeper rules' order of the documents. ``pipeline.grouping.groups_at`` builds one for a
+single call; the window's session keeps one per pair set shown.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+from typing import Mapping
+
+import numpy as np
+
+from ..ingest.reasons import TEXT_TRUNCATED
+from ..store import DocumentInfo, PairArrays
+
+#: keeper rules whose order comes from the columns alone (the others need each document)
+COLUMN_RULES = ("reference-oldest", "oldest", "newest", "longest")
+
+
+class PairGraph:
+    """The pairs of ``arrays`` over the documents of ``docs`` (by id); a pair with an
+    endpoint missing from ``docs`` has position -1 there and never becomes an edge."""
+
+    def __init__(self, arrays: PairArrays, docs: Mapping[int, DocumentInfo]):
+        self.arrays = arrays
+        self.docs = docs
+        ids = np.fromiter(docs.keys(), dtype=np.int64, count=len(docs))
+        ids.sort()
+        self.ids = ids
+        self.n = int(ids.shape[0])
+        info = [docs[i] for i in ids.tolist()]
+        self.length = np.fromiter((d.text_length for d in info), dtype=np.int64, count=self.n)
+        self.date = np.fromiter((math.inf if d.date is None or math.isnan(d.date) else d.date for d in info),
+                                dtype=np.float64, count=self.n)  # as pipeline.grouping._date
+        self.reference = np.fromiter((bool(d.reference) for d in info), dtype=bool, count=self.n)
+        self.truncated = np.fromiter((TEXT_TRUNCATED in (d.reason or "") for d in info), dtype=bool, count=self.n)
+        self.a_pos = self.positions(arrays.a)
+        self.b_pos = self.positions(arrays.b)
+        span = int(max(arrays.a.max(initial=0), arrays.b.max(initial=0))) + 1
+        codes = arrays.a.astype(np.int64) * span + arrays.b.astype(np.int64)
+        self._span = span
+        self._code_order = np.argsort(codes, kind="stable")
+        self._codes = codes[self._code_order]
+        self._lock = threading.Lock()
+        self._measures: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = {}
+        self._ranks: dict[str, np.ndarray] = {}
+
+    def positions(self, doc_ids) -> np.ndarray:
+        """The position of each document id in the columns, -1 where it is not there."""
+        doc_ids = np.asarray(doc_ids, dtype=np.int64)
+        if self.n == 0:
+            return np.full(doc_ids.shape[0], -1, dtype=np.int64)
+        pos = np.minimum(np.searchsorted(self.ids, doc_ids), self.n - 1)
+        return np.where(self.ids[pos] == doc_ids, pos, -1)
+
+    def pair_index(self, a, b) -> np.ndarray:
+        """The index in the pair arrays of each pair (a < b), -1 where it is not stored."""
+        a = np.asarray(a, dtype=np.int64)
+        b = np.asarray(b, dtype=np.int64)
+        out = np.full(a.shape[0], -1, dtype=np.int64)
+        inside = (a >= 0) & (a < self._span) & (b >= 0) & (b < self._span)
+        if self._codes.shape[0] == 0 or not inside.any():
+            return out
+        codes = a[inside] * self._span + b[inside]
+        k = np.minimum(np.searchsorted(self._codes, codes), self._codes.shape[0] - 1)
+        found = self._codes[k] == codes
+        out[np.flatnonzero(inside)[found]] = self._code_order[k[found]]
+        return out
+
+    def values(self, measure: str) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """``(value, order, neg_sorted, place)`` of a measure ("score" or "containment": the
+        larger containment, else the score): each pair's value, the pairs sorted by value
+        descending then (a, b), minus the values in that order (ascending: the pairs at a
+        threshold t are the first ``searchsorted(neg_sorted, -t, "right")``) and each pair's
+        place in the order."""
+        with self._lock:
+            got = self._measures.get(measure)
+            if got is None:
+                pa = self.arrays
+                value = pa.score
+                if measure == "containment" and len(pa):
+                    cont = np.fmax(pa.cont_ab, pa.cont_ba)
+                    value = np.where(np.isnan(cont), pa.score, cont)
+                value = np.asarray(value, dtype=np.float64)
+                order = np.lexsort((pa.b, pa.a, -value))
+                place = np.empty(order.shape[0], dtype=np.int64)
+                place[order] = np.arange(order.shape[0], dtype=np.int64)
+                got = self._measures[measure] = (value, order, -value[order], place)
+            return got
+
+    def stored(self, value: np.ndarray, a, b) -> np.ndarray:
+        """The stored ``value`` of each pair (a, b in either order), NaN where none is stored."""
+        a = np.asarray(a, dtype=np.int64)
+        b = np.asarray(b, dtype=np.int64)
+        idx = self.pair_index(np.minimum(a, b), np.maximum(a, b))
+        return np.where(idx >= 0, value[idx], np.nan)
+
+    def rank(self, rule: str) -> np.ndarray | None:
+        """Each position's place in the order of keeper rule ``rule`` (0: kept first; a
+        permutation of the positions), for the rules of :data:`COLUMN_RULES`; None for the
+        others. The same order as ``pipeline.grouping.keeper_key``'s sort key."""
+        if rule not in COLUMN_RULES:
+            return None
+        with self._lock:
+            got = self._ranks.get(rule)
+            if got is None:
+                ids, date = self.ids, self.date
+                if rule == "reference-oldest":
+                    order = np.lexsort((ids, date, ~self.reference))
+                elif rule == "oldest":
+                    order = np.lexsort((ids, date))
+                elif rule == "newest":
+                    order = np.lexsort((ids, np.where(date == math.inf, math.inf, -date)))
+                else:  # longest
+                    order = np.lexsort((ids, date, -self.length))
+                got = np.empty(self.n, dtype=np.int64)
+                got[order] = np.arange(self.n, dtype=np.int64)
+                self._ranks[rule] = got
+            return got
