@@ -14,13 +14,15 @@ no session state, so a caller may run them on another thread and hand the result
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
 import numpy as np
 
 from ..export import ExportOptions, plan_export
-from ..pipeline.grouping import GROUPINGS, KEEPER_RULES, groups_at
+from ..pipeline.grouping import GROUPINGS, KEEPER_RULES, groups_at, load_kernels
+from ..pipeline.pair_graph import PairGraph
 from ..store.settings import GROUPING_KEY, KEEPER_RULE_KEY, threshold_key
 from .selection import Selection, choose_grouping, choose_threshold, select
 
@@ -39,6 +41,19 @@ class PairSetData:
     complete_from: float | None = None  # see store.PairSet
     saved_threshold: float | None = None  # the reviewer's, kept in the store for this pair set
     documents: int = 0  # readable documents in the collection (most are in no pair)
+    graph: Any = None  # pipeline.pair_graph.PairGraph of arrays and docs, made by the first grouping
+
+    def pair_graph(self) -> Any:
+        """The pair set and its documents prepared for grouping (``pipeline.pair_graph``),
+        made on the first call and kept: a regrouping then redoes only what depends on the
+        threshold. Safe from any thread (a second caller waits for the first)."""
+        with _GRAPH_LOCK:
+            if self.graph is None:
+                self.graph = PairGraph(self.arrays, self.docs)
+            return self.graph
+
+
+_GRAPH_LOCK = threading.Lock()
 
 
 def read_pair_set(store, method: str, params: dict, pairs_key: str, floor: float) -> PairSetData:
@@ -56,6 +71,12 @@ def read_pair_set(store, method: str, params: dict, pairs_key: str, floor: float
     complete_from = pset.complete_from if pset is not None else None
     return PairSetData(method, dict(params), pairs_key, floor, arrays, docs, verdicts, complete_from,
                        store.settings.saved_threshold(method, pairs_key), store.documents.count())
+
+
+def prepare_grouping() -> None:
+    """Load what forming groups needs once per process (its compiled loops), so that the
+    first grouping does not wait for it; safe on any thread."""
+    load_kernels()
 
 
 class Session:
@@ -184,12 +205,12 @@ class Session:
             return None
         store, t, rule, prio, mode = self.store, self.threshold, self.keeper_rule, self.folder_priority, \
             self.grouping_mode
-        arrays = self.data.arrays if self.data is not None else self._arrays
-        docs = self.data.docs if self.data is not None else None
+        data = self.data
+        arrays = data.arrays if data is not None else self._arrays
 
         def job() -> Any:
             return groups_at(store, method, pairs_key, t, keeper_rule=rule, folder_priority=prio, grouping=mode,
-                             arrays=arrays, docs=docs)
+                             arrays=arrays, graph=data.pair_graph() if data is not None else None)
 
         return job
 

@@ -3,7 +3,10 @@
 The model holds the pipeline's ``Grouping`` as is and computes a row's texts only when the
 view asks for them (and keeps them until the next grouping), so showing a new grouping is a
 model reset that costs the same for ten groups or ten thousand; the view then asks for the
-rows it paints. Group rows have ``internalId`` 0; member rows carry their group's row + 1.
+rows it paints. The groups of ``groups_at`` are a ``pipeline.group_list.GroupList``, which
+makes a group's ``DocGroup`` only when it is read: the model reads only the groups the view
+shows, and asks the list (not every group) which row holds a group or a document. Group rows
+have ``internalId`` 0; member rows carry their group's row + 1.
 
 The Version column shows each member's place in its group's version order (1: the oldest,
 ``pipeline.lineage``), which arrives after the grouping (:meth:`ClusterModel.set_lineage`).
@@ -67,7 +70,7 @@ class ClusterModel(QAbstractItemModel):
         """Show the version order of the groups (``GroupOrder`` by group id); ids of groups
         not shown are ignored, so a late answer for an older grouping does no harm."""
         self.orders = {gid: o for gid, o in orders.items() if self.row_of_group(gid) is not None
-                       and set(o.order) == set(self.groups[self.row_of_group(gid)].members)}
+                       and set(o.order) == set(self._member_ids(self.row_of_group(gid)))}
         self._places = {gid: {m: k for k, m in enumerate(o.order, start=1)} for gid, o in self.orders.items()}
         self._texts = {}
         if self._sort[0] == VERSION_COLUMN:
@@ -75,6 +78,11 @@ class ClusterModel(QAbstractItemModel):
         elif self.groups:
             self.dataChanged.emit(self.group_index(0, VERSION_COLUMN),
                                   self.group_index(len(self.groups) - 1, VERSION_COLUMN))
+
+    def _member_ids(self, group_row: int) -> list[int]:
+        """The members of a group row, without making its ``DocGroup`` when the list can."""
+        member_ids = getattr(self.groups, "member_ids", None)
+        return member_ids(group_row) if member_ids is not None else self.groups[group_row].members
 
     def version_place(self, group_id: int, doc_id: int) -> int | None:
         """A member's place in its group's version order (1: the oldest), None before known."""
@@ -144,6 +152,9 @@ class ClusterModel(QAbstractItemModel):
 
     def row_of_group(self, group_id: Any) -> int | None:
         """The row of the group with ``group_id`` (None when it is not shown)."""
+        row_of = getattr(self.groups, "row_of", None)
+        if row_of is not None:  # a GroupList: group k + 1 is row k
+            return row_of(group_id)
         if self._row_of_group is None:
             self._row_of_group = {g.group_id: r for r, g in enumerate(self.groups)}
         return self._row_of_group.get(group_id)
@@ -154,6 +165,10 @@ class ClusterModel(QAbstractItemModel):
 
     def place_of(self, doc_id: Any) -> tuple[int, int] | None:
         """(group row, member row) of ``doc_id`` (its first group), or None."""
+        place_of = getattr(self.groups, "place_of", None)
+        if place_of is not None:  # a GroupList finds it in its arrays
+            place = place_of(doc_id)
+            return None if place is None else (place[0], self._display_row(place[0], doc_id))
         for r, g in enumerate(self.groups):  # a scan (each test is C code) beats building a map once per grouping
             if doc_id in g.members:
                 return r, self._display_row(r, doc_id)

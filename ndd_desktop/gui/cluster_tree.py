@@ -139,11 +139,12 @@ class ClusterTree(QWidget):
         selected when it is still in a group.
         """
         self.docs = docs
-        self.groups = list(grouping.groups) if grouping is not None else []
+        # the groups as they come (a GroupList makes each group when the view reads it)
+        self.groups = grouping.groups if grouping is not None else []
         expanded, current = set(self._expanded), self.current_document()
         self._expanded = set()
         self.model.set_groups(self.groups, docs)  # a reset: the view lays out the rows it shows
-        n_docs = sum(len(g.members) for g in self.groups)
+        n_docs = grouping.member_count() if grouping is not None else 0
         apart = sorted(getattr(grouping, "left_out", ()) or ())
         text = f"{len(self.groups):,} groups · {n_docs:,} documents"
         tip = ""

@@ -17,7 +17,7 @@ from PySide6.QtCore import QObject, Signal
 
 from ..app.analyses import lineage_job
 from ..app.selection import default_selection
-from ..app.session import PairSetData, Session, read_pair_set
+from ..app.session import PairSetData, Session, prepare_grouping, read_pair_set
 from ..store import Root, Store
 from .worker import Worker
 
@@ -44,6 +44,7 @@ class Collection(QObject):
         self._regroup_again = False
         self._lineage_worker: Worker | None = None
         self._lineage_again = False
+        self._grouping_prepared = False
         self._closed = False
 
     # the session's state, read by the views
@@ -104,6 +105,9 @@ class Collection(QObject):
         Without ``threshold``: the one saved for this pair set, else the method's default.
         """
         session = self.session
+        if not self._grouping_prepared:  # the grouping's compiled loops load while the pairs are read
+            self._grouping_prepared = True
+            self._run(prepare_grouping, lambda _: None, "prepare-grouping")
 
         def done(result: tuple[PairSetData, float]) -> None:
             session.show(*result)
