@@ -18,7 +18,7 @@ from ..core.band_grouping import band_grouping
 from ..core.method import Method
 from ..pipeline.config import ScanError
 from ..pipeline.pair_stage import compute_pairs
-from .bands import DaskBandGrouper
+from .bands import CLIENT_ROWS, DaskBandGrouper
 from .connect import open_client
 from .extract import PART_FILES, DaskExtractStage, warm_up
 
@@ -36,8 +36,10 @@ class DaskEngine:
     name = "dask"
 
     def __init__(self, scheduler: str | None = None, workers: int | None = None,
-                 part_files: int = PART_FILES) -> None:
+                 part_files: int = PART_FILES, client_rows: int = CLIENT_ROWS) -> None:
         self.scheduler, self.workers, self.part_files = scheduler, workers, part_files
+        #: group-bys of fewer rows run on the client (``bands.CLIENT_ROWS``)
+        self.client_rows = client_rows
         #: Files the scans of this engine handed to the workers.
         self.files_sent = 0
         self.client: Any = None
@@ -48,7 +50,7 @@ class DaskEngine:
         """Connect (or start the local cluster); ClusterError when that fails."""
         if self.client is None:
             self.client, self.cluster = open_client(self.scheduler, self.workers)
-            self.grouper = DaskBandGrouper(self.client)
+            self.grouper = DaskBandGrouper(self.client, client_rows=self.client_rows)
             try:
                 self.client.run(warm_up)
             except Exception:  # a worker that cannot warm up still reads (more slowly at first)

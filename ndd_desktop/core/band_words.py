@@ -55,6 +55,11 @@ def band_word_codes(words: np.ndarray, owners: np.ndarray | None, n: int) -> np.
         ordered = words[order]
         return run_pair_codes(owners[order], ordered[1:] == ordered[:-1], n)
     sort_words(words)
+    return sorted_word_codes(words, n)
+
+
+def sorted_word_codes(words: np.ndarray, n: int) -> np.ndarray:
+    """:func:`band_word_codes` of packed words that are already sorted."""
     return sorted_unique(_packed_pair_codes(words, np.uint64(DOC_BITS), n))  # np.unique hashes: 20x slower
 
 

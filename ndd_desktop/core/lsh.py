@@ -130,7 +130,9 @@ def bucket_pairs(keys: np.ndarray, r: int = 1, max_bucket: int | None = MAX_BUCK
         return np.empty((0, 2), dtype=np.int64)
     grouper = installed()
     if grouper is not None:  # elsewhere (a cluster), with the same keys: the same pairs
-        return grouper.feature_pairs(keys, r, max_bucket)
+        found = grouper.feature_pairs(keys, r, max_bucket)
+        if found is not None:
+            return found
     per_round = _columns_per_round(n)
     codes, counts = [], []
     for lo in range(0, k, per_round):

@@ -98,8 +98,8 @@ def band_pairs(
     if live.shape[0] < 2:
         return np.empty(0, np.int64), np.empty(0, np.int64)
     grouper = installed()
-    if grouper is not None:  # elsewhere (a cluster), with the same keys: the same pairs
-        u = grouper.set_band_codes(sketches, live, groups, r, bins)
+    u = None if grouper is None else grouper.set_band_codes(sketches, live, groups, r, bins)
+    if u is not None:  # found elsewhere (a cluster), with the same keys: the same pairs
         return u // n, u % n
     batches = band_key_batches(lens[live], bins)
     wide = n >= 1 << DOC_BITS

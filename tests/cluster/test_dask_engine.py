@@ -23,6 +23,7 @@ from ndd_desktop.cluster import ClusterError, DaskEngine
 from ndd_desktop.cluster.bands import DaskBandGrouper
 from ndd_desktop.cluster.connect import open_client, require_distributed
 from ndd_desktop.core import lsh, set_lsh
+from ndd_desktop.core.band_words import DOC_BITS, band_word_codes
 from ndd_desktop.core.band_grouping import band_grouping
 from ndd_desktop.pipeline import ScanConfig, ScanError, ScanJob
 from ndd_desktop.store import Root, Store
@@ -85,8 +86,9 @@ def run_scan(db: Path, folder: Path, method: str, engine=None, **kw):
 
 @pytest.fixture(scope="module")
 def engine():
-    """One DaskEngine on a LocalCluster of 2 worker processes for the whole module."""
-    eng = DaskEngine(workers=2, part_files=4).start()
+    """One DaskEngine on a LocalCluster of 2 worker processes for the whole module; every
+    group-by on the cluster, however small (client_rows=0)."""
+    eng = DaskEngine(workers=2, part_files=4, client_rows=0).start()
     yield eng
     eng.close()
 
@@ -150,12 +152,13 @@ def _set_sketches(n: int, seed: int) -> list[np.ndarray]:
 
 @pytest.mark.parametrize("shuffle", ["tasks", "p2p"])
 def test_band_group_by_on_the_cluster_equals_the_local_one(engine, shuffle):
-    grouper = DaskBandGrouper(engine.client, shuffle)
+    grouper = DaskBandGrouper(engine.client, shuffle, client_rows=0)
     sketches = _set_sketches(240, 3)
     i, j = set_lsh.band_pairs(sketches, 0.5)
     with band_grouping(grouper):
         di, dj = set_lsh.band_pairs(sketches, 0.5)
     assert grouper.stats["shuffle"] == shuffle and grouper.stats["map_parts"] >= 2
+    assert grouper.stats["arrays"] == (shuffle == "tasks")  # packed words go as sorted arrays
     assert len(i) > 240  # the groups pair up
     assert np.array_equal(i, di) and np.array_equal(j, dj)
     # small sets (bottom-k-like): SMALL_BINS bins, more rounds
@@ -166,9 +169,35 @@ def test_band_group_by_on_the_cluster_equals_the_local_one(engine, shuffle):
     assert len(i) > 100 and np.array_equal(i, di) and np.array_equal(j, dj)
 
 
+def test_a_group_by_smaller_than_client_rows_is_left_to_the_client(engine):
+    sketches = _set_sketches(240, 3)
+    keys = np.random.default_rng(5).integers(0, 2**63, (600, 12), dtype=np.uint64)
+    keys[300:] = keys[:300]  # 300 exact pairs
+    want_sets, want_keys = set_lsh.band_pairs(sketches, 0.5), lsh.bucket_pairs(keys, 1)
+    rows = 239 * set_lsh.LARGE_BINS  # the live sketches' band rows of one group, at least
+    grouper = DaskBandGrouper(engine.client, "tasks", client_rows=rows * 100)
+    submitted = []
+    real = engine.client.submit
+    engine.client.submit = lambda *a, **k: submitted.append(a[0]) or real(*a, **k)
+    try:
+        with band_grouping(grouper):
+            got_sets, got_keys = set_lsh.band_pairs(sketches, 0.5), lsh.bucket_pairs(keys, 1)
+            assert grouper.stats["shuffle"] == "client"
+    finally:
+        del engine.client.submit
+    assert submitted == []  # nothing went to the cluster
+    assert all(np.array_equal(a, b) for a, b in zip(got_sets, want_sets))
+    assert np.array_equal(got_keys, want_keys) and want_keys.shape[0] == 300
+    grouper.client_rows = 0  # and with no floor, the same through the cluster
+    with band_grouping(grouper):
+        again = set_lsh.band_pairs(sketches, 0.5)
+    assert grouper.stats["shuffle"] == "tasks"
+    assert all(np.array_equal(a, b) for a, b in zip(again, want_sets))
+
+
 @pytest.mark.parametrize("shuffle", ["tasks", "p2p"])
 def test_feature_buckets_on_the_cluster_equal_the_local_ones(engine, shuffle):
-    grouper = DaskBandGrouper(engine.client, shuffle)
+    grouper = DaskBandGrouper(engine.client, shuffle, client_rows=0)
     rng = np.random.default_rng(5)
     keys = rng.integers(0, 2**63, (600, 12), dtype=np.uint64)
     keys[300:] = keys[:300]  # 300 exact pairs
@@ -334,14 +363,14 @@ def test_the_workers_compress_the_texts_once_the_dictionary_is_trained(tmp_path,
     folder = tmp_path / "docs"
     folder.mkdir()
     texts = {f"t{k:04d}.txt": " ".join(_text(rng, 60)) for k in range(TRAIN_MAX_TEXTS + 200)}
-    for name, text in texts.items():
-        (folder / name).write_text(text, encoding="utf-8")
+    for name, text in texts.items():  # a byte order mark: texts the store keeps (not read from the file)
+        (folder / name).write_text(text, encoding="utf-8-sig")
     arrived = []  # (texts the client must compress, texts the workers compressed) per batch
     real = DaskExtractStage._write
 
     def spy(self, docs):
         arrived.append((sum(getattr(d, TEXT_ATTR, None) is None for d in docs),
-                        sum(getattr(d, TEXT_ATTR, None) is not None for d in docs)))
+                        sum(bool(getattr(d, TEXT_ATTR, None)) for d in docs)))  # a frame, not the empty mark
         return real(self, docs)
 
     monkeypatch.setattr(DaskExtractStage, "_write", spy)
@@ -353,3 +382,33 @@ def test_the_workers_compress_the_texts_once_the_dictionary_is_trained(tmp_path,
     # the dictionary is trained once 1,000 texts are in; the partitions submitted after
     # that (at most IN_FLIGHT_PER_WORKER per worker were already out) come back compressed
     assert sum(w for _, w in arrived) >= len(texts) - TRAIN_MAX_TEXTS - 6 * 32
+
+
+@pytest.mark.parametrize("bits", [0, 1, 3])
+def test_band_buckets_split_sorted_words_by_their_top_bits_and_pair_as_the_local_search(bits):
+    from ndd_desktop.cluster.bands import _reduce_words, set_band_buckets
+
+    sketches = _set_sketches(300, 11)
+    live = np.flatnonzero([s.shape[0] > 0 for s in sketches])
+    n, groups, r, bins = len(sketches), 3, 2, 16
+    lens = np.array([sketches[d].shape[0] for d in live], dtype=np.int64)
+    halves = (live[:150], live[150:]), (lens[:150], lens[150:])
+    parts = [(d, np.concatenate([sketches[x] for x in d]), ln) for d, ln in zip(*halves)]
+    maps = [set_band_buckets(p, groups, r, bins, n, bits) for p in parts]
+    for m in maps:
+        assert len(m) == 1 << bits and all(len(b) == groups for b in m)
+        for j, bucket in enumerate(m):
+            for words in bucket:
+                assert np.all(words[1:] >= words[:-1])  # sorted
+                if bits:  # every word of bucket j has j in its top bits
+                    assert np.all(words >> np.uint64(64 - bits) == j)
+    got = set_lsh.sorted_unique_codes([_reduce_words(n, *[m[j] for m in maps]) for j in range(1 << bits)])
+    # the local search's keys of every group, paired by the local run functions
+    want = []
+    for g in range(groups):
+        words = np.concatenate([set_lsh.band_keys([sketches[d]], g, r, bins).reshape(-1)
+                                for d in live])
+        docs = np.repeat(live, bins)
+        packed = (words >> np.uint64(DOC_BITS)) << np.uint64(DOC_BITS) | docs.astype(np.uint64)
+        want.append(band_word_codes(packed, None, n))
+    assert got.shape[0] > 300 and np.array_equal(got, set_lsh.sorted_unique_codes(want))
