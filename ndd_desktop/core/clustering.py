@@ -227,7 +227,8 @@ def _component_edges(n: int, i, j, score, lengths, cannot_link):
     return i, j, score, lengths.astype(np.float64), labels
 
 
-def principal_group_arrays(n: int, i, j, score, lengths, cannot_link=None) -> GroupArrays:
+def principal_group_arrays(n: int, i, j, score, lengths, cannot_link=None, *,
+                           by_length: np.ndarray | None = None) -> GroupArrays:
     """Principal groups inside the connected components of the edges, as arrays.
 
     Within each component the longest unassigned document (ties: lower index) leads a
@@ -236,7 +237,8 @@ def principal_group_arrays(n: int, i, j, score, lengths, cannot_link=None) -> Gr
     every group has at least two members and each member has an edge to its principal.
     Members after the principal come by descending score, then index. Edges across
     components (skipped because of ``cannot_link``) are ignored. Repeated edges keep their
-    highest score. Groups come out in the order they were formed.
+    highest score. Groups come out in the order they were formed. ``by_length``: all ``n``
+    documents sorted by length descending, then index, when the caller keeps that order.
     """
     from . import clustering_kernel
 
@@ -246,8 +248,11 @@ def principal_group_arrays(n: int, i, j, score, lengths, cannot_link=None) -> Gr
     has_edge = np.zeros(n, dtype=bool)
     has_edge[i] = True
     has_edge[j] = True
-    nodes = np.flatnonzero(has_edge)
-    nodes = nodes[np.argsort(-lengths[nodes], kind="stable")]  # longest first, then lower index
+    if by_length is None:
+        nodes = np.flatnonzero(has_edge)
+        nodes = nodes[np.argsort(-lengths[nodes], kind="stable")]  # longest first, then lower index
+    else:
+        nodes = by_length[has_edge[by_length]]
     clustering_kernel.load()
     return GroupArrays(*clustering_kernel.principal_pass(n, i, j, score, nodes))
 
@@ -257,7 +262,7 @@ def principal_groups(n: int, i, j, score, lengths, cannot_link=None) -> list[Gro
     return principal_group_arrays(n, i, j, score, lengths, cannot_link).as_groups()
 
 
-def component_group_arrays(n: int, i, j, score, lengths, cannot_link=None) -> GroupArrays:
+def component_group_arrays(n: int, i, j, score, lengths, cannot_link=None, *, distinct: bool = False) -> GroupArrays:
     """One group per connected component of the edges, led by its hub, as arrays.
 
     The principal of a component is the document with the most distinct neighbours (ties:
@@ -265,8 +270,9 @@ def component_group_arrays(n: int, i, j, score, lengths, cannot_link=None) -> Gr
     usually the one every copy touches, and it need not be the longest. The members start
     with the principal (score 1.0), then its direct neighbours by descending score (then
     index), then the documents reached only through others (score NaN: no edge to the
-    principal), by index. Repeated edges keep their highest score. Groups come out by their
-    smallest member.
+    principal), by index. Repeated edges keep their highest score (``distinct``: the caller
+    knows that no pair of documents has two edges, in either order; they are then not looked
+    for, which saves a pass over the edges). Groups come out by their smallest member.
     """
     from . import clustering_kernel
 
@@ -274,7 +280,7 @@ def component_group_arrays(n: int, i, j, score, lengths, cannot_link=None) -> Gr
     if i.shape[0] == 0:
         return _no_groups()
     clustering_kernel.load()
-    return GroupArrays(*clustering_kernel.hub_groups(n, i, j, score, lengths, labels))
+    return GroupArrays(*clustering_kernel.hub_groups(n, i, j, score, lengths, labels, bool(distinct)))
 
 
 def component_groups(n: int, i, j, score, lengths, cannot_link=None) -> list[Group]:

@@ -124,40 +124,47 @@ def _by_source(n: int, src: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 @njit(cache=True, nogil=True)
 def hub_groups(n: int, i: np.ndarray, j: np.ndarray, score: np.ndarray, lengths: np.ndarray,
-               labels: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+               labels: np.ndarray, distinct: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """One group per component (``labels``, in ``[0, n_labels)``) of the edges, which all lie
     inside one component and join two different nodes: ``(offsets, members, scores)``.
 
     The hub leads (most distinct neighbours, then the longer, then the lower node; score
     1.0), then its direct neighbours by score descending then node, then the nodes reached
-    only through others by node (score NaN). Repeated edges keep their highest score.
+    only through others by node (score NaN). Repeated edges keep their highest score
+    (``distinct``: the caller knows no edge is repeated, and they are not looked for).
     Groups come out by their smallest member.
     """
     m = i.shape[0]
-    lo = np.minimum(i, j)
-    hi = np.maximum(i, j)
-    start, edge = _by_source(n, lo)
-    # the distinct edges, each with its highest score
-    stamp = np.full(n, -1, dtype=np.int64)
-    slot = np.zeros(n, dtype=np.int64)
-    d_lo = np.empty(m, dtype=np.int64)
-    d_hi = np.empty(m, dtype=np.int64)
-    d_sc = np.empty(m, dtype=np.float64)
-    nd = 0
     degree = np.zeros(n, dtype=np.int64)
-    for a in range(n):
-        for p in range(start[a], start[a + 1]):
-            k = edge[p]
-            b, s = hi[k], score[k]
-            if stamp[b] != a:
-                stamp[b] = a
-                slot[b] = nd
-                d_lo[nd], d_hi[nd], d_sc[nd] = a, b, s
-                degree[a] += 1
-                degree[b] += 1
-                nd += 1
-            elif _better(s, d_sc[slot[b]]):
-                d_sc[slot[b]] = s
+    if distinct:
+        d_lo, d_hi, d_sc, nd = i, j, score, m
+        for k in range(m):
+            degree[i[k]] += 1
+            degree[j[k]] += 1
+    else:
+        lo = np.minimum(i, j)
+        hi = np.maximum(i, j)
+        start, edge = _by_source(n, lo)
+        # the distinct edges, each with its highest score
+        stamp = np.full(n, -1, dtype=np.int64)
+        slot = np.zeros(n, dtype=np.int64)
+        d_lo = np.empty(m, dtype=np.int64)
+        d_hi = np.empty(m, dtype=np.int64)
+        d_sc = np.empty(m, dtype=np.float64)
+        nd = 0
+        for a in range(n):
+            for p in range(start[a], start[a + 1]):
+                k = edge[p]
+                b, s = hi[k], score[k]
+                if stamp[b] != a:
+                    stamp[b] = a
+                    slot[b] = nd
+                    d_lo[nd], d_hi[nd], d_sc[nd] = a, b, s
+                    degree[a] += 1
+                    degree[b] += 1
+                    nd += 1
+                elif _better(s, d_sc[slot[b]]):
+                    d_sc[slot[b]] = s
     n_labels = 0
     for x in range(n):
         if labels[x] + 1 > n_labels:
@@ -273,7 +280,8 @@ def principal_pass(n: int, i: np.ndarray, j: np.ndarray, score: np.ndarray,
 def _warm() -> None:
     i, j, s = np.array([0], dtype=np.int64), np.array([1], dtype=np.int64), np.array([0.5])
     roots = component_roots(2, i, j)
-    hub_groups(2, i, j, s, np.ones(2), roots)
+    hub_groups(2, i, j, s, np.ones(2), roots, False)
+    hub_groups(2, i, j, s, np.ones(2), roots, True)
     principal_pass(2, i, j, s, np.array([0, 1], dtype=np.int64))
 
 

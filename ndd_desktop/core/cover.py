@@ -16,6 +16,7 @@ the same result group by group.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Iterable, Mapping, Sequence
 
@@ -104,7 +105,7 @@ class CoverArrays:
         covered = members[self.covered_by[members] >= 0]
         covered = covered[np.argsort(self.sequence[covered], kind="stable")]
         values = self.value[covered].tolist()
-        return Cover(tuple(kept.tolist()), {m: (k, None if v != v else v) for m, k, v in
+        return Cover(tuple(kept.tolist()), {m: (k, None if math.isnan(v) else v) for m, k, v in
                                             zip(covered.tolist(), self.covered_by[covered].tolist(), values)})
 
 

@@ -11,6 +11,7 @@ out, which group holds a document) is answered from the arrays.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -117,11 +118,11 @@ class GroupList(Sequence):
         scores: dict[int, float | None] = {}
         for m, s, d, p in zip(members, sc.tolist(), direct.tolist(), to_principal.tolist()):
             if d:  # a reviewer's "duplicate" on a pair with no stored score has none
-                scores[m] = None if m != principal and p != p else s
+                scores[m] = None if m != principal and math.isnan(p) else s
             else:  # linked through others: its own stored score with the principal, if any
-                scores[m] = None if p != p else p
+                scores[m] = None if math.isnan(p) else p
         cover = self._cover.cover(k, pos)
         covered_by = {int(graph.ids[m]): (int(graph.ids[c]), v) for m, (c, v) in cover.covered_by.items()}
         return DocGroup(k + 1, principal, members, scores, keeper, dict(zip(members, direct.tolist())),
                         tuple(graph.ids[list(cover.keepers)].tolist()), covered_by,
-                        {m: (None if m == keeper or v != v else v) for m, v in zip(members, to_keeper.tolist())})
+                        {m: (None if m == keeper or math.isnan(v) else v) for m, v in zip(members, to_keeper.tolist())})

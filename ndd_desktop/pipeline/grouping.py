@@ -16,10 +16,11 @@ Two ways to form groups (``grouping``):
   it (``core.clustering.principal_groups``), so every member is similar to its principal.
 
 The work is done over arrays (``pipeline.pair_graph``: the pair set and its documents as
-columns; ``core.clustering``'s and ``core.cover``'s compiled loops: every group, keeper
-and cover at once), and the groups come back as a ``pipeline.group_list.GroupList``, which
-makes each ``DocGroup`` when it is read: a regrouping of 50,000 groups costs tens of
-milliseconds, not seconds.
+columns; ``pipeline.group_edges``: the edges at the threshold with the verdicts applied;
+``core.clustering``'s and ``core.cover``'s compiled loops: every group, keeper and cover at
+once), and the groups come back as a ``pipeline.group_list.GroupList``, which makes each
+``DocGroup`` when it is read: a regrouping of 50,000 groups costs tens of milliseconds, not
+seconds.
 """
 
 from __future__ import annotations
@@ -31,9 +32,14 @@ from typing import Callable, Sequence
 
 import numpy as np
 
-from ..core.clustering import component_group_arrays, principal_group_arrays
-from ..core.cover import cover_groups
+from ..core.clustering import (
+    GroupArrays,
+    component_group_arrays,
+    principal_group_arrays,
+)
+from ..core.cover import CoverArrays, cover_groups
 from ..store import DocumentInfo, PairArrays, Store
+from .group_edges import edges_at
 from .group_list import GroupList
 from .pair_graph import PairGraph
 
@@ -90,6 +96,15 @@ class Grouping:
     left_out: set[int] = field(default_factory=set)
     pair_count: int = 0
     partial: set[int] = field(default_factory=set)
+
+    def group(self, group_id: int) -> DocGroup | None:
+        """The group with ``group_id``, or None (a GroupList finds its row without making
+        the groups before it)."""
+        row_of = getattr(self.groups, "row_of", None)
+        if row_of is not None:
+            row = row_of(group_id)
+            return None if row is None else self.groups[row]
+        return next((g for g in self.groups if g.group_id == group_id), None)
 
     def member_count(self) -> int:
         """The documents in all groups."""
@@ -205,8 +220,7 @@ def _graph_at(store: Store, pa: PairArrays, docs: dict[int, DocumentInfo] | None
               threshold: float) -> PairGraph:
     """A graph of the pairs with the documents of those at ``threshold`` and of the verdicts
     (the others cannot become edges), reading from the store those ``docs`` lacks."""
-    bare = PairGraph(pa, {})
-    value = bare.values(measure)[0]
+    value = PairGraph(pa, {}).by_value(measure).value
     keep = value >= threshold
     verdicts = store.review.verdicts()
     wanted = np.unique(np.concatenate((pa.a[keep], pa.b[keep],
@@ -219,81 +233,23 @@ def _graph_at(store: Store, pa: PairArrays, docs: dict[int, DocumentInfo] | None
     return PairGraph(pa, have)
 
 
-_BIG = np.iinfo(np.int64).max
+_BIG = np.iinfo(np.int64).max  # a rank above every document's
 
 
 def _group(store: Store, graph: PairGraph, threshold: float, measure: str, keeper_rule: str,
            folder_priority: tuple[str, ...], grouping: str, verdicts: dict[tuple[int, int], str]) -> Grouping:
     """groups_at over a prepared graph; see there."""
     n = graph.n
-    value, order, neg_sorted, place = graph.values(measure)
-    top = order[:int(np.searchsorted(neg_sorted, -threshold, side="right"))]  # best first
-    ea, eb, ev = graph.a_pos[top], graph.b_pos[top], value[top]
-    present = np.zeros(n, dtype=bool)  # the documents of pairs at the threshold, and of joins
-    present[ea[ea >= 0]] = True
-    present[eb[eb >= 0]] = True
-    keep = (ea >= 0) & (eb >= 0)
-    dup = np.zeros(top.shape[0], dtype=bool)  # joined by a reviewer's "duplicate"
-    cannot: list[tuple[int, int]] = []
-    extra: list[tuple[float, int, int, float]] = []  # (value, a, b, link value) of joins below the threshold
-    if verdicts:
-        pairs = list(verdicts.items())
-        va = np.asarray([a for (a, _), _ in pairs], dtype=np.int64)
-        vb = np.asarray([b for (_, b), _ in pairs], dtype=np.int64)
-        idx = graph.pair_index(va, vb)
-        at = np.where(idx >= 0, place[np.maximum(idx, 0)], _BIG)  # place among the pairs by value
-        pa_, pb_ = graph.positions(va).tolist(), graph.positions(vb).tolist()
-        for ((_, _), verdict), k, x, y, p in zip(pairs, idx.tolist(), pa_, pb_, at.tolist()):
-            above = p < top.shape[0]
-            if verdict == "not_duplicate":
-                if above:
-                    keep[p] = False
-                if x >= 0 and y >= 0:
-                    cannot.append((x, y))
-            elif verdict == "duplicate":
-                if above:
-                    dup[p] = True
-                    continue
-                if x >= 0 and y >= 0:
-                    stored = float(value[k]) if k >= 0 else math.nan
-                    extra.append((1.0 if k < 0 else stored, x, y, stored))
-                present[[z for z in (x, y) if z >= 0]] = True
-    # A text cut at the size limit was compared on its beginning only: two long files with
-    # one beginning score 1.0 whatever follows. Such a document joins a group only through
-    # a file of the very same bytes, so an export never leaves out content nobody compared.
-    cut = graph.truncated & present
-    ea, eb, ev, dup = ea[keep], eb[keep], ev[keep], dup[keep]
-    link = ev.copy()
-    if extra:  # joins below the threshold, merged into the order by value, then (a, b)
-        extra.sort(key=lambda e: (-e[0], e[1], e[2]))
-        xv = np.asarray([e[0] for e in extra])
-        xa = np.asarray([e[1] for e in extra], dtype=np.int64)
-        xb = np.asarray([e[2] for e in extra], dtype=np.int64)
-        codes = ea * n + eb
-        at = []
-        for v, a, b, _ in extra:
-            lo = int(np.searchsorted(-ev, -v, side="left"))
-            hi = int(np.searchsorted(-ev, -v, side="right"))
-            at.append(lo + int(np.searchsorted(codes[lo:hi], a * n + b)))
-        ea, eb, ev = np.insert(ea, at, xa), np.insert(eb, at, xb), np.insert(ev, at, xv)
-        link = np.insert(link, at, np.asarray([e[3] for e in extra]))
-        dup = np.insert(dup, at, True)
-    if cut.any():
-        touch = np.flatnonzero((cut[ea] | cut[eb]) & ~dup)
-        if touch.shape[0]:
-            ids, docs = graph.ids, graph.docs
-            drop = [k for k, a, b in zip(touch.tolist(), ids[ea[touch]].tolist(), ids[eb[touch]].tolist())
-                    if docs[a].sha256 != docs[b].sha256]
-            if drop:
-                ok = np.ones(ea.shape[0], dtype=bool)
-                ok[drop] = False
-                ea, eb, ev, link = ea[ok], eb[ok], ev[ok], link[ok]
+    e = edges_at(graph, measure, threshold, verdicts)
+    ea, eb, ev, link, present, cut, cannot = e.a, e.b, e.value, e.link, e.present, e.cut, e.cannot
+    value = graph.by_value(measure).value
     if not present.any():
         return Grouping(GroupList(graph, value, _no_groups(), np.empty(0, dtype=np.int64), _no_cover(n)), set(), 0)
-    form = component_group_arrays if grouping == "components" else principal_group_arrays
-    cl = np.asarray(cannot, dtype=np.int64).reshape(-1, 2)
-    groups = form(n, ea, eb, ev, graph.length, cl if len(cl) else None)
-    group_of = groups.group_of(n)
+    cl = cannot if len(cannot) else None
+    if grouping == "components":  # edges of distinct stored pairs, and joins of pairs not among them
+        groups = component_group_arrays(n, ea, eb, ev, graph.length, cl, distinct=graph.distinct)
+    else:
+        groups = principal_group_arrays(n, ea, eb, ev, graph.length, cl, by_length=graph.by_length())
     sizes = np.diff(groups.offsets)
     rank = graph.rank(keeper_rule)
     if rank is None:
@@ -306,9 +262,10 @@ def _group(store: Store, graph: PairGraph, threshold: float, measure: str, keepe
     fixed[keepers] = True
     # a reference keeper never leaves out another reference document
     fixed[groups.members] |= graph.reference[groups.members] & np.repeat(graph.reference[keepers], sizes)
-    same = (group_of[ea] >= 0) & (group_of[ea] == group_of[eb])
-    cover = cover_groups(n, groups.offsets, groups.members, rank, keepers, fixed, ea[same], eb[same], link[same])
-    grouped = group_of >= 0
+    # every edge is a link; those between two groups (or out of any) are ignored by the cover
+    cover = cover_groups(n, groups.offsets, groups.members, rank, keepers, fixed, ea, eb, link)
+    grouped = np.zeros(n, dtype=bool)
+    grouped[groups.members] = True
     partial = cut & ~grouped
     left_out = present & ~grouped & ~partial
     return Grouping(GroupList(graph, value, groups, keepers, cover), set(graph.ids[left_out].tolist()),
@@ -353,15 +310,10 @@ def _rank_by_key(store: Store, graph: PairGraph, groups, keeper_rule: str,
     return rank
 
 
-def _no_groups():
-    from ..core.clustering import GroupArrays
-
+def _no_groups() -> GroupArrays:
     return GroupArrays(np.zeros(1, dtype=np.int64), np.empty(0, dtype=np.int64), np.empty(0, dtype=np.float64))
 
 
-def _no_cover(n: int):
-    from ..core.cover import CoverArrays
-
-    e = np.empty(0, dtype=np.int64)
-    return CoverArrays(np.zeros(1, dtype=np.int64), e, np.full(n, -1, dtype=np.int64), np.full(n, np.nan),
-                       np.full(n, -1, dtype=np.int64))
+def _no_cover(n: int) -> CoverArrays:
+    return CoverArrays(np.zeros(1, dtype=np.int64), np.empty(0, dtype=np.int64), np.full(n, -1, dtype=np.int64),
+                       np.full(n, np.nan), np.full(n, -1, dtype=np.int64))

@@ -48,9 +48,12 @@ class PairGraph:
         self._span = span
         self._code_order = np.argsort(codes, kind="stable")
         self._codes = codes[self._code_order]
+        #: no pair stored twice: the edges at a threshold join distinct pairs of documents
+        self.distinct = not bool((self._codes[1:] == self._codes[:-1]).any())
         self._lock = threading.Lock()
-        self._measures: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = {}
+        self._measures: dict[str, ByValue] = {}
         self._ranks: dict[str, np.ndarray] = {}
+        self._by_length: np.ndarray | None = None
 
     def positions(self, doc_ids) -> np.ndarray:
         """The position of each document id in the columns, -1 where it is not there."""
@@ -74,25 +77,13 @@ class PairGraph:
         out[np.flatnonzero(inside)[found]] = self._code_order[k[found]]
         return out
 
-    def values(self, measure: str) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """``(value, order, neg_sorted, place)`` of a measure ("score" or "containment": the
-        larger containment, else the score): each pair's value, the pairs sorted by value
-        descending then (a, b), minus the values in that order (ascending: the pairs at a
-        threshold t are the first ``searchsorted(neg_sorted, -t, "right")``) and each pair's
-        place in the order."""
+    def by_value(self, measure: str) -> ByValue:
+        """The pairs in order of a measure's value ("score", or "containment": the larger
+        containment, else the score), made on the first call for that measure."""
         with self._lock:
             got = self._measures.get(measure)
             if got is None:
-                pa = self.arrays
-                value = pa.score
-                if measure == "containment" and len(pa):
-                    cont = np.fmax(pa.cont_ab, pa.cont_ba)
-                    value = np.where(np.isnan(cont), pa.score, cont)
-                value = np.asarray(value, dtype=np.float64)
-                order = np.lexsort((pa.b, pa.a, -value))
-                place = np.empty(order.shape[0], dtype=np.int64)
-                place[order] = np.arange(order.shape[0], dtype=np.int64)
-                got = self._measures[measure] = (value, order, -value[order], place)
+                got = self._measures[measure] = ByValue(self, measure)
             return got
 
     def stored(self, value: np.ndarray, a, b) -> np.ndarray:
@@ -101,6 +92,14 @@ class PairGraph:
         b = np.asarray(b, dtype=np.int64)
         idx = self.pair_index(np.minimum(a, b), np.maximum(a, b))
         return np.where(idx >= 0, value[idx], np.nan)
+
+    def by_length(self) -> np.ndarray:
+        """The positions by text length, longest first, then by position (the order
+        principal groups choose their leaders in)."""
+        with self._lock:
+            if self._by_length is None:
+                self._by_length = np.argsort(-self.length, kind="stable")
+            return self._by_length
 
     def rank(self, rule: str) -> np.ndarray | None:
         """Each position's place in the order of keeper rule ``rule`` (0: kept first; a
@@ -124,3 +123,30 @@ class PairGraph:
                 got[order] = np.arange(self.n, dtype=np.int64)
                 self._ranks[rule] = got
             return got
+
+
+class ByValue:
+    """A pair graph's pairs by one measure's value: ``value`` (per pair, in the order of the
+    pair arrays), ``order`` (the pairs by value descending, then a, then b), and in that
+    order the endpoints' positions (``a_pos``, ``b_pos``: the pairs at a threshold are a
+    prefix, so its edges are slices, never gathered), the values and their negatives
+    (ascending, for ``searchsorted``); ``place``: each pair's place in the order."""
+
+    def __init__(self, graph: PairGraph, measure: str):
+        pa = graph.arrays
+        value = pa.score
+        if measure == "containment" and len(pa):
+            cont = np.fmax(pa.cont_ab, pa.cont_ba)
+            value = np.where(np.isnan(cont), pa.score, cont)
+        self.value = np.asarray(value, dtype=np.float64)
+        self.order = np.lexsort((pa.b, pa.a, -self.value))
+        self.place = np.empty(self.order.shape[0], dtype=np.int64)
+        self.place[self.order] = np.arange(self.order.shape[0], dtype=np.int64)
+        self.a_pos = graph.a_pos[self.order]
+        self.b_pos = graph.b_pos[self.order]
+        self.sorted = self.value[self.order]
+        self._neg = -self.sorted
+
+    def count_at(self, threshold: float) -> int:
+        """How many pairs have a value at or above ``threshold`` (NaN never does)."""
+        return int(np.searchsorted(self._neg, -threshold, side="right"))

@@ -127,6 +127,17 @@ def test_random_graphs_match_the_references(seed):
     cl = rng.integers(0, n, (int(rng.integers(0, 4)), 2)) if seed % 3 == 0 else None
     _same(_as_lists(component_group_arrays(n, i, j, s, lengths, cl)), _reference_components(n, i, j, s, lengths, cl))
     _same(_as_lists(principal_group_arrays(n, i, j, s, lengths, cl)), _reference_principal(n, i, j, s, lengths, cl))
+    # each pair of documents once (in either order): the caller may say so and save the search for repeats
+    _, first = np.unique(np.minimum(i, j) * n + np.maximum(i, j), return_index=True)
+    di, dj, ds = i[first], j[first], s[first]
+    flip = rng.random(di.shape[0]) < 0.5
+    di, dj = np.where(flip, dj, di), np.where(flip, di, dj)
+    _same(_as_lists(component_group_arrays(n, di, dj, ds, lengths, cl, distinct=True)),
+          _reference_components(n, di, dj, ds, lengths, cl))
+    # the leaders' order handed in (all documents, longest first), as the pipeline keeps it
+    by_length = np.argsort(-lengths, kind="stable")
+    _same(_as_lists(principal_group_arrays(n, i, j, s, lengths, cl, by_length=by_length)),
+          _reference_principal(n, i, j, s, lengths, cl))
 
 
 def test_a_large_graph_takes_a_fraction_of_a_second():

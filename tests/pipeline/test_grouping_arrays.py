@@ -6,6 +6,7 @@ at the size limit."""
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 import numpy as np
 import pytest
@@ -15,8 +16,8 @@ from ndd_desktop.core.cover import choose_keepers
 from ndd_desktop.ingest.reasons import TEXT_TRUNCATED
 from ndd_desktop.pipeline.group_list import GroupList
 from ndd_desktop.pipeline.grouping import (
-    MEASURES,
     GROUPINGS,
+    MEASURES,
     DocGroup,
     Grouping,
     groups_at,
@@ -220,6 +221,12 @@ def test_the_group_list_answers_from_its_arrays():
             for k, m in enumerate(g.members):
                 assert groups.place_of(m) == (row, k)
         assert groups.row_of(0) is None and groups.row_of(len(groups) + 1) is None
+        last = groups[len(groups) - 1]
+        made = sum(g is not None for g in groups._made)
+        fresh = groups_at(s, "m", "pk", 0.3)
+        assert fresh.group(last.group_id) == last and fresh.group(0) is None
+        assert sum(g is not None for g in fresh.groups._made) == 1  # only the group asked for
+        assert Grouping(list(groups)).group(last.group_id) is last and made == len(groups)
         assert groups.place_of(10**9) is None
         assert groups[-1] is groups[len(groups) - 1] and groups[1:3] == list(groups)[1:3]
         assert groups == list(groups) and groups != list(groups)[:-1]
