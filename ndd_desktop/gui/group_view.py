@@ -326,7 +326,7 @@ def open_group(window: Any, group_id: int | None) -> GroupViewDialog | None:
     grouping = getattr(collection, "grouping", None) if collection is not None else None
     if grouping is None or group_id is None:
         return None
-    group = next((g for g in grouping.groups if g.group_id == group_id), None)
+    group = grouping.group(group_id)
     if group is None:
         return None
     dialog = GroupViewDialog(collection, group, window)
