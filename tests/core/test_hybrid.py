@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ndd_desktop.core.hashing import hash_word_shingles
+from ndd_desktop.core.hashing import hash_word_shingles, shingle_hashes_of_tokens
 from ndd_desktop.core.methods import get_method
 from ndd_desktop.core.methods.hybrid import HybridMethod
 from ndd_desktop.core.normalize import normalize
@@ -210,3 +210,24 @@ def test_the_memory_of_a_long_text_is_that_of_a_piece():
         tracemalloc.stop()
     # in one go: ~70 bytes per character (about 250 MB here); a 1 MB piece: a few tens of MB
     assert peak < 120e6, f"{peak / 1e6:.0f} MB"
+
+
+def test_a_batch_sketches_texts_with_and_without_corrections_as_one_by_one():
+    """sketch_many hashes a text none of whose words changes as it is; the sketches equal
+    those of the corrected words, text by text, for every kind of text."""
+    texts = [
+        "the council met on monday and agreed the budget for the harbour",  # nothing to correct
+        "the councill met on mondday and agreeed the budjet for the harbour",  # typos
+        "Gooood moorning, the council's clerk (aged 42) wrote: «réunion» à 10h!",  # repeats, marks, digits
+        "naïve café crème, déjà vu; Straße und Größe",  # non-ASCII words
+        "東京 の 会議 council",  # a script written without spaces
+        "two words",  # fewer words than a shingle
+        "",
+        "   ...   ",
+    ]
+    normalised = [normalize(t) for t in texts]
+    batch = METHOD.sketch_many(normalised, PARAMS)
+    for text, got in zip(normalised, batch):
+        want = np.unique(shingle_hashes_of_tokens(METHOD.corrected_tokens(text, PARAMS), PARAMS.w))
+        assert np.array_equal(got, want), text
+    assert np.array_equal(batch[1], batch[0])  # the typos corrected: the same shingles

@@ -29,12 +29,13 @@ the exact Jaccard from the join's exact shared counts and filtered again.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from typing import Any, Sequence
 
 import numpy as np
 
-from ..hashing import shingle_hashes_of_tokens
+from ..hashing import hash_word_shingles, shingle_hashes_of_tokens
 from ..inverted_index import least_jaccard
 from ..method import MEASURES
 from ..set_overlap_method import SetOverlapMethod
@@ -145,14 +146,21 @@ class HybridMethod(SetOverlapMethod):
 
     def sketch_many(self, texts: Sequence[str], params: Any) -> list[np.ndarray]:
         """Sketch a batch: the batch's unknown words are corrected together (faster); a
-        text longer than _PIECE_CHARS is sketched on its own, a piece at a time."""
+        text in which no word changes is hashed as it is (its words are the tokens the
+        hashing finds: no list of corrected words to build and join); a text longer than
+        _PIECE_CHARS is sketched on its own, a piece at a time."""
         corrector = corrector_for(params)
         out: list[np.ndarray | None] = [None] * len(texts)
         short = [k for k, t in enumerate(texts) if len(t) <= _PIECE_CHARS]
-        token_lists = [word_tokens(collapse_repeats(texts[k])) for k in short]
-        fixed = corrector.correct_words(w for toks in token_lists for w in toks)
-        for k, toks in zip(short, token_lists):
-            out[k] = np.unique(shingle_hashes_of_tokens([fixed[w] for w in toks], params.w))
+        collapsed = [collapse_repeats(texts[k]) for k in short]
+        token_lists = [word_tokens(t) for t in collapsed]
+        fixed = corrector.correct_words(itertools.chain.from_iterable(token_lists))
+        changed = {w for w, c in fixed.items() if c != w}
+        for k, toks, text in zip(short, token_lists, collapsed):
+            if changed.isdisjoint(toks):  # nothing corrected: the shingles of the text's own words
+                out[k] = np.unique(hash_word_shingles(text, params.w))
+            else:
+                out[k] = np.unique(shingle_hashes_of_tokens([fixed[w] for w in toks], params.w))
         for k, text in enumerate(texts):
             if out[k] is None:
                 out[k] = _sketch_long(text, params, corrector)
