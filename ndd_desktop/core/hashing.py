@@ -226,7 +226,11 @@ def hash_word_shingles(text: str, w: int, seed: int = 0) -> np.ndarray:
 
     A text with fewer than w tokens yields one shingle of all its tokens.
     """
-    toks = token_hashes(text, seed)
+    return shingles_of_token_hashes(token_hashes(text, seed), w, seed)
+
+
+def shingles_of_token_hashes(toks: np.ndarray, w: int, seed: int = 0) -> np.ndarray:
+    """:func:`hash_word_shingles` of a text whose tokens hash to ``toks`` (in order)."""
     if toks.shape[0] == 0:
         return np.empty(0, dtype=np.uint64)
     n = min(w, toks.shape[0])

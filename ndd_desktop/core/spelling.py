@@ -253,6 +253,11 @@ class SpellingCorrector:
                 cache[w] = w if match is None else match[0]
         return {w: cache[w] for w in distinct}
 
+    def unchanged_words(self) -> list[str]:
+        """The words known to stay as they are: the dictionary's, and those looked at so far
+        that are too short, not all letters or without a match."""
+        return [w for w, c in self._cache.items() if w == c]
+
     def correct_word(self, word: str) -> str:
         """One word corrected (see :meth:`correct_words`)."""
         return self.correct_words([word])[word]

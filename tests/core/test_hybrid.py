@@ -9,11 +9,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ndd_desktop.core.hashing import hash_word_shingles, shingle_hashes_of_tokens
-from ndd_desktop.core.methods import get_method
+from ndd_desktop.core.hashing import (
+    hash_word_shingles,
+    shingle_hashes_of_tokens,
+    token_hashes,
+)
+from ndd_desktop.core.methods import get_method, hybrid
 from ndd_desktop.core.methods.hybrid import HybridMethod
 from ndd_desktop.core.normalize import normalize
-from ndd_desktop.core.spelling import wordfreq_dictionary
+from ndd_desktop.core.spelling import SpellingCorrector, wordfreq_dictionary
 
 METHOD = get_method("hybrid")
 PARAMS = METHOD.params()
@@ -231,3 +235,23 @@ def test_a_batch_sketches_texts_with_and_without_corrections_as_one_by_one():
         want = np.unique(shingle_hashes_of_tokens(METHOD.corrected_tokens(text, PARAMS), PARAMS.w))
         assert np.array_equal(got, want), text
     assert np.array_equal(batch[1], batch[0])  # the typos corrected: the same shingles
+
+
+def test_a_correction_of_two_tokens_and_words_learnt_as_kept(monkeypatch):
+    """A dictionary word that is two tokens ("new-york") replaces one token by two: the batch
+    then sketches that text as sketch() does. A word the corrector keeps as it is joins
+    the kept hashes, so the next batch does not look at it again."""
+    words = {w: 100.0 - k for k, w in enumerate(
+        ["the", "council", "met", "in", "new-york", "on", "monday", "and", "agreed", "budget", "for", "harbour"])}
+    corrector = SpellingCorrector(words)
+    monkeypatch.setattr(hybrid, "corrector_for", lambda params: corrector)
+    texts = ["the council met in newyorkk on monday and agreed the budget",
+             "the council met in zzqx on monday"]  # zzqx: no word near it, kept as it is
+    batch = METHOD.sketch_many(texts, PARAMS)
+    for text, got in zip(texts, batch):
+        want = np.unique(shingle_hashes_of_tokens(METHOD.corrected_tokens(text, PARAMS), PARAMS.w))
+        assert np.array_equal(got, want), text
+    assert np.array_equal(batch[0], np.unique(hash_word_shingles(
+        "the council met in new york on monday and agreed the budget", PARAMS.w)))
+    kept = hybrid._kept_hashes(corrector)
+    assert kept.holds(token_hashes("zzqx newyorkk council")).tolist() == [True, False, True]
