@@ -73,10 +73,12 @@ def read_pair_set(store, method: str, params: dict, pairs_key: str, floor: float
                        store.settings.saved_threshold(method, pairs_key), store.documents.count())
 
 
-def prepare_grouping() -> None:
-    """Load what forming groups needs once per process (its compiled loops), so that the
-    first grouping does not wait for it; safe on any thread."""
-    load_kernels()
+def prepare_grouping(store, method: str, pairs_key: str) -> None:
+    """Load what forming the groups of this pair set needs once per process (the compiled
+    loops, when it is large), so that its first grouping does not wait for it; safe on any
+    thread."""
+    pair_set = store.pairs.find_set(method, pairs_key)
+    load_kernels(pair_set.count if pair_set is not None else 0)
 
 
 class Session:

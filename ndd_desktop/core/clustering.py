@@ -2,8 +2,8 @@
 principal groups that keep chains (A~B~C with A not like C) visible.
 
 Edges arrive as parallel arrays ``i, j`` (and ``score``) of document indices in ``[0, n)``.
-Without constraints the components are found by a compiled union-find
-(``core.clustering_kernel``); with constraints only the components that hold a cannot-link
+Without constraints the components are found by a union-find
+(``core.clustering_kernel``, compiled for a large graph); with constraints only the components that hold a cannot-link
 pair are replayed edge by edge through a :class:`UnionFind`, so the Python loop runs over
 the few edges that need it.
 
@@ -113,8 +113,7 @@ def _roots(n: int, i: np.ndarray, j: np.ndarray) -> np.ndarray:
     """Root (smallest member) of every node's component, by the compiled union-find."""
     from . import clustering_kernel
 
-    clustering_kernel.load()
-    return clustering_kernel.component_roots(n, i, j)
+    return clustering_kernel.functions(n + i.shape[0]).component_roots(n, i, j)
 
 
 def connected_components(n: int, i, j, cannot_link=None) -> np.ndarray:
@@ -253,8 +252,8 @@ def principal_group_arrays(n: int, i, j, score, lengths, cannot_link=None, *,
         nodes = nodes[np.argsort(-lengths[nodes], kind="stable")]  # longest first, then lower index
     else:
         nodes = by_length[has_edge[by_length]]
-    clustering_kernel.load()
-    return GroupArrays(*clustering_kernel.principal_pass(n, i, j, score, nodes))
+    loops = clustering_kernel.functions(n + i.shape[0])
+    return GroupArrays(*loops.principal_pass(n, i, j, score, nodes))
 
 
 def principal_groups(n: int, i, j, score, lengths, cannot_link=None) -> list[Group]:
@@ -279,8 +278,8 @@ def component_group_arrays(n: int, i, j, score, lengths, cannot_link=None, *, di
     i, j, score, lengths, labels = _component_edges(n, i, j, score, lengths, cannot_link)
     if i.shape[0] == 0:
         return _no_groups()
-    clustering_kernel.load()
-    return GroupArrays(*clustering_kernel.hub_groups(n, i, j, score, lengths, labels, bool(distinct)))
+    loops = clustering_kernel.functions(n + i.shape[0])
+    return GroupArrays(*loops.hub_groups(n, i, j, score, lengths, labels, bool(distinct)))
 
 
 def component_groups(n: int, i, j, score, lengths, cannot_link=None) -> list[Group]:

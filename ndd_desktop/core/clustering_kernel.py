@@ -7,19 +7,22 @@ greedy pass of principal groups; here each is one linear pass over the edges, wi
 members of one group sorted at a time. A group comes out as a slice of three flat arrays
 (``offsets``, ``members``, ``scores``), the layout :class:`core.clustering.GroupArrays`
 keeps. Results are those of the earlier numpy and Python formulation
-(``tests/core/test_clustering_kernel.py`` keeps a plain reference). Compiled once per
-machine (cached beside the module where that folder is writable) and without the GIL.
+(``tests/core/test_clustering_kernel.py`` keeps a plain reference). The functions are plain
+Python, run as they are for a small graph; :data:`compiled` are their numba versions for a
+large one (``core.kernel_load``; compiled once per machine, cached beside the module where
+that folder is writable, and run without the GIL); :func:`functions` picks.
 """
 
 from __future__ import annotations
 
+import sys
+from typing import Any
+
 import numpy as np
-from numba import njit
 
-from .kernel_load import KernelLoader
+from .kernel_load import Compiled, KernelLoader
 
 
-@njit(cache=True, nogil=True)
 def component_roots(n: int, i: np.ndarray, j: np.ndarray) -> np.ndarray:
     """The smallest member of each node's component (union-find: the larger root is hung
     under the smaller, with path halving, so every pointer goes to a smaller node)."""
@@ -42,7 +45,6 @@ def component_roots(n: int, i: np.ndarray, j: np.ndarray) -> np.ndarray:
     return parent
 
 
-@njit(cache=True, nogil=True)
 def _better(s: float, held: float) -> bool:
     """Whether score ``s`` ranks before ``held`` when scores are ordered highest first with
     NaN last (as an ascending sort of ``-score`` orders them)."""
@@ -51,7 +53,6 @@ def _better(s: float, held: float) -> bool:
     return np.isnan(held) or s > held
 
 
-@njit(cache=True, nogil=True)
 def _before(s1: float, x1: int, s2: float, x2: int) -> bool:
     """Whether (score s1, node x1) comes before (s2, x2): score descending, NaN last, then node."""
     if s1 == s2 or (np.isnan(s1) and np.isnan(s2)):
@@ -59,7 +60,6 @@ def _before(s1: float, x1: int, s2: float, x2: int) -> bool:
     return _better(s1, s2)
 
 
-@njit(cache=True, nogil=True)
 def sort_by_score(nodes: np.ndarray, scores: np.ndarray, lo: int, hi: int) -> None:
     """Sort ``nodes[lo:hi]`` with their ``scores[lo:hi]`` in place: score descending (NaN
     last), then node ascending. Insertion sort for a short run, else a merge sort."""
@@ -105,7 +105,6 @@ def sort_by_score(nodes: np.ndarray, scores: np.ndarray, lo: int, hi: int) -> No
     scores[lo:hi] = src_s
 
 
-@njit(cache=True, nogil=True)
 def _by_source(n: int, src: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """A counting sort of edge numbers by ``src``: ``(start, edge)`` with the edges of node x
     at ``edge[start[x]:start[x + 1]]``, in their original order."""
@@ -122,7 +121,6 @@ def _by_source(n: int, src: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return start, edge
 
 
-@njit(cache=True, nogil=True)
 def hub_groups(n: int, i: np.ndarray, j: np.ndarray, score: np.ndarray, lengths: np.ndarray,
                labels: np.ndarray, distinct: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """One group per component (``labels``, in ``[0, n_labels)``) of the edges, which all lie
@@ -222,7 +220,6 @@ def hub_groups(n: int, i: np.ndarray, j: np.ndarray, score: np.ndarray, lengths:
     return offsets, members, scores
 
 
-@njit(cache=True, nogil=True)
 def principal_pass(n: int, i: np.ndarray, j: np.ndarray, score: np.ndarray,
                    leaders: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The greedy principal groups: ``(offsets, members, scores)`` in the order formed.
@@ -277,14 +274,34 @@ def principal_pass(n: int, i: np.ndarray, j: np.ndarray, score: np.ndarray,
     return offsets[: groups + 1].copy(), members[:used].copy(), scores[:used].copy()
 
 
+#: the functions numba compiles (each calls the others' compiled versions)
+compiled = Compiled(globals(), ('component_roots', '_better', '_before', 'sort_by_score', '_by_source', 'hub_groups', 'principal_pass'))
+
+
+#: Below this much work (edges plus documents) the loops run as plain Python: a few
+#: milliseconds, against numba's import and the load of the compiled code (0.7-1 s once
+#: per process; a compilation of ~20 s the first time on a machine).
+SMALL = 20_000
+
+
+def functions(work: int) -> Any:
+    """The loops to run ``work`` (edges plus documents) with: this module's own functions
+    (plain Python) when it is small, else their compiled versions (loaded on first use)."""
+    if work < SMALL:
+        return sys.modules[__name__]
+    load()
+    return compiled()
+
+
 def _warm() -> None:
+    k = compiled()
     i, j, s = np.array([0], dtype=np.int64), np.array([1], dtype=np.int64), np.array([0.5])
-    roots = component_roots(2, i, j)
-    hub_groups(2, i, j, s, np.ones(2), roots, False)
-    hub_groups(2, i, j, s, np.ones(2), roots, True)
-    principal_pass(2, i, j, s, np.array([0, 1], dtype=np.int64))
+    roots = k.component_roots(2, i, j)
+    k.hub_groups(2, i, j, s, np.ones(2), roots, False)
+    k.hub_groups(2, i, j, s, np.ones(2), roots, True)
+    k.principal_pass(2, i, j, s, np.array([0, 1], dtype=np.int64))
 
 
-#: Load the compiled functions (from numba's cache) now, without SciPy's BLAS; what a first
-#: call of :mod:`core.clustering`'s array functions does.
+#: Load the compiled functions (from numba's cache) now, without SciPy's BLAS; what the
+#: first large grouping does.
 load = KernelLoader(_warm)

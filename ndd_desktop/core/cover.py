@@ -136,8 +136,8 @@ def cover_groups(n: int, offsets, members, rank, first, fixed, link_a, link_b, l
         group_of[members] = np.repeat(np.arange(first.shape[0]), np.diff(offsets))
         if (group_of[first] != np.arange(first.shape[0])).any():
             raise ValueError("each group's first member must be one of its members")
-    cover_kernel.load()
-    start, other, val = cover_kernel.link_lists(n, np.asarray(link_a, dtype=np.int64),
-                                                np.asarray(link_b, dtype=np.int64),
-                                                np.asarray(link_value, dtype=np.float64))
-    return CoverArrays(*cover_kernel.cover_groups(n, offsets, members, rank, first, fixed, start, other, val))
+    link_a = np.asarray(link_a, dtype=np.int64)
+    loops = cover_kernel.functions(n + link_a.shape[0])
+    start, other, val = loops.link_lists(n, link_a, np.asarray(link_b, dtype=np.int64),
+                                         np.asarray(link_value, dtype=np.float64))
+    return CoverArrays(*loops.cover_groups(n, offsets, members, rank, first, fixed, start, other, val))

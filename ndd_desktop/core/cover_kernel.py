@@ -6,19 +6,22 @@ per group cost seconds for 50,000 groups. Here the groups are slices of flat arr
 links one adjacency over all documents, and the state (kept, still open, covered by whom)
 lives in arrays indexed by document. The results are those of
 :func:`core.cover.choose_keepers` group by group (``tests/core/test_cover_kernel.py``
-compares them on random graphs). Compiled once per machine (cached beside the module where
-that folder is writable) and without the GIL.
+compares them on random graphs). The functions are plain Python, run as they are for a
+few groups; :data:`compiled` are their numba versions for many (``core.kernel_load``;
+compiled once per machine, cached beside the module where that folder is writable, and run
+without the GIL); :func:`functions` picks.
 """
 
 from __future__ import annotations
 
+import sys
+from typing import Any
+
 import numpy as np
-from numba import njit
 
-from .kernel_load import KernelLoader
+from .kernel_load import Compiled, KernelLoader
 
 
-@njit(cache=True, nogil=True)
 def link_lists(n: int, a: np.ndarray, b: np.ndarray, value: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The links ``a[k] - b[k]`` both ways, by node: ``(start, other, value)`` with node x's
     links at ``start[x]:start[x + 1]``, in the order of the edges."""
@@ -41,7 +44,6 @@ def link_lists(n: int, a: np.ndarray, b: np.ndarray, value: np.ndarray) -> tuple
     return start, other, val
 
 
-@njit(cache=True, nogil=True)
 def _sort_by_rank(buf: np.ndarray, count: int, rank: np.ndarray) -> None:
     """Sort ``buf[:count]`` (nodes) by ``rank`` ascending, in place (ranks are distinct)."""
     if count <= 24:
@@ -61,7 +63,6 @@ def _sort_by_rank(buf: np.ndarray, count: int, rank: np.ndarray) -> None:
     buf[:count] = sorted_nodes
 
 
-@njit(cache=True, nogil=True)
 def _keep(k: int, g: int, kept_list: np.ndarray, n_kept: int, kept: np.ndarray, open_: np.ndarray,
           group: np.ndarray, start: np.ndarray, other: np.ndarray, val: np.ndarray,
           cover_by: np.ndarray, cover_val: np.ndarray, cover_seq: np.ndarray, seq: int) -> int:
@@ -87,7 +88,6 @@ def _keep(k: int, g: int, kept_list: np.ndarray, n_kept: int, kept: np.ndarray, 
     return seq
 
 
-@njit(cache=True, nogil=True)
 def cover_groups(n: int, offsets: np.ndarray, members: np.ndarray, rank: np.ndarray, first: np.ndarray,
                  fixed: np.ndarray, start: np.ndarray, other: np.ndarray, val: np.ndarray):
     """The greedy cover of each group ``members[offsets[g]:offsets[g + 1]]`` (nodes < n).
@@ -147,14 +147,34 @@ def cover_groups(n: int, offsets: np.ndarray, members: np.ndarray, rank: np.ndar
     return kept_offsets, kept_list[:n_kept].copy(), cover_by, cover_val, cover_seq
 
 
+#: the functions numba compiles (each calls the others' compiled versions)
+compiled = Compiled(globals(), ('link_lists', '_sort_by_rank', '_keep', 'cover_groups'))
+
+
+#: Below this much work (edges plus documents) the loops run as plain Python: a few
+#: milliseconds, against numba's import and the load of the compiled code (0.7-1 s once
+#: per process; a compilation of ~20 s the first time on a machine).
+SMALL = 20_000
+
+
+def functions(work: int) -> Any:
+    """The loops to run ``work`` (edges plus documents) with: this module's own functions
+    (plain Python) when it is small, else their compiled versions (loaded on first use)."""
+    if work < SMALL:
+        return sys.modules[__name__]
+    load()
+    return compiled()
+
+
 def _warm() -> None:
+    k = compiled()
     a, b, v = np.array([0], dtype=np.int64), np.array([1], dtype=np.int64), np.array([0.5])
-    start, other, val = link_lists(2, a, b, v)
-    cover_groups(2, np.array([0, 2], dtype=np.int64), np.array([0, 1], dtype=np.int64),
-                 np.array([0, 1], dtype=np.int64), np.array([0], dtype=np.int64), np.zeros(2, dtype=np.bool_),
-                 start, other, val)
+    start, other, val = k.link_lists(2, a, b, v)
+    k.cover_groups(2, np.array([0, 2], dtype=np.int64), np.array([0, 1], dtype=np.int64),
+                   np.array([0, 1], dtype=np.int64), np.array([0], dtype=np.int64), np.zeros(2, dtype=np.bool_),
+                   start, other, val)
 
 
-#: Load the compiled functions (from numba's cache) now, without SciPy's BLAS; what a first
-#: call of :func:`core.cover.cover_groups` does.
+#: Load the compiled functions (from numba's cache) now, without SciPy's BLAS; what the
+#: first large cover does.
 load = KernelLoader(_warm)

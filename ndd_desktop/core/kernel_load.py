@@ -1,4 +1,12 @@
-"""Loading a compiled (numba) kernel once per process, without SciPy's linear algebra.
+"""Compiling a kernel module's loops with numba when they are first needed, and loading them
+once per process without SciPy's linear algebra.
+
+A kernel module (``clustering_kernel``, ``cover_kernel``) holds its loops as plain Python
+functions: run as they are, they need neither numba nor a compilation, which suits a small
+input; :class:`Compiled` makes numba versions of them on first use (numba imported then,
+the machine code kept in numba's cache), which a large input needs. The compiled functions
+call each other's compiled versions: each is compiled with a copy of the module's globals in
+which the names of the others are their compiled versions.
 
 Loading compiled code makes numba import its NumPy support, which asks for SciPy's BLAS
 (for ``np.dot`` in compiled code) and so imports ``scipy.linalg`` when SciPy is installed:
@@ -12,9 +20,35 @@ from __future__ import annotations
 
 import sys
 import threading
-from typing import Callable
+import types
+from typing import Any, Callable
 
 _BLAS = "scipy.linalg.cython_blas"
+
+
+class Compiled:
+    """The functions ``names`` of a module (its ``globals()``) compiled with numba, made on
+    the first call (``nogil``: a worker thread's loop lets the window's thread run)."""
+
+    def __init__(self, module_globals: dict[str, Any], names: tuple[str, ...]):
+        self._globals = module_globals
+        self._names = names
+        self._lock = threading.Lock()
+        self._made: types.SimpleNamespace | None = None
+
+    def __call__(self) -> types.SimpleNamespace:
+        with self._lock:
+            if self._made is None:
+                from numba import njit
+
+                namespace = dict(self._globals)
+                for name in self._names:
+                    f = self._globals[name]
+                    g = types.FunctionType(f.__code__, namespace, f.__name__, f.__defaults__, f.__closure__)
+                    g.__qualname__, g.__module__, g.__doc__ = f.__qualname__, f.__module__, f.__doc__
+                    namespace[name] = njit(cache=True, nogil=True)(g)
+                self._made = types.SimpleNamespace(**{name: namespace[name] for name in self._names})
+            return self._made
 
 
 class KernelLoader:

@@ -44,7 +44,6 @@ class Collection(QObject):
         self._regroup_again = False
         self._lineage_worker: Worker | None = None
         self._lineage_again = False
-        self._grouping_prepared = False
         self._closed = False
 
     # the session's state, read by the views
@@ -104,10 +103,9 @@ class Collection(QObject):
 
         Without ``threshold``: the one saved for this pair set, else the method's default.
         """
-        session = self.session
-        if not self._grouping_prepared:  # the grouping's compiled loops load while the pairs are read
-            self._grouping_prepared = True
-            self._run(prepare_grouping, lambda _: None, "prepare-grouping")
+        session, store = self.session, self.store
+        # a large pair set's grouping loads its compiled loops while the pairs are read
+        self._run(lambda: prepare_grouping(store, method, pairs_key), lambda _: None, "prepare-grouping")
 
         def done(result: tuple[PairSetData, float]) -> None:
             session.show(*result)

@@ -160,12 +160,15 @@ def keeper_key(rule: str, folder_priority: Sequence[str] = (),
     raise ValueError(f"unknown keeper rule {rule!r} (known: {', '.join(KEEPER_RULES)})")
 
 
-def load_kernels() -> None:
-    """Load the compiled loops the grouping runs (numba's import and its cache: about a
-    second, once per process) now rather than in the first grouping; the window does it
-    on a worker while it reads a pair set."""
+def load_kernels(pairs: int | None = None) -> None:
+    """Load the compiled loops a large grouping runs (numba's import and its cache: about a
+    second, once per process) now rather than in the first grouping; the window does it on a
+    worker while it reads a pair set. ``pairs``: the size of that pair set; one too small to
+    need them (its groups are formed by the same loops as plain Python) loads nothing."""
     from ..core import clustering_kernel, cover_kernel
 
+    if pairs is not None and 3 * pairs < clustering_kernel.SMALL:
+        return
     clustering_kernel.load()
     cover_kernel.load()
 

@@ -14,7 +14,18 @@ from ndd_desktop.core.clustering import (
     connected_components,
     principal_group_arrays,
 )
-from ndd_desktop.core.clustering_kernel import sort_by_score
+from ndd_desktop.core import clustering_kernel
+
+
+@pytest.fixture(params=["plain", "compiled"], autouse=True)
+def loops(request, monkeypatch):
+    """Every test twice: the loops as plain Python (a small input's way) and compiled (a
+    large one's)."""
+    from ndd_desktop.core import clustering_kernel, cover_kernel
+
+    for module in (clustering_kernel, cover_kernel):
+        monkeypatch.setattr(module, "SMALL", 10**12 if request.param == "plain" else 0)
+    return request.param
 
 
 def _best_links(n, i, j, s, cannot_link):
@@ -99,14 +110,14 @@ def test_no_edges_no_groups():
         assert len(ga) == 0 and ga.offsets.tolist() == [0] and ga.as_groups() == []
 
 
-def test_sort_by_score_puts_nan_last_and_breaks_ties_by_node():
+def test_sort_by_score_puts_nan_last_and_breaks_ties_by_node(loops):
     for count in (6, 60):  # the insertion sort and the merge sort
         rng = np.random.default_rng(count)
         nodes = rng.permutation(count).astype(np.int64)
         scores = rng.choice([0.2, 0.5, 0.9, np.nan], count)
         want = sorted(zip(nodes.tolist(), scores.tolist()), key=lambda t: (np.isnan(t[1]), -np.nan_to_num(t[1]), t[0]))
         full_n, full_s = np.concatenate(([99], nodes, [98])), np.concatenate(([7.0], scores, [8.0]))
-        sort_by_score(full_n, full_s, 1, count + 1)
+        clustering_kernel.functions(0 if loops == "compiled" else 1).sort_by_score(full_n, full_s, 1, count + 1)
         assert full_n[1:-1].tolist() == [x for x, _ in want]
         np.testing.assert_array_equal(full_s[1:-1], [v for _, v in want])
         assert (full_n[0], full_n[-1]) == (99, 98)  # outside the range: untouched
@@ -140,7 +151,9 @@ def test_random_graphs_match_the_references(seed):
           _reference_principal(n, i, j, s, lengths, cl))
 
 
-def test_a_large_graph_takes_a_fraction_of_a_second():
+def test_a_large_graph_takes_a_fraction_of_a_second(loops):
+    if loops == "plain":
+        pytest.skip("a large graph is the compiled loops' work")
     import time
 
     rng = np.random.default_rng(3)

@@ -8,6 +8,17 @@ import pytest
 from ndd_desktop.core.cover import choose_keepers, cover_groups
 
 
+@pytest.fixture(params=["plain", "compiled"], autouse=True)
+def loops(request, monkeypatch):
+    """Every test twice: the loops as plain Python (a small input's way) and compiled (a
+    large one's)."""
+    from ndd_desktop.core import clustering_kernel, cover_kernel
+
+    for module in (clustering_kernel, cover_kernel):
+        monkeypatch.setattr(module, "SMALL", 10**12 if request.param == "plain" else 0)
+    return request.param
+
+
 def _covers(n, groups, rank, first, fixed, links):
     """cover_groups on lists: groups (lists of nodes), links ((a, b, value or None), ...)."""
     offsets = np.cumsum([0] + [len(g) for g in groups])
