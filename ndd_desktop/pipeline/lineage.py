@@ -100,9 +100,15 @@ def order_member_lists(store: Store, member_lists: Sequence[Sequence[int]], *,
 
 
 def group_orders(store: Store, groups: Sequence, **kwargs) -> dict[int, GroupOrder]:
-    """The version order of every ``pipeline.grouping.DocGroup``, by group id."""
-    orders = order_member_lists(store, [g.members for g in groups], **kwargs)
-    return {g.group_id: GroupOrder(g.group_id, o.order, o.confidence, o.level, o.votes) for g, o in zip(groups, orders)}
+    """The version order of every ``pipeline.grouping.DocGroup``, by group id (the groups of
+    a ``GroupList`` are read from its arrays, without making each group)."""
+    member_ids = getattr(groups, "member_ids", None)
+    if member_ids is not None:  # a GroupList: row k is group k + 1
+        lists, ids = [member_ids(k) for k in range(len(groups))], range(1, len(groups) + 1)
+    else:
+        lists, ids = [g.members for g in groups], [g.group_id for g in groups]
+    orders = order_member_lists(store, lists, **kwargs)
+    return {gid: GroupOrder(gid, o.order, o.confidence, o.level, o.votes) for gid, o in zip(ids, orders)}
 
 
 def version_ranks(store: Store, member_lists: Sequence[Sequence[int]]) -> dict[int, int]:

@@ -62,6 +62,8 @@ def test_group_orders_follow_the_versions(vstore):
     s, place = vstore
     grouping = groups_at(s, "m", "pk", 0.5)
     orders = group_orders(s, grouping.groups)
+    assert all(g is None for g in grouping.groups._made)  # read from the GroupList's arrays
+    assert group_orders(s, list(grouping.groups)) == orders  # as from the groups themselves
     assert sorted(len(o.order) for o in orders.values()) == [3, 6]
     for g in grouping.groups:
         o = orders[g.group_id]
