@@ -255,3 +255,23 @@ def test_a_correction_of_two_tokens_and_words_learnt_as_kept(monkeypatch):
         "the council met in new york on monday and agreed the budget", PARAMS.w)))
     kept = hybrid._kept_hashes(corrector)
     assert kept.holds(token_hashes("zzqx newyorkk council")).tolist() == [True, False, True]
+
+
+def test_texts_to_verify_read_as_the_corrected_words():
+    """A text with no word to correct is handed on as it is, the others with their words
+    corrected; either way the verification reads the corrected words."""
+    from ndd_desktop.core.spelling import collapse_repeats
+    from ndd_desktop.core.text_share import runs_many
+    from ndd_desktop.core.utf8_words import word_tokens
+
+    texts = [normalize(t) for t in (
+        "the council met on monday and agreed the budget for the harbour",
+        "the councill met on mondday and agreeed the budjet for the harbour",
+        "Gooood moorning, the council's clerk (aged 42) wrote: «réunion» à 10h!",
+        "東京 の 会議 council", "two words", "")]
+    got = METHOD.texts_to_verify(texts, PARAMS)
+    corrector = hybrid.corrector_for(PARAMS)
+    want = [" ".join(corrector.correct_tokens(word_tokens(collapse_repeats(t)))) for t in texts]
+    assert [r.tokens.tolist() for r in runs_many(got)] == [r.tokens.tolist() for r in runs_many(want)]
+    assert got[0] == texts[0]  # nothing to correct: the text itself
+    assert [r.tokens.tolist() for r in runs_many(got[1:2])] == [r.tokens.tolist() for r in runs_many(got[:1])]

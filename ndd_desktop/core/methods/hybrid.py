@@ -38,6 +38,7 @@ from typing import Any
 
 import numpy as np
 
+from ..feature_index import sorted_unique
 from ..hashing import (
     shingle_hashes_of_tokens,
     shingles_of_token_hashes,
@@ -144,9 +145,15 @@ class HybridMethod(SetOverlapMethod):
         """The texts with their typos corrected, as the sketches read them: the verified
         share of two texts with different typos is the share of their corrected words."""
         corrector = corrector_for(params)
-        token_lists = [word_tokens(collapse_repeats(t)) for t in texts]
-        fixed = corrector.correct_words(w for toks in token_lists for w in toks)
-        return [" ".join(fixed[w] for w in toks) for toks in token_lists]
+        collapsed = [collapse_repeats(t) for t in texts]
+        # a text whose every token is a kept word reads as it is (the verification reads
+        # its words); the others are corrected word by word
+        unknown = _unknown_tokens(_kept_hashes(corrector), {k: token_hashes(t) for k, t in enumerate(collapsed)})
+        token_lists = {k: word_tokens(collapsed[k]) for k in unknown}
+        fixed = corrector.correct_words(itertools.chain.from_iterable(token_lists.values()))
+        for k, toks in token_lists.items():
+            collapsed[k] = " ".join(fixed[w] for w in toks)
+        return collapsed
 
     def sketch(self, text: str, params: Any) -> np.ndarray:
         """Sorted distinct hashes of the word w-shingles of the corrected text."""
@@ -163,17 +170,13 @@ class HybridMethod(SetOverlapMethod):
         kept = _kept_hashes(corrector)
         out: list[np.ndarray | None] = [None] * len(texts)
         spans: dict[int, tuple[str, np.ndarray, np.ndarray, np.ndarray]] = {}
-        unknown: dict[int, np.ndarray] = {}
         for k, text in enumerate(texts):
             if len(text) > _PIECE_CHARS:
                 out[k] = _sketch_long(text, params, corrector)
                 continue
             t = collapse_repeats(text)
-            h, starts, ends = token_spans(t)
-            spans[k] = (t, h, starts, ends)
-            look = np.flatnonzero(~kept.holds(h))
-            if look.shape[0]:
-                unknown[k] = look
+            spans[k] = (t, *token_spans(t))
+        unknown = _unknown_tokens(kept, {k: v[1] for k, v in spans.items()})
         words = {k: [spans[k][0][a:b] for a, b in zip(spans[k][2][ix].tolist(), spans[k][3][ix].tolist())]
                  for k, ix in unknown.items()}
         fixed = corrector.correct_words(itertools.chain.from_iterable(words.values())) if words else {}
@@ -191,7 +194,7 @@ class HybridMethod(SetOverlapMethod):
                 h[i] = ch[0]
         for k, (_, h, _, _) in spans.items():
             if out[k] is None:
-                out[k] = np.unique(shingles_of_token_hashes(h, params.w))
+                out[k] = sorted_unique(shingles_of_token_hashes(h, params.w))  # np.unique hashes: 9x slower here
         kept.settle()
         return out
 
@@ -229,6 +232,23 @@ class _KeptHashes:
         if self._new:
             self._hashes = np.union1d(self._hashes, np.asarray(self._new, dtype=np.uint64))
             self._new = []
+
+
+def _unknown_tokens(kept: _KeptHashes, hashes: dict[int, np.ndarray]) -> dict[int, np.ndarray]:
+    """text -> the positions of its tokens that are not kept words, for the texts that have
+    any; ``hashes``: text -> its token hashes. The batch's distinct hashes are looked up at
+    once, in order (a sorted search is several times faster than one per text)."""
+    parts = list(hashes.values())
+    distinct, inverse = np.unique(np.concatenate(parts) if parts else np.empty(0, np.uint64), return_inverse=True)
+    known = kept.holds(distinct)[inverse.reshape(-1)]
+    out: dict[int, np.ndarray] = {}
+    at = 0
+    for k, h in hashes.items():
+        look = np.flatnonzero(~known[at : at + h.shape[0]])
+        at += h.shape[0]
+        if look.shape[0]:
+            out[k] = look
+    return out
 
 
 _KEPT: weakref.WeakKeyDictionary[SpellingCorrector, _KeptHashes] = weakref.WeakKeyDictionary()
