@@ -151,22 +151,6 @@ def test_random_graphs_match_the_references(seed):
           _reference_principal(n, i, j, s, lengths, cl))
 
 
-def test_a_large_graph_takes_a_fraction_of_a_second(loops):
-    if loops == "plain":
-        pytest.skip("a large graph is the compiled loops' work")
-    import time
-
-    rng = np.random.default_rng(3)
-    n, m = 1_000_000, 300_000
-    i, j, s = rng.integers(0, n, m), rng.integers(0, n, m), rng.random(m)
-    lengths = rng.integers(1, 1000, n)
-    component_group_arrays(10, [0], [1], [0.5], [1] * 10)  # loaded
-    start = time.perf_counter()
-    component_group_arrays(n, i, j, s, lengths)
-    principal_group_arrays(n, i, j, s, lengths)
-    assert time.perf_counter() - start < 5  # about 0.2 s on the reference machine
-
-
 def test_loading_the_kernels_leaves_scipy_linalg_unimported():
     code = (
         "import sys\n"
