@@ -4,7 +4,7 @@ The window groups its pair set again at every move of the threshold slider; what
 depend on the threshold is worked out here once: the documents as columns (ids sorted,
 lengths, dates, reference flags, truncated texts), each pair's endpoints as positions in
 those columns, the pairs sorted by value (so the pairs at a threshold are a prefix), a
-sorted table of pair codes (a stored value per pair without a dict of every pair) and the
+sorted table of pair codes (`pair_lookup.PairLookup`: where a pair is without a dict of every pair) and the
 keeper rules' order of the documents. ``pipeline.grouping.groups_at`` builds one for a
 single call; the window's session keeps one per pair set shown.
 """
@@ -19,6 +19,7 @@ import numpy as np
 
 from ..ingest.reasons import TEXT_TRUNCATED
 from ..store import DocumentInfo, PairArrays
+from .pair_lookup import PairLookup
 
 #: keeper rules whose order comes from the columns alone (the others need each document)
 COLUMN_RULES = ("reference-oldest", "oldest", "newest", "longest")
@@ -43,13 +44,9 @@ class PairGraph:
         self.truncated = np.fromiter((TEXT_TRUNCATED in (d.reason or "") for d in info), dtype=bool, count=self.n)
         self.a_pos = self.positions(arrays.a)
         self.b_pos = self.positions(arrays.b)
-        span = int(max(arrays.a.max(initial=0), arrays.b.max(initial=0))) + 1
-        codes = arrays.a.astype(np.int64) * span + arrays.b.astype(np.int64)
-        self._span = span
-        self._code_order = np.argsort(codes, kind="stable")
-        self._codes = codes[self._code_order]
+        self._lookup = PairLookup(arrays.a, arrays.b)
         #: no pair stored twice: the edges at a threshold join distinct pairs of documents
-        self.distinct = not bool((self._codes[1:] == self._codes[:-1]).any())
+        self.distinct = self._lookup.distinct
         self._lock = threading.Lock()
         self._measures: dict[str, ByValue] = {}
         self._ranks: dict[str, np.ndarray] = {}
@@ -65,17 +62,7 @@ class PairGraph:
 
     def pair_index(self, a, b) -> np.ndarray:
         """The index in the pair arrays of each pair (a < b), -1 where it is not stored."""
-        a = np.asarray(a, dtype=np.int64)
-        b = np.asarray(b, dtype=np.int64)
-        out = np.full(a.shape[0], -1, dtype=np.int64)
-        inside = (a >= 0) & (a < self._span) & (b >= 0) & (b < self._span)
-        if self._codes.shape[0] == 0 or not inside.any():
-            return out
-        codes = a[inside] * self._span + b[inside]
-        k = np.minimum(np.searchsorted(self._codes, codes), self._codes.shape[0] - 1)
-        found = self._codes[k] == codes
-        out[np.flatnonzero(inside)[found]] = self._code_order[k[found]]
-        return out
+        return self._lookup.indices(a, b)
 
     def by_value(self, measure: str) -> ByValue:
         """The pairs in order of a measure's value ("score", or "containment": the larger

@@ -25,3 +25,12 @@ def test_lookup_equals_a_dict_of_every_pair():
     assert [None if np.isnan(v) else v for v in many.tolist()] == [want.get(p) for p in probes]
     empty = PairLookup(np.empty(0, np.int64), np.empty(0, np.int64), np.empty(0))
     assert empty.get((1, 2)) is None and np.isnan(empty.values(np.array([1]), np.array([2]))).all()
+
+
+def test_indices_find_each_pair_where_it_was_given_and_distinct_tells_repeats():
+    a = np.array([5, 1, 3, 1, 2])
+    b = np.array([9, 4, 7, 2, 8])
+    lookup = PairLookup(a, b)
+    assert lookup.indices(np.array([1, 5, 2, 1, 0, -1]), np.array([2, 9, 8, 9, 1, 3])).tolist() == [3, 0, 4, -1, -1, -1]
+    assert lookup.distinct
+    assert not PairLookup(np.array([1, 2, 1]), np.array([4, 5, 4])).distinct
