@@ -15,11 +15,11 @@ that folder is writable, and run without the GIL); :func:`functions` picks.
 
 from __future__ import annotations
 
-import sys
 from typing import Any
 
 import numpy as np
 
+from . import kernel_load
 from .kernel_load import Compiled, KernelLoader
 
 
@@ -165,8 +165,7 @@ def hub_groups(n: int, i: np.ndarray, j: np.ndarray, score: np.ndarray, lengths:
                     d_sc[slot[b]] = s
     n_labels = 0
     for x in range(n):
-        if labels[x] + 1 > n_labels:
-            n_labels = labels[x] + 1
+        n_labels = max(n_labels, labels[x] + 1)
     hub = np.full(n_labels, -1, dtype=np.int64)
     for x in range(n):  # ascending: a tie on degree and length keeps the lower node
         if degree[x] == 0:
@@ -278,19 +277,13 @@ def principal_pass(n: int, i: np.ndarray, j: np.ndarray, score: np.ndarray,
 compiled = Compiled(globals(), ('component_roots', '_better', '_before', 'sort_by_score', '_by_source', 'hub_groups', 'principal_pass'))
 
 
-#: Below this much work (edges plus documents) the loops run as plain Python: a few
-#: milliseconds, against numba's import and the load of the compiled code (0.7-1 s once
-#: per process; a compilation of ~20 s the first time on a machine).
-SMALL = 20_000
+#: Below this much work (edges plus documents) the loops run as plain Python (kernel_load.SMALL).
+SMALL = kernel_load.SMALL
 
 
 def functions(work: int) -> Any:
-    """The loops to run ``work`` (edges plus documents) with: this module's own functions
-    (plain Python) when it is small, else their compiled versions (loaded on first use)."""
-    if work < SMALL:
-        return sys.modules[__name__]
-    load()
-    return compiled()
+    """The loops to run ``work`` (edges plus documents) with (``kernel_load.loops_for``)."""
+    return kernel_load.loops_for(work, SMALL, __name__, load, compiled)
 
 
 def _warm() -> None:

@@ -14,11 +14,11 @@ without the GIL); :func:`functions` picks.
 
 from __future__ import annotations
 
-import sys
 from typing import Any
 
 import numpy as np
 
+from . import kernel_load
 from .kernel_load import Compiled, KernelLoader
 
 
@@ -151,19 +151,13 @@ def cover_groups(n: int, offsets: np.ndarray, members: np.ndarray, rank: np.ndar
 compiled = Compiled(globals(), ('link_lists', '_sort_by_rank', '_keep', 'cover_groups'))
 
 
-#: Below this much work (edges plus documents) the loops run as plain Python: a few
-#: milliseconds, against numba's import and the load of the compiled code (0.7-1 s once
-#: per process; a compilation of ~20 s the first time on a machine).
-SMALL = 20_000
+#: Below this much work (edges plus documents) the loops run as plain Python (kernel_load.SMALL).
+SMALL = kernel_load.SMALL
 
 
 def functions(work: int) -> Any:
-    """The loops to run ``work`` (edges plus documents) with: this module's own functions
-    (plain Python) when it is small, else their compiled versions (loaded on first use)."""
-    if work < SMALL:
-        return sys.modules[__name__]
-    load()
-    return compiled()
+    """The loops to run ``work`` (edges plus documents) with (``kernel_load.loops_for``)."""
+    return kernel_load.loops_for(work, SMALL, __name__, load, compiled)
 
 
 def _warm() -> None:

@@ -21,7 +21,8 @@ from __future__ import annotations
 import sys
 import threading
 import types
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 _BLAS = "scipy.linalg.cython_blas"
 
@@ -75,3 +76,18 @@ class KernelLoader:
                 if hide and sys.modules.get(_BLAS, 0) is None:
                     del sys.modules[_BLAS]
             self._loaded.set()
+
+
+#: Below this much work (edges plus documents) a kernel module's loops run as plain Python:
+#: a few milliseconds, against numba's import and the load of the compiled code (0.7-1 s
+#: once per process; a compilation of ~20 s the first time on a machine).
+SMALL = 20_000
+
+
+def loops_for(work: int, small: int, module_name: str, load: KernelLoader, compiled: Compiled) -> Any:
+    """The loops to run ``work`` with: the module's own functions (plain Python) below
+    ``small``, else their compiled versions (loaded on first use)."""
+    if work < small:
+        return sys.modules[module_name]
+    load()
+    return compiled()
