@@ -47,11 +47,19 @@ class ExtractedDocument:
     reason: str  # "" when ok (or a note such as truncation); human-readable otherwise
     #: an e-mail message's threading headers (see ``formats.base.Extraction.headers``)
     email: dict | None = None
+    #: characters of a text sent on without itself (:meth:`drop_text`)
+    dropped_length: int = 0
 
     @property
     def text_length(self) -> int:
-        """Characters of extracted text (0 when there is none)."""
-        return len(self.text) if self.text else 0
+        """Characters of extracted text (0 when there is none), also once it was dropped."""
+        return len(self.text) if self.text else self.dropped_length
+
+    def drop_text(self) -> None:
+        """Let go of the text (it goes on in another form, such as compressed), keeping its length."""
+        if self.text:
+            self.dropped_length = len(self.text)
+        self.text = None
 
 
 def problem(

@@ -111,7 +111,7 @@ class SketchingExtractor:
             else:
                 continue
             if not self.keep_text:
-                d.text = None
+                d.drop_text()
 
 
 _LOCAL = threading.local()

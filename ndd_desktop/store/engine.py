@@ -23,7 +23,7 @@ from .text_codec import TEXT_ERRORS
 from .types import StoreDamaged, StoreError, StoreFull, StoreReadOnly
 
 #: The newest schema revision this code knows (alembic revision ids are 4-digit numbers).
-HEAD_REVISION = "0007"
+HEAD_REVISION = "0008"
 #: The first schema revision (tests create a store at it and upgrade).
 FIRST_REVISION = "0001"
 BUSY_TIMEOUT_MS = 60_000

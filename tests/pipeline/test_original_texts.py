@@ -193,3 +193,27 @@ def test_ndd_compare_says_which_side_has_no_text_and_why(tmp_path, capsys):
     assert status == 0
     assert f"ndd: note: B has no text: its text is read from {folder / 'b.txt'}, and the file is no longer there" in err
     assert "A has no text" not in err and "0 shared passages" in out
+
+
+@pytest.mark.parametrize("kept", [False, True], ids=["marks", "compressed"])
+def test_a_rescan_with_workers_keeps_the_length_of_the_texts_they_send_on(tmp_path, kept):
+    """The workers send a text on as a mark or compressed, without the text itself; the
+    document still records how long its text is (the keeper rule "longest" and the groups'
+    principals read it)."""
+    folder = tmp_path / "docs"
+    make_corpus(folder, n=200, kept=kept)  # enough text to train the dictionary on
+    db = tmp_path / "c.ndd"
+    config = ScanConfig([Root(str(folder))], "qgram", {}, 0.3, workers=1)
+    with Store.open(db) as s:
+        ScanJob(s, config).run()
+        assert s.scans.text_dictionary() is not None or not kept
+    changed = folder / "doc005.txt"
+    text = changed.read_text(encoding="utf-8-sig") + " and one more sentence at the end.\n"
+    changed.write_text(text, encoding="utf-8-sig" if kept else "utf-8")
+    (folder / "new.txt").write_text(text_of(4242), encoding="utf-8-sig" if kept else "utf-8")
+    with Store.open(db) as s:
+        ScanJob(s, config).run()
+        lengths = {d.relpath: d.text_length for d in s.documents.all()}
+        assert lengths["doc005.txt"] == len(text) and lengths["new.txt"] == len(text_of(4242))
+        rows = stored(db)
+        assert (rows["new.txt"] == b"") is not kept  # the worker's way: a mark, or a frame
