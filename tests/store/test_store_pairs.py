@@ -188,3 +188,22 @@ def test_pair_set_keeps_from_which_score_it_is_complete(three):
     assert store.pairs.find_set("m", "pk").complete_from == 0.7
     store.pairs.replace("m", "pk", "k", {"q": 4}, 0.3, "in3", cols)  # a later exact scan
     assert store.pairs.find_set("m", "pk").complete_from is None
+
+
+def test_pair_arrays_of_one_set_among_others_ordered_by_score_then_a_then_b(store):
+    """A set's pairs are read by their row ids and ordered afterwards: score descending,
+    ties by a and then b, whatever order they were given in, and none of another set's."""
+    add_root(store, Root("/r"))
+    ids = store.scans.write_documents([doc("/r", f"d{k}.txt", f"t{k}") for k in range(6)], "m", "k")
+    a = np.array([ids[3], ids[0], ids[1], ids[0], ids[2]])
+    b = np.array([ids[4], ids[5], ids[2], ids[1], ids[3]])
+    score = np.array([0.7, 0.7, 0.9, 0.7, 0.4])
+    cols = {"a": a, "b": b, "score": score, "cont_ab": score, "cont_ba": score}
+    store.pairs.replace("m", "first", "k", {}, 0.3, "in", {k: v[:2] for k, v in cols.items()})
+    store.pairs.replace("m", "second", "k", {}, 0.3, "in", cols)
+    store.pairs.replace("m", "third", "k", {}, 0.3, "in", {k: v[3:] for k, v in cols.items()})
+    pa = store.pairs.arrays("m", "second")
+    assert list(zip(pa.a.tolist(), pa.b.tolist(), pa.score.tolist())) == [
+        (ids[1], ids[2], 0.9), (ids[0], ids[1], 0.7), (ids[0], ids[5], 0.7), (ids[3], ids[4], 0.7),
+        (ids[2], ids[3], 0.4)]
+    assert len(store.pairs.arrays("m", "first")) == 2 and len(store.pairs.arrays("m", "third")) == 2
