@@ -8,24 +8,14 @@ import sys
 
 import numpy as np
 import pytest
+from kernel_loops import loops  # noqa: F401  (the autouse fixture: plain and compiled loops)
 
+from ndd_desktop.core import clustering_kernel
 from ndd_desktop.core.clustering import (
     component_group_arrays,
     connected_components,
     principal_group_arrays,
 )
-from ndd_desktop.core import clustering_kernel
-
-
-@pytest.fixture(params=["plain", "compiled"], autouse=True)
-def loops(request, monkeypatch):
-    """Every test twice: the loops as plain Python (a small input's way) and compiled (a
-    large one's)."""
-    from ndd_desktop.core import clustering_kernel, cover_kernel
-
-    for module in (clustering_kernel, cover_kernel):
-        monkeypatch.setattr(module, "SMALL", 10**12 if request.param == "plain" else 0)
-    return request.param
 
 
 def _best_links(n, i, j, s, cannot_link):

@@ -4,19 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from kernel_loops import loops  # noqa: F401  (the autouse fixture: plain and compiled loops)
 
 from ndd_desktop.core.cover import choose_keepers, cover_groups
-
-
-@pytest.fixture(params=["plain", "compiled"], autouse=True)
-def loops(request, monkeypatch):
-    """Every test twice: the loops as plain Python (a small input's way) and compiled (a
-    large one's)."""
-    from ndd_desktop.core import clustering_kernel, cover_kernel
-
-    for module in (clustering_kernel, cover_kernel):
-        monkeypatch.setattr(module, "SMALL", 10**12 if request.param == "plain" else 0)
-    return request.param
 
 
 def _covers(n, groups, rank, first, fixed, links):
