@@ -209,7 +209,7 @@ def groups_at(
     verdicts = store.review.verdicts()
     if graph is None:
         pa = arrays if arrays is not None else store.pairs.arrays(method, pairs_key)
-        graph = _graph_at(store, pa, docs, measure, threshold)
+        graph = _graph_at(store, pa, docs, measure, threshold, verdicts)
     named = {x for pair in verdicts for x in pair}
     if named:
         unknown = sorted(x for x, p in zip(sorted(named), graph.positions(sorted(named)).tolist()) if p < 0)
@@ -220,12 +220,11 @@ def groups_at(
 
 
 def _graph_at(store: Store, pa: PairArrays, docs: dict[int, DocumentInfo] | None, measure: str,
-              threshold: float) -> PairGraph:
+              threshold: float, verdicts: dict[tuple[int, int], str]) -> PairGraph:
     """A graph of the pairs with the documents of those at ``threshold`` and of the verdicts
     (the others cannot become edges), reading from the store those ``docs`` lacks."""
     value = PairGraph(pa, {}).by_value(measure).value
     keep = value >= threshold
-    verdicts = store.review.verdicts()
     wanted = np.unique(np.concatenate((pa.a[keep], pa.b[keep],
                                        np.asarray([x for pair in verdicts for x in pair], dtype=np.int64))))
     known = docs or {}
