@@ -100,11 +100,6 @@ def main(argv=None) -> int:
         store = Store.open(path)
         arrays = store.pairs.arrays("qgram", "bench")
         group = groups_at(store, "qgram", "bench", 0.5, arrays=arrays).groups[0]
-        from ndd_desktop.core.hashing import word_tables
-
-        t0 = time.perf_counter()
-        word_tables()  # built once per process (a scan or any text comparison builds it too)
-        tables = time.perf_counter() - t0
         t0 = time.perf_counter()
         lookup = PairLookup(arrays.a, arrays.b, arrays.score)
         view = GroupView.of_group(store.documents, group, score=lambda a, b: lookup.get((a, b)))
@@ -119,7 +114,6 @@ def main(argv=None) -> int:
         rest = time.perf_counter() - t1
         partial = sum(1 for m in view.others() if not view.computed(m).complete)
         store.close()
-    print(f"word tables, once per process: {tables:.3f} s")
     print(f"GUI thread (member list of {len(rows)} with scores, the reference's text): {gui_thread:.3f} s")
     print(f"first screen (that, and the first member's differences, {len(first.changes)} changes): "
           f"{first_screen:.3f} s (target <= 1 s)")

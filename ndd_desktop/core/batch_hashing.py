@@ -24,7 +24,10 @@ from typing import Sequence
 
 import numpy as np
 
-from .hashing import POLY_BASE, combine_windows, token_starts, word_tables
+from .code_point_classes import is_word
+from .hashing import POLY_BASE, combine_windows, token_starts
+from .normalize import NOSPACE_CHAR
+from .utf8_words import utf8_word_spans
 
 _K1 = np.uint64(0x9FB21C651E98DF25)
 _K2 = np.uint64(0xC2B2AE3D27D4EB4F)
@@ -157,7 +160,7 @@ def _ascii_word_spans(raw: bytes) -> tuple[np.ndarray, np.ndarray]:
 def _unicode_word_spans(cps: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(start, length) in code points of every token, as ``core.normalize.tokens`` splits."""
     idx = cps.astype(np.intp)
-    positions = np.flatnonzero(word_tables()[0][idx])
+    positions = np.flatnonzero(is_word(idx))
     if positions.shape[0] == 0:
         return positions, positions
     new = token_starts(positions, idx[positions])
@@ -190,8 +193,6 @@ def word_token_keys(texts: Sequence[str]) -> tuple[np.ndarray, np.ndarray, np.nd
 
     Equal tokens have equal keys in any text and any batch; the tokens of all texts are
     found and hashed in a few array operations over the texts joined."""
-    from .utf8_words import utf8_word_spans  # that module reads core.hashing's tables
-
     n = len(texts)
     joined = " ".join(texts)  # the space keeps tokens of neighbouring texts apart
     lengths = np.fromiter(map(len, texts), dtype=np.int64, count=n)
@@ -209,6 +210,10 @@ def word_token_keys(texts: Sequence[str]) -> tuple[np.ndarray, np.ndarray, np.nd
         lengths = np.fromiter((len(t) if t.isascii() else len(t.encode("utf-8", "surrogatepass")) for t in texts),
                               dtype=np.int64, count=n)
         np.cumsum(lengths[:-1] + 1, out=text_starts[1:])
+    elif n > 1 and not all(nospace := [NOSPACE_CHAR.search(t) is not None for t in texts]):
+        # only some texts hold a script written without spaces: they alone take the code
+        # point path (several times slower), the others the byte path
+        return _merged(texts, np.array(nospace, dtype=bool))
     else:
         cps = _codepoints32(joined)
         tok_starts, char_lens = _unicode_word_spans(cps)
@@ -219,6 +224,24 @@ def word_token_keys(texts: Sequence[str]) -> tuple[np.ndarray, np.ndarray, np.nd
     first_tok = np.searchsorted(tok_starts, text_starts)
     ntok = np.diff(np.append(first_tok, tok_starts.shape[0]))
     return _mix_inplace(_token_keys(raw, byte_starts, tok_lens)), first_tok, ntok
+
+
+def _merged(texts: Sequence[str], apart: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`word_token_keys` of ``texts``, computed for the texts marked in ``apart`` and
+    the others separately, in the order of ``texts``."""
+    n = len(texts)
+    groups = [np.flatnonzero(apart), np.flatnonzero(~apart)]
+    parts = [word_token_keys([texts[k] for k in g.tolist()]) for g in groups]
+    ntok = np.zeros(n, dtype=np.int64)
+    for g, (_, _, count) in zip(groups, parts):
+        ntok[g] = count
+    first_tok = np.zeros(n, dtype=np.int64)
+    np.cumsum(ntok[:-1], out=first_tok[1:])
+    keys = np.empty(int(ntok.sum()), dtype=np.uint64)
+    for g, (k, first, count) in zip(groups, parts):
+        # the group's tokens lie text after text: each moves by its text's new start
+        keys[np.arange(k.shape[0]) + np.repeat(first_tok[g] - first, count)] = k
+    return keys, first_tok, ntok
 
 
 def word_shingle_values(texts: Sequence[str], w: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -1,6 +1,6 @@
 """Vectorised hashing of character n-grams and word shingles: 64-bit hashes of one text
 (bottomk, hybrid, fingerprint). The 32-bit values of many texts at once (qgram, minhash)
-are in :mod:`core.batch_hashing`, which builds on the token tables here.
+are in :mod:`core.batch_hashing`, which builds on the token hashing here.
 
 No Python loop runs per n-gram or per shingle: the text becomes an array of code points,
 and each n-gram's hash is built with n vectorised passes. Word tokens are hashed by
@@ -11,11 +11,10 @@ which keeps word order and character order significant. All arithmetic wraps mod
 from __future__ import annotations
 
 import functools
-import re
 
 import numpy as np
 
-from .normalize import combining_mark_ranges
+from .code_point_classes import MARK, NOSPACE, NOSPACE_MIN, classes, is_word
 
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)
@@ -94,38 +93,6 @@ def _rolling_combine(values: np.ndarray, n: int) -> np.ndarray:
         return (prefix[n : n + m] - prefix[:m]) * pows
 
 
-_NOT_WORD = re.compile(r"\W")
-
-
-@functools.cache
-def word_tables() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Lookup tables over all code points: is a word character (a letter, a digit, "_" or a
-    combining mark), is written without spaces, is a combining mark.
-
-    Built once (about a tenth of a second); they agree with ``core.normalize.tokens``.
-    """
-    size = 0x110000
-    # every code point as text (a space for the surrogates, which cannot be encoded); the
-    # regex \W (neither alphanumeric nor "_") blanks the rest out in C, where asking
-    # str.isalnum() of each character took a second
-    points = np.arange(size, dtype=np.uint32)
-    points[0xD800:0xE000] = 0x20
-    word = np.empty(size, dtype=bool)
-    step = 1 << 15  # a piece at a time: one C call over all of them would hold the GIL ~0.1 s
-    for lo in range(0, size, step):
-        piece = points[lo : lo + step].tobytes().decode("utf-32-le")
-        np.not_equal(np.frombuffer(_NOT_WORD.sub("\0", piece).encode("utf-32-le"), dtype=np.uint32), 0,
-                     out=word[lo : lo + step])
-    mark = np.zeros(size, dtype=bool)
-    for lo, hi in combining_mark_ranges():
-        mark[lo : hi + 1] = True
-    word |= mark
-    nospace = np.zeros(size, dtype=bool)
-    for lo, hi in _nospace_ranges():
-        nospace[lo : hi + 1] = True
-    return word, nospace & word, mark
-
-
 def token_starts(positions: np.ndarray, cpw: np.ndarray) -> np.ndarray:
     """Whether each word character (at ``positions``, code points ``cpw``) starts a token, as
     ``core.normalize.tokens`` splits: after a gap, or when it or the character before it is
@@ -133,28 +100,11 @@ def token_starts(positions: np.ndarray, cpw: np.ndarray) -> np.ndarray:
     new = np.empty(positions.shape[0], dtype=bool)
     new[0] = True
     np.not_equal(np.diff(positions), 1, out=new[1:])
-    if cpw.max() >= _NOSPACE_MIN:
-        _, nospace_table, mark_table = word_tables()
-        ns = nospace_table[cpw]
-        new[1:] |= (ns[1:] | ns[:-1]) & ~mark_table[cpw[1:]]
+    if cpw.max() >= NOSPACE_MIN:
+        flags = classes(cpw)
+        ns = (flags & NOSPACE) != 0
+        new[1:] |= (ns[1:] | ns[:-1]) & ((flags[1:] & MARK) == 0)
     return new
-
-
-_NOSPACE_MIN = 0x0E00  # the lowest code point of the ranges below
-
-
-def _nospace_ranges() -> list[tuple[int, int]]:
-    """Code point ranges of scripts written without spaces (as in core.normalize)."""
-    return [
-        (0x0E00, 0x0EFF),
-        (0x1000, 0x109F),
-        (0x1780, 0x17FF),
-        (0x3040, 0x30FF),
-        (0x3400, 0x4DBF),
-        (0x4E00, 0x9FFF),
-        (0xF900, 0xFAFF),
-        (0xAC00, 0xD7AF),
-    ]
 
 
 @functools.cache
@@ -169,11 +119,9 @@ def _char_table(seed: int) -> np.ndarray:
 def _token_core(cps: np.ndarray, seed: int, with_ends: bool = False) -> tuple[np.ndarray, ...]:
     """Token hashes of a code point array and the position of each token's first character
     (``with_ends``: and the position after its last character)."""
-    word_table = word_tables()[0]
     # Latin-1 text (the common case) looks up a 256-entry table that stays in the CPU cache.
     cps = cps.astype(np.intp)  # signed indices gather several times faster than uint64
-    is_word = (word_table[:256] if cps.max() < 256 else word_table)[cps]
-    positions = np.flatnonzero(is_word)
+    positions = np.flatnonzero(is_word(cps))
     if positions.shape[0] == 0:
         none = np.empty(0, dtype=np.int64)
         return (np.empty(0, dtype=np.uint64), none, none) if with_ends else (np.empty(0, dtype=np.uint64), none)

@@ -27,17 +27,17 @@ from typing import Sequence
 
 # Scripts written without spaces between words: Han, Hiragana, Katakana, Hangul syllables
 # are spaced in modern Korean but mixed text is common, so they are split too; Thai, Lao,
-# Khmer and Myanmar have no spaces.
-_NOSPACE = re.compile(
-    "["
-    "\u0e00-\u0eff"  # Thai, Lao
-    "\u1000-\u109f"  # Myanmar
-    "\u1780-\u17ff"  # Khmer
-    "\u3040-\u30ff"  # Hiragana, Katakana
-    "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"  # CJK ideographs
-    "\uac00-\ud7af"  # Hangul syllables
-    "]"
+# Khmer and Myanmar have no spaces. Inclusive code point ranges.
+NOSPACE_RANGES = (
+    (0x0E00, 0x0EFF),  # Thai, Lao
+    (0x1000, 0x109F),  # Myanmar
+    (0x1780, 0x17FF),  # Khmer
+    (0x3040, 0x30FF),  # Hiragana, Katakana
+    (0x3400, 0x4DBF), (0x4E00, 0x9FFF), (0xF900, 0xFAFF),  # CJK ideographs
+    (0xAC00, 0xD7AF),  # Hangul syllables
 )
+#: A character of a script written without spaces.
+NOSPACE_CHAR = re.compile("[" + "".join(f"{chr(lo)}-{chr(hi)}" for lo, hi in NOSPACE_RANGES) + "]")
 
 
 @functools.cache
@@ -178,12 +178,12 @@ def tokens(text: str) -> list[str]:
         return _ASCII_WORD.findall(text)
     out: list[str] = []
     for word in _patterns()[0].findall(text):
-        if not _NOSPACE.search(word):
+        if not NOSPACE_CHAR.search(word):
             out.append(word)
             continue
         start = 0
         for k in range(1, len(word)):
-            if (_NOSPACE.match(word[k]) or _NOSPACE.match(word[k - 1])) and not is_mark(word[k]):
+            if (NOSPACE_CHAR.match(word[k]) or NOSPACE_CHAR.match(word[k - 1])) and not is_mark(word[k]):
                 out.append(word[start:k])
                 start = k
         out.append(word[start:])

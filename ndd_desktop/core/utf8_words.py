@@ -14,11 +14,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from .hashing import _NOSPACE_MIN, word_tables
+from .code_point_classes import NOSPACE, NOSPACE_MIN, WORD, classes
 from .normalize import tokens
 
 _ASCII_WORD_BYTES = np.zeros(256, dtype=bool)
 _ASCII_WORD_BYTES[[c for c in range(128) if chr(c).isalnum() or c == ord("_")]] = True
+_ASCII_WORD_TABLE = _ASCII_WORD_BYTES.astype(np.uint8).tobytes()  # for bytes.translate
 
 
 def utf8_word_spans(raw: bytes) -> tuple[np.ndarray, np.ndarray] | None:
@@ -59,7 +60,9 @@ def utf8_word_mask(arr: np.ndarray, out: np.ndarray, allow_nospace: bool = True)
     """Mark in ``out`` every byte of UTF-8 ``arr`` that belongs to a word character (a
     letter, a digit, "_" or a combining mark). False, with ``out`` unfinished, when
     ``allow_nospace`` is off and a character of a script written without spaces occurs."""
-    np.take(_ASCII_WORD_BYTES, arr, out=out)  # every byte of a multi-byte character: False
+    # every byte of a multi-byte character: False (bytes.translate: a fifth of the time of
+    # np.take, which widens each byte to an 8-byte index first)
+    out[:] = np.frombuffer(arr.tobytes().translate(_ASCII_WORD_TABLE), dtype=bool)
     lead = np.flatnonzero(arr >= 0xC0)
     if lead.shape[0] == 0:
         return True
@@ -70,10 +73,10 @@ def utf8_word_mask(arr: np.ndarray, out: np.ndarray, allow_nospace: bool = True)
     cp = np.where(size == 2, ((b0 & 0x1F) << 6) | b1,
                   np.where(size == 3, ((b0 & 0x0F) << 12) | (b1 << 6) | b2,
                            ((b0 & 0x07) << 18) | (b1 << 12) | (b2 << 6) | b3))
-    word_table, nospace_table, _ = word_tables()
-    if not allow_nospace and cp.max() >= _NOSPACE_MIN and nospace_table[cp].any():
+    flags = classes(cp)
+    if not allow_nospace and cp.max() >= NOSPACE_MIN and (flags & NOSPACE).any():
         return False
-    is_word = word_table[cp]
+    is_word = (flags & WORD) != 0
     if is_word.any():
         at, n = lead[is_word], size[is_word]
         out[np.repeat(at, n) + (np.arange(int(n.sum())) - np.repeat(np.cumsum(n) - n, n))] = True

@@ -17,7 +17,7 @@ MARKS = ["\u0301", "\u093f", "\u0940", "\u094d", "\u0e34", "\u0e48", "\u20dd"]
 # Letters, digits, punctuation, white space, a few scripts written without spaces, marks.
 ALPHABET = st.sampled_from(list("abcdefghij ABC  .,;-_'0123456789éßǅ日本語のไทยकत𝔘\t\n") + MARKS)
 TEXTS = st.text(alphabet=ALPHABET, max_size=80).map(normalize)
-hashing.token_hashes("warm up")  # builds the code point tables once, outside any deadline
+hashing.token_hashes("warm up")  # imports what hashing needs once, outside any deadline
 
 
 def mix64_reference(x: int, seed: int = 0) -> int:
@@ -142,6 +142,20 @@ def test_word_values_count_and_batch_independence(texts, w):
         # alone, and next to a non-ASCII text (the code point path)
         assert np.array_equal(run, _runs(batch_hashing.word_shingle_values([text], w))[0])
         assert np.array_equal(run, _runs(batch_hashing.word_shingle_values(["ü", text], w))[1])
+        # next to a text of a script without spaces (which alone takes the code point path)
+        assert np.array_equal(run, _runs(batch_hashing.word_shingle_values(["日本語 ü", text, "ไทย"], w))[1])
+
+
+def test_a_batch_with_some_texts_without_spaces_keeps_each_texts_tokens():
+    texts = ["the cat sat", "日本語のテキスト", "", "déjà vu déjà", "abc 中文 def", "z"]
+    keys, first, count = batch_hashing.word_token_keys(texts)
+    assert count.tolist() == [len(tokens(t)) for t in texts] == [3, 8, 0, 3, 4, 1]
+    assert first.tolist() == [0, 3, 11, 11, 14, 18]
+    for k, text in enumerate(texts):
+        alone, _, _ = batch_hashing.word_token_keys([text])
+        assert np.array_equal(keys[first[k] : first[k] + count[k]], alone)
+    # the same token has the same key in either path
+    assert keys[0] == batch_hashing.word_token_keys(["the 日"])[0][0]
 
 
 @settings(max_examples=60, deadline=None)
