@@ -53,16 +53,6 @@ class Runs:
             object.__setattr__(self, key, cached)
         return cached
 
-    def by_hash(self) -> tuple[np.ndarray, np.ndarray]:
-        """The runs of :data:`RUN` words sorted by hash, and the position of each in the text."""
-        cached = self.__dict__.get("_by_hash")
-        if cached is None:
-            at = self.at(RUN)
-            order = np.argsort(at, kind="stable")
-            cached = (at[order], order.astype(np.int64))
-            object.__setattr__(self, "_by_hash", cached)
-        return cached
-
     def distinct(self, w: int = RUN) -> np.ndarray:
         """The distinct run hashes of ``w`` words, sorted."""
         key = f"_distinct{w}"
@@ -121,14 +111,13 @@ def shares(i: np.ndarray, j: np.ndarray, docs: Sequence[Runs]) -> tuple[np.ndarr
     One compiled call for the whole batch (core.share_kernel); pairs with a text shorter
     than a run take the slower path of :func:`share_in`.
     """
-    from .share_kernel import covered_batch
+    from .share_kernel import covered_batch, sorted_runs
 
     words = np.fromiter((d.words for d in docs), dtype=np.int64, count=len(docs))
-    off = np.zeros(len(docs) + 1, dtype=np.int64)
-    np.cumsum([d.by_hash()[0].shape[0] for d in docs], out=off[1:])
-    empty = np.empty(0, dtype=np.uint64)
-    srt = np.concatenate([d.by_hash()[0] for d in docs]) if docs else empty
-    pos = np.concatenate([d.by_hash()[1] for d in docs]) if docs else np.empty(0, dtype=np.int64)
+    starts = np.zeros(len(docs), dtype=np.int64)
+    np.cumsum(words[:-1], out=starts[1:])
+    tokens = np.concatenate([d.tokens for d in docs]) if docs else np.empty(0, dtype=np.uint64)
+    srt, pos, off = sorted_runs(tokens, starts, words, RUN)
     i = np.asarray(i, dtype=np.int64)
     j = np.asarray(j, dtype=np.int64)
     ci, cj = covered_batch(srt, pos, off, i, j, RUN)

@@ -3,12 +3,17 @@
 Verifying reads the two texts of every candidate, splits them into runs of words and runs
 the compiled kernel (``core.share_kernel``). Loading that kernel costs the better part of
 a second (numba), and the rest ran after the extraction on one core while the other idled.
-So a scan that reads files starts a few helper processes once its extraction workers are
-running: each opens the collection read-only and loads the kernel then, beside the
-extraction, and the verify stage hands them slices of the candidates in the order of
+So a scan that reads files starts a helper process once its extraction workers are
+running: it opens the collection read-only and loads the kernel then, beside the
+extraction, and the verify stage hands it slices of the candidates in the order of
 their first document (at most :data:`PART` pairs at a time, so the cancel token is seen
 between slices and the progress moves). The scores are those of the same code run in the
 scan's process (``verify_stage.pair_shares``).
+
+More helpers (up to the count asked for, one per core) start only when the candidates
+turn out to be many (:data:`GROW_FROM_PAIRS`): each costs the better part of a CPU second
+to load, which on a two-core machine was taken from the extraction workers, while a
+scan of 20,000 documents has a few thousand candidates, a tenth of a second of work.
 
 A slice whose helper fails in any way (an exception, a crash, a helper that never started)
 is verified in the scan's own process instead, where an error shows up as it always did.
@@ -31,18 +36,27 @@ import numpy as np
 PART = 20_000
 #: Helper processes at most (each holds numba and a connection: ~100 MB).
 MAX_HELPERS = 4
+#: Candidates from which the other helpers start (one helper verifies ~20,000 a second).
+GROW_FROM_PAIRS = 20_000
 _POLL_S = 0.1
 
 
 class VerifyHelpers:
-    """``count`` helper processes for the collection at ``path`` and the scan's method."""
+    """Helper processes for the collection at ``path`` and the scan's method: ``first`` of
+    them now, up to ``count`` once there are many candidates to verify."""
 
-    def __init__(self, path: str, method: str, params: Any, count: int) -> None:
-        ctx = multiprocessing.get_context("forkserver" if sys.platform.startswith("linux") else "spawn")
+    def __init__(self, path: str, method: str, params: Any, count: int, first: int = 1) -> None:
+        self._ctx = multiprocessing.get_context("forkserver" if sys.platform.startswith("linux") else "spawn")
+        self._args = (path, method, params)
+        self._count = max(1, min(count, MAX_HELPERS))
         self._helpers: list[tuple[Any, Any]] = []
-        for _ in range(max(1, min(count, MAX_HELPERS))):
-            conn, child = ctx.Pipe(duplex=True)
-            process = ctx.Process(target=_helper_main, args=(child, path, method, params), daemon=True)
+        self._start(min(max(1, first), self._count))
+
+    def _start(self, count: int) -> None:
+        """Start helpers until there are ``count``."""
+        while len(self._helpers) < count:
+            conn, child = self._ctx.Pipe(duplex=True)
+            process = self._ctx.Process(target=_helper_main, args=(child, *self._args), daemon=True)
             process.start()
             child.close()
             self._helpers.append((conn, process))
@@ -53,6 +67,8 @@ class VerifyHelpers:
         """``(share of a in b, share of b in a)`` for document ids ``a[k], b[k]``, in slices
         across the helpers; a slice that fails is given to ``fallback(a, b)``."""
         n = a.shape[0]
+        if n >= GROW_FROM_PAIRS:
+            self._start(self._count)
         size = min(PART, max(1, -(-n // (2 * len(self._helpers)))))
         todo = deque((lo, min(lo + size, n)) for lo in range(0, n, size))
         s_ab, s_ba = np.empty(n, dtype=np.float64), np.empty(n, dtype=np.float64)
@@ -127,10 +143,12 @@ def _helper_main(conn, path: str, method_name: str, params: Any) -> None:
     """A helper: load what verifying needs, then verify the slices it is sent."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the scan's to handle
     from ..core import share_kernel
+    from ..core.heap import keep_freed_memory
     from ..core.methods import get_method
     from ..store import Store
     from .verify_stage import pair_shares
 
+    keep_freed_memory()
     try:
         share_kernel.load()
         method = get_method(method_name)

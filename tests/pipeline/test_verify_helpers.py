@@ -42,7 +42,7 @@ def verified_here(scanned):
 
 def test_helpers_give_the_shares_of_the_scans_own_process(scanned, verified_here):
     method, params, a, b, here = verified_here
-    helpers = VerifyHelpers(scanned.path, "minhash", params, 2)
+    helpers = VerifyHelpers(scanned.path, "minhash", params, 2, first=2)
     try:
         seen = []
         got = helpers.shares(a, b, nowhere, progress=seen.append)
@@ -53,9 +53,27 @@ def test_helpers_give_the_shares_of_the_scans_own_process(scanned, verified_here
     assert seen[-1] == a.shape[0]
 
 
-def test_slices_of_helpers_that_are_gone_are_verified_here(scanned, verified_here):
+def test_more_helpers_start_only_for_many_candidates(scanned, verified_here, monkeypatch):
+    from ndd_desktop.pipeline import verify_helpers
+
     method, params, a, b, here = verified_here
     helpers = VerifyHelpers(scanned.path, "minhash", params, 2)
+    try:
+        assert len(helpers._helpers) == 1
+        got = helpers.shares(a, b, nowhere)  # 276 candidates: one helper does them
+        assert len(helpers._helpers) == 1
+        monkeypatch.setattr(verify_helpers, "GROW_FROM_PAIRS", a.shape[0])
+        again = helpers.shares(a, b, nowhere)
+        assert len(helpers._helpers) == 2 and all(p.is_alive() for _, p in helpers._helpers)
+    finally:
+        helpers.close()
+    for shares in (got, again):
+        assert np.array_equal(shares[0], here[0]) and np.array_equal(shares[1], here[1])
+
+
+def test_slices_of_helpers_that_are_gone_are_verified_here(scanned, verified_here):
+    method, params, a, b, here = verified_here
+    helpers = VerifyHelpers(scanned.path, "minhash", params, 2, first=2)
     for _, process in helpers._helpers:
         process.kill()
         process.join(5)
