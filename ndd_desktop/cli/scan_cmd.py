@@ -18,9 +18,18 @@ from .output import ProgressBar, one_line, write_stage_times
 from .selection import _method, parse_settings
 from .tally import write_failures
 
+#: The module of the scan's extractor (``pipeline.worker_sketch``), named without importing it.
+SCAN_EXTRACTOR_MODULE = "ndd_desktop.pipeline.worker_sketch"
+
 
 def cmd_scan(args: argparse.Namespace) -> int:
     """``ndd scan``: run the scan job with a progress bar on a terminal."""
+    if args.engine != "dask" and args.workers != 0 and not os.path.exists(args.db):
+        # a new collection reads every file: the workers' server loads the readers (about a
+        # second) while this process imports the rest and walks (the job asks again, later)
+        from ..ingest.pool_worker import prestart
+
+        prestart(SCAN_EXTRACTOR_MODULE)
     from ..pipeline import CancelToken, ExtractOptions, Limits, ScanCancelled, ScanConfig, ScanError, ScanJob, ScanStopped
     from ..cluster import ClusterError
     from ..pipeline.progress import StageClock

@@ -87,3 +87,13 @@ def test_html_all_reads_the_whole_page(capsys, tmp_path):
             assert ("Section number 7 of the site menu" in store.documents.text(doc.id)) is has_menu
         finally:
             store.close()
+
+
+def test_the_early_start_of_the_workers_server_names_the_scans_extractor():
+    """``ndd scan`` into a new collection starts the workers' server before it imports the
+    pipeline, naming the extractor's module as a string: it must be that module, or the
+    server would preload another and the job's own start would not find it ready."""
+    from ndd_desktop.cli.scan_cmd import SCAN_EXTRACTOR_MODULE
+    from ndd_desktop.pipeline.worker_sketch import SketchingExtractor
+
+    assert SCAN_EXTRACTOR_MODULE == SketchingExtractor.__module__
