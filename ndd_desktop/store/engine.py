@@ -203,6 +203,20 @@ def upgrade(engine: Engine, target: str = "head", *, read_only: bool = False, pa
             f"{path} is read-only and was written by an older release (schema {current!r}); its schema must "
             f"be brought to {wanted!r}, which writes to the file: copy it to a writable folder to open it"
         )
+    if current is None and wanted == HEAD_REVISION:
+        # a new file: the newest schema in one script (store.new_schema), no alembic
+        from .new_schema import create
+
+        with engine.connect() as conn:
+            create(conn.connection.dbapi_connection)
+        return
+    upgrade_by_migrations(engine, target)
+    if current is not None and schema_number(current) < schema_number(COMPACT_REVISION) <= schema_number(wanted):
+        compact(engine)
+
+
+def upgrade_by_migrations(engine: Engine, target: str) -> None:
+    """Run the packaged migrations up to ``target``."""
     from alembic import command
     from alembic.config import Config
 
@@ -215,8 +229,6 @@ def upgrade(engine: Engine, target: str = "head", *, read_only: bool = False, pa
         except Exception as exc:
             raise StoreError(f"cannot upgrade the collection: {_reason(exc)}") from None
         conn.commit()
-    if current is not None and schema_number(current) < schema_number(COMPACT_REVISION) <= schema_number(wanted):
-        compact(engine)
 
 
 def compact(engine: Engine) -> None:
