@@ -28,6 +28,7 @@ from the text bytes instead of 64-bit fingerprints); the version is part of the 
 
 from __future__ import annotations
 
+import functools
 from typing import Iterator, Sequence
 
 import numpy as np
@@ -159,7 +160,7 @@ def minhash_matrix(values: np.ndarray, offsets: np.ndarray, multipliers: np.ndar
     npieces = piece_starts.shape[0]
     piece_min = np.empty((t, npieces), dtype=np.uint32)
     piece_ends = np.append(piece_starts[1:], offsets[nonempty[-1] + 1])
-    steps = _multiplier_steps(multipliers)
+    steps = _multiplier_steps(multipliers.tobytes())
     scratch = np.empty(min(int(piece_ends[-1] - piece_starts[0]), _RUN), dtype=np.uint32)
     p = 0
     while p < npieces:
@@ -185,9 +186,11 @@ def minhash_matrix(values: np.ndarray, offsets: np.ndarray, multipliers: np.ndar
     return out
 
 
-def _multiplier_steps(multipliers: np.ndarray) -> list[np.uint32]:
-    """a_0, then a_i * a_(i-1)^-1 mod 2^32: their running products are the multipliers."""
-    mult = [int(a) for a in multipliers.tolist()]
+@functools.lru_cache(maxsize=8)
+def _multiplier_steps(multipliers: bytes) -> list[np.uint32]:
+    """a_0, then a_i * a_(i-1)^-1 mod 2^32: their running products are the multipliers
+    (given as the bytes of a uint32 array; a scan asks for the same ones every batch)."""
+    mult = np.frombuffer(multipliers, dtype=np.uint32).tolist()
     if any(a % 2 == 0 for a in mult):
         raise ValueError("permutation multipliers must be odd")
     steps = [mult[0]] + [(mult[i] * pow(mult[i - 1], -1, 1 << 32)) & 0xFFFFFFFF for i in range(1, len(mult))]
