@@ -15,6 +15,7 @@ no session state, so a caller may run them on another thread and hand the result
 from __future__ import annotations
 
 import threading
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -36,7 +37,7 @@ class PairSetData:
     pairs_key: str
     floor: float
     arrays: Any  # store.PairArrays
-    docs: dict[int, Any]  # the documents of the pairs, of the reviewer's verdicts and keepers
+    docs: Mapping[int, Any]  # the documents of the pairs, of the reviewer's verdicts and keepers (a DocumentTable)
     verdicts: dict[tuple[int, int], str] = field(default_factory=dict)
     complete_from: float | None = None  # see store.PairSet
     saved_threshold: float | None = None  # the reviewer's, kept in the store for this pair set
@@ -66,7 +67,7 @@ def read_pair_set(store, method: str, params: dict, pairs_key: str, floor: float
     verdicts = store.review.verdicts()
     named = np.concatenate((arrays.a, arrays.b, np.asarray([x for pair in verdicts for x in pair], dtype=np.int64),
                             np.asarray(sorted(store.review.keepers()), dtype=np.int64)))
-    docs = {d.id: d for d in store.documents.all(np.unique(named).tolist())}
+    docs = store.documents.table(np.unique(named).tolist())
     pset = store.pairs.find_set(method, pairs_key)
     complete_from = pset.complete_from if pset is not None else None
     return PairSetData(method, dict(params), pairs_key, floor, arrays, docs, verdicts, complete_from,

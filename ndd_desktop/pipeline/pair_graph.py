@@ -18,7 +18,7 @@ from typing import Mapping
 import numpy as np
 
 from ..ingest.reasons import TEXT_TRUNCATED
-from ..store import DocumentInfo, PairArrays
+from ..store import DocumentInfo, DocumentTable, PairArrays
 from .pair_lookup import PairLookup
 
 #: keeper rules whose order comes from the columns alone (the others need each document)
@@ -32,16 +32,21 @@ class PairGraph:
     def __init__(self, arrays: PairArrays, docs: Mapping[int, DocumentInfo]):
         self.arrays = arrays
         self.docs = docs
-        ids = np.fromiter(docs.keys(), dtype=np.int64, count=len(docs))
-        ids.sort()
-        self.ids = ids
-        self.n = int(ids.shape[0])
-        info = [docs[i] for i in ids.tolist()]
-        self.length = np.fromiter((d.text_length for d in info), dtype=np.int64, count=self.n)
-        self.date = np.fromiter((math.inf if d.date is None or math.isnan(d.date) else d.date for d in info),
-                                dtype=np.float64, count=self.n)  # as pipeline.grouping._date
-        self.reference = np.fromiter((bool(d.reference) for d in info), dtype=bool, count=self.n)
-        self.truncated = np.fromiter((TEXT_TRUNCATED in (d.reason or "") for d in info), dtype=bool, count=self.n)
+        if isinstance(docs, DocumentTable):  # the columns without a document object each
+            self.ids, self.length, self.date, self.reference, reasons = docs.keeper_columns()
+            self.n = int(self.ids.shape[0])
+        else:
+            ids = np.fromiter(docs.keys(), dtype=np.int64, count=len(docs))
+            ids.sort()
+            self.ids = ids
+            self.n = int(ids.shape[0])
+            info = [docs[i] for i in ids.tolist()]
+            self.length = np.fromiter((d.text_length for d in info), dtype=np.int64, count=self.n)
+            self.date = np.fromiter((math.inf if d.date is None or math.isnan(d.date) else d.date for d in info),
+                                    dtype=np.float64, count=self.n)  # as pipeline.grouping._date
+            self.reference = np.fromiter((bool(d.reference) for d in info), dtype=bool, count=self.n)
+            reasons = [d.reason for d in info]
+        self.truncated = np.fromiter((TEXT_TRUNCATED in (r or "") for r in reasons), dtype=bool, count=self.n)
         self.a_pos = self.positions(arrays.a)
         self.b_pos = self.positions(arrays.b)
         self._lookup = PairLookup(arrays.a, arrays.b)

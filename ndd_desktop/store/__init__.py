@@ -6,6 +6,7 @@ through its interfaces by concern (``store.documents``, ``store.pairs``, ``store
 comes out is a plain dataclass from :mod:`ndd_desktop.store.types`.
 """
 
+from .document_table import DocumentTable
 from .documents import Documents
 from .email import Emails
 from .pairs import Pairs
@@ -33,6 +34,7 @@ __all__ = [
     "Decision",
     "DocWrite",
     "DocumentInfo",
+    "DocumentTable",
     "Documents",
     "Emails",
     "KnownDocument",

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Sequence
 
 from ._sql import DOC_COLUMNS, DOC_FROM, abspath_of, chunks, dec_path, doc_from_row, enc_path, placeholders
+from .document_table import DocumentTable
 from .originals import ORIGINAL, read_original
 from .text_codec import dictionary_fetcher
 from .types import DocumentInfo, Root, StoreError
@@ -60,6 +61,16 @@ class Documents:
     # -- documents ------------------------------------------------------------------------
     def all(self, ids: Sequence[int] | None = None, *, status: str | None = "ok") -> list[DocumentInfo]:
         """Documents by id (all when ``ids`` is None), filtered by status (None: any), by id."""
+        return [doc_from_row(r) for r in self._rows(ids, status)]
+
+    def table(self, ids: Sequence[int] | None = None, *, status: str | None = "ok") -> DocumentTable:
+        """:meth:`all` as a read-only mapping by id whose documents are made when first
+        asked for, with their columns as arrays (``store.document_table``): what a view of
+        a large pair set reads."""
+        return DocumentTable(self._rows(ids, status))
+
+    def _rows(self, ids: Sequence[int] | None, status: str | None) -> list[tuple]:
+        """The rows (DOC_COLUMNS) of :meth:`all`, by id."""
         where, args = ([], [])
         if status is not None:
             where.append("d.status = ?")
@@ -79,7 +90,7 @@ class Documents:
                     rows.extend(cur.execute(sql, tuple(args) + tuple(part)).fetchall())
                 rows.sort(key=lambda r: r[0])
             cur.close()
-        return [doc_from_row(r) for r in rows]
+        return rows
 
     def get(self, doc_id: int) -> DocumentInfo:
         """One document by id (any status).

@@ -1,0 +1,64 @@
+"""Documents read as rows and made into :class:`DocumentInfo` objects only when asked for.
+
+A view of a large pair set names hundreds of thousands of documents (239,088 at a million
+documents) and shows a screenful of them at a time. Making a frozen dataclass of each, with
+its path decoded and joined, took 3 s of the 4.4 s of reading them; the rows alone are the
+query. A :class:`DocumentTable` keeps the rows, makes a document's object on its first
+look-up (then keeps it), and gives whole columns as arrays for work over all of them (the
+grouping's keeper rules, the roots named).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator, Mapping
+
+import numpy as np
+
+from ._sql import DOC_COLUMNS, dec_path, doc_from_row
+from .types import DocumentInfo
+
+#: The columns of a row, in the order DOC_COLUMNS selects them.
+COLUMNS = tuple(c.strip().split(".")[-1] for c in DOC_COLUMNS.split(","))
+
+
+class DocumentTable(Mapping[int, DocumentInfo]):
+    """Documents by id from rows selected with ``DOC_COLUMNS`` (in order of id)."""
+
+    def __init__(self, rows: list[tuple]):
+        self._rows = {row[0]: row for row in rows}
+        self._made: dict[int, DocumentInfo] = {}
+
+    def __getitem__(self, doc_id: int) -> DocumentInfo:
+        made = self._made.get(doc_id)
+        if made is None:  # two threads may both make it: the same values either way
+            made = self._made[doc_id] = doc_from_row(self._rows[doc_id])
+        return made
+
+    def __contains__(self, doc_id: object) -> bool:
+        return doc_id in self._rows
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self._rows)
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    def column(self, name: str) -> list:
+        """One column's stored values (a name of :data:`COLUMNS`), in order of id."""
+        k = COLUMNS.index(name)
+        return [row[k] for row in self._rows.values()]
+
+    def roots(self) -> set[str]:
+        """The roots the documents lie in."""
+        return {dec_path(p) for p in set(self.column("path"))}
+
+    def keeper_columns(self) -> tuple[np.ndarray, ...]:
+        """(ids, text lengths, dates (inf where none), reference flags, reasons) in order of
+        id: what the grouping's keeper rules read of every document."""
+        ids = np.fromiter(self._rows.keys(), dtype=np.int64, count=len(self._rows))
+        length = np.fromiter(self.column("text_length"), dtype=np.int64, count=ids.shape[0])
+        date = np.array([math.inf if d is None else d for d in self.column("date")], dtype=np.float64)
+        date[np.isnan(date)] = math.inf
+        reference = np.fromiter(map(bool, self.column("reference")), dtype=bool, count=ids.shape[0])
+        return ids, length, date, reference, self.column("reason")
