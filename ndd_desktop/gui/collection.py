@@ -104,10 +104,12 @@ class Collection(QObject):
         Without ``threshold``: the one saved for this pair set, else the method's default.
         """
         session, store = self.session, self.store
-        # a large pair set's grouping loads its compiled loops while the pairs are read
-        self._run(lambda: prepare_grouping(store, method, pairs_key), lambda _: None, "prepare-grouping")
 
         def done(result: tuple[PairSetData, float]) -> None:
+            # a large pair set's grouping loads its compiled loops while the window shows
+            # the pairs; not while they are read, where numba's import held the reading
+            # thread back (it holds the GIL): the pair list came a second later
+            self._run(lambda: prepare_grouping(store, method, pairs_key), lambda _: None, "prepare-grouping")
             session.show(*result)
             self.pairSetLoaded.emit(session.data)
             self.regroup()

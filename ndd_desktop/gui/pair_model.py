@@ -9,12 +9,14 @@ in batches through ``canFetchMore``/``fetchMore``.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor
 
+from ..store import DocumentTable
 from .formatting import doc_date, doc_label, fmt_date, human_size
 
 COLUMNS = ("Score", "Containment", "Document A", "Document B", "Sizes", "Formats", "Dates", "Verdict")
@@ -48,32 +50,79 @@ class PairRef:
 
 
 class _DocTable:
-    """Per-document columns as dense numpy arrays indexed by document id."""
+    """Per-document columns as dense numpy arrays indexed by document id.
 
-    def __init__(self, docs: dict[int, Any]):
+    Worked out over the documents given only (a pair set of a million documents names a
+    quarter of them, with ids up to a million), from a ``DocumentTable``'s columns without
+    making a document object each, then spread out by id."""
+
+    def __init__(self, docs: Mapping[int, Any]):
         self.docs = docs
         size = (max(docs) + 1) if docs else 1
-        ids = np.fromiter(docs.keys(), dtype=np.int64, count=len(docs))
-        values = list(docs.values())
-        self.labels = [""] * size
-        for i, d in zip(ids.tolist(), values):
-            self.labels[i] = doc_label(d)
+        ids, labels, sizes, dates, formats = _columns(docs)
+        self.labels = np.full(size, "", dtype=object)
+        self.labels[ids] = labels
         self.size = np.zeros(size, dtype=np.float64)
-        self.size[ids] = [float(getattr(d, "size", 0) or 0) for d in values]
+        self.size[ids] = sizes
         self.date = np.full(size, np.nan)
-        self.date[ids] = [doc_date(d) if doc_date(d) is not None else np.nan for d in values]
-        self.path_rank = _rank(self.labels)
-        fmts = ["" if d is None else str(getattr(d, "format", "")) for d in (docs.get(i) for i in range(size))]
-        self.fmt_rank = _rank(fmts)
-        self.lower = np.array([s.lower() for s in self.labels], dtype=object)
+        self.date[ids] = dates
+        # ranks among the documents given (a pair names no other): the order of the labels,
+        # then of the ids
+        self.path_rank = np.zeros(size, dtype=np.int64)
+        self.path_rank[ids] = _rank(labels)
+        self.fmt_rank = np.zeros(size, dtype=np.int64)
+        self.fmt_rank[ids] = _rank(formats)
+        self._ids = ids
+        self._lower: list[str] | None = None
 
     def matching(self, text: str) -> np.ndarray:
         """Boolean per document id: its label contains ``text`` (case-insensitive)."""
+        if self._lower is None:
+            self._lower = [s.lower() for s in self.labels[self._ids].tolist()]
         needle = text.lower()
-        return np.fromiter((needle in s for s in self.lower), dtype=bool, count=len(self.lower))
+        found = np.zeros(self.labels.shape[0], dtype=bool)
+        found[self._ids] = np.fromiter((needle in s for s in self._lower), dtype=bool, count=len(self._lower))
+        return found
+
+
+def _columns(docs: Mapping[int, Any]) -> tuple[np.ndarray, list[str], list[float], list[float], list[str]]:
+    """(ids, labels as doc_label gives them, sizes, dates as doc_date gives them (NaN for
+    none), formats) of the documents, in order of id."""
+    if isinstance(docs, DocumentTable):
+        ids = np.fromiter(docs.keys(), dtype=np.int64, count=len(docs))
+        roots = docs.column("path")
+        prefix = {root: doc_label(_Named(root, "")) for root in set(roots)}  # "name/" or ""
+        labels = [prefix[root] + rel for root, rel in zip(roots, docs.column("relpath"))]
+        dates = [doc_date(_Dated(d, m)) for d, m in zip(docs.column("date"), docs.column("mtime_ns"))]
+        sizes = [float(s or 0) for s in docs.column("size")]
+        formats = [str(f or "") for f in docs.column("format")]
+    else:
+        ids = np.array(sorted(docs), dtype=np.int64)
+        values = [docs[i] for i in ids.tolist()]
+        labels = [doc_label(d) for d in values]
+        dates = [doc_date(d) for d in values]
+        sizes = [float(getattr(d, "size", 0) or 0) for d in values]
+        formats = [str(getattr(d, "format", "")) for d in values]
+    return ids, labels, sizes, [np.nan if d is None else d for d in dates], formats
+
+
+class _Named:
+    """What doc_label reads of a document: its root, and here an empty path (the label's
+    prefix, ending in "/" when the root has a name)."""
+
+    def __init__(self, root: str, relpath: str):
+        self.root, self.relpath = root, relpath
+
+
+class _Dated:
+    """What doc_date reads of a document."""
+
+    def __init__(self, date: float | None, mtime_ns: int | None):
+        self.date, self.mtime_ns = date, mtime_ns
 
 
 def _rank(strings: list[str]) -> np.ndarray:
+    """Each string's place in their stable order."""
     order = np.argsort(np.array(strings, dtype=object), kind="stable")
     rank = np.empty(len(strings), dtype=np.int64)
     rank[order] = np.arange(len(strings))

@@ -163,7 +163,7 @@ def keeper_key(rule: str, folder_priority: Sequence[str] = (),
 def load_kernels(pairs: int | None = None) -> None:
     """Load the compiled loops a large grouping runs (numba's import and its cache: about a
     second, once per process) now rather than in the first grouping; the window does it on a
-    worker while it reads a pair set. ``pairs``: the size of that pair set; one too small to
+    worker once it has read a pair set. ``pairs``: the size of that pair set; one too small to
     need them (its groups are formed by the same loops as plain Python) loads nothing."""
     from ..core import clustering_kernel, cover_kernel
 

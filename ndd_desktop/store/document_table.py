@@ -20,6 +20,7 @@ from .types import DocumentInfo
 
 #: The columns of a row, in the order DOC_COLUMNS selects them.
 COLUMNS = tuple(c.strip().split(".")[-1] for c in DOC_COLUMNS.split(","))
+_PATHS = ("path", "relpath", "container")
 
 
 class DocumentTable(Mapping[int, DocumentInfo]):
@@ -45,13 +46,18 @@ class DocumentTable(Mapping[int, DocumentInfo]):
         return len(self._rows)
 
     def column(self, name: str) -> list:
-        """One column's stored values (a name of :data:`COLUMNS`), in order of id."""
+        """One column (a name of :data:`COLUMNS`), in order of id: the stored values, the
+        paths ("path": the root, "relpath", "container") decoded as DocumentInfo has them."""
         k = COLUMNS.index(name)
-        return [row[k] for row in self._rows.values()]
+        values = [row[k] for row in self._rows.values()]
+        if name in _PATHS:
+            decoded = {v: dec_path(v) for v in set(values)} if name == "path" else None
+            return [decoded[v] for v in values] if decoded is not None else [dec_path(v) for v in values]
+        return values
 
     def roots(self) -> set[str]:
         """The roots the documents lie in."""
-        return {dec_path(p) for p in set(self.column("path"))}
+        return set(self.column("path"))
 
     def keeper_columns(self) -> tuple[np.ndarray, ...]:
         """(ids, text lengths, dates (inf where none), reference flags, reasons) in order of

@@ -96,3 +96,32 @@ def test_view_selects_rows_beyond_the_loaded_batch(qtbot):
     qtbot.waitUntil(lambda: view.model._text == "box3/", timeout=3000)
     assert all("box3/" in view.model.data(view.model.index(r, 2)) + view.model.data(view.model.index(r, 3))
                for r in range(min(30, view.model.rowCount())))
+
+
+def test_a_table_of_rows_gives_the_columns_of_its_documents(tmp_path):
+    """The pairs table reads a DocumentTable's columns without making each document;
+    what it shows, sorts and filters by is what the documents themselves give."""
+    from ndd_desktop.gui.formatting import set_root_names
+    from ndd_desktop.gui.pair_model import _DocTable
+    from ndd_desktop.store import DocWrite, Root, Store
+
+    with Store.open(tmp_path / "c.ndd") as store:
+        store.documents.set_roots([Root(str(tmp_path / "letters")), Root(str(tmp_path / "más"), True)])
+        rows = [("letters", "b/Zeta.txt", 3.0e9, "txt"), ("más", "caf\udce9.pdf", None, "pdf"),
+                ("letters", "a/alpha.txt", float("nan"), "txt"), ("más", "Beta.docx", 2.0e9, "docx")]
+        ids = store.scans.write_documents([
+            DocWrite(root=str(tmp_path / root), file_relpath=rel, file_size=k + 5, file_mtime_ns=(k + 1) * 10**18,
+                     file_xxh128=str(k), relpath=rel, container=None, size=k + 5, mtime_ns=(k + 1) * 10**18,
+                     date=date, format=fmt, xxh128=str(k), sha256="s" * 64, text_length=9, status="ok", reason="",
+                     text="some text") for k, (root, rel, date, fmt) in enumerate(rows)], "m", "k")
+        table = store.documents.table(ids)
+        set_root_names(table.roots())
+        from_rows, from_docs = _DocTable(table), _DocTable(dict(table.items()))
+    assert from_rows.labels.tolist() == from_docs.labels.tolist()
+    assert from_rows.labels[ids[1]] == "más/caf\udce9.pdf" and from_rows.labels[ids[0]] == "letters/b/Zeta.txt"
+    for name in ("size", "date", "path_rank", "fmt_rank"):
+        assert np.array_equal(getattr(from_rows, name), getattr(from_docs, name), equal_nan=True), name
+    assert [from_rows.date[i] for i in ids] == [3.0e9, 2.0e9, 3.0e9, 2.0e9]  # no date: the file's time
+    assert from_rows.path_rank[ids].tolist() == [1, 3, 0, 2]  # letters/a, letters/b, más/Beta, más/caf
+    assert np.array_equal(from_rows.matching("ALPHA"), from_docs.matching("alpha"))
+    assert np.flatnonzero(from_rows.matching("alpha")).tolist() == [ids[2]]

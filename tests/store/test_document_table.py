@@ -46,7 +46,10 @@ def test_columns_and_roots(store):
     assert date.tolist() == [5.0, math.inf, math.inf, 1.0e9]
     assert reference.tolist() == [False, False, True, True]
     assert reasons == ["", "", "", "broken"]
-    assert table.column("relpath") == ["x.txt", "box.zip!in/y.txt", "caf\udce9.txt".encode("utf-8", "surrogateescape"), "bad.txt"]
+    assert table.column("relpath") == [d.relpath for d in table.values()] == [
+        "x.txt", "box.zip!in/y.txt", "caf\udce9.txt", "bad.txt"]
+    assert table.column("container") == [None, "box.zip", None, None]
+    assert table.column("path") == ["/a", "/a", "/b", "/b"] and table.column("size") == [10] * 4
 
 
 def test_a_pair_graph_of_the_table_has_the_columns_of_one_of_its_documents(store):
