@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+import operator
 import os
 import stat
 from collections.abc import Callable, Iterable, Iterator
@@ -80,7 +81,7 @@ def _walk_dir(root, real_roots, follow, visited, report) -> Iterator[FileEntry]:
         visited.add(key)
         try:
             with os.scandir(folder) as it:
-                entries = sorted(it, key=lambda e: os.fsencode(e.name))
+                entries = _in_byte_order(it)
         except FileNotFoundError:
             report(root, prefix, STATUS_ERROR, R.FOLDER_VANISHED)
             continue
@@ -104,6 +105,19 @@ def _walk_dir(root, real_roots, follow, visited, report) -> Iterator[FileEntry]:
                 path, sub_key, is_link = found
                 (linked if is_link else subfolders).append((path, rel, sub_key))
         stack.extend(reversed(subfolders))
+
+
+def _in_byte_order(entries) -> list:
+    """Folder entries in the order of their names' bytes (the same on every platform)."""
+    entries = list(entries)
+    if all(e.name.isascii() for e in entries):  # the bytes' order is the characters' order
+        entries.sort(key=_NAME)
+    else:
+        entries.sort(key=lambda e: os.fsencode(e.name))
+    return entries
+
+
+_NAME = operator.attrgetter("name")
 
 
 def _classify(entry, rel, root, real_roots, follow, report):

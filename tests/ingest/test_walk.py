@@ -201,3 +201,15 @@ def test_file_replaced_by_a_symlink_after_the_walk_is_not_followed(tmp_path):
     os.symlink(tmp_path / "outside.txt", path)
     [doc] = extract_entry(entry, Limits())
     assert (doc.status, doc.reason) == ("skipped", "symbolic link (not followed)")
+
+
+def test_files_come_in_the_order_of_their_names_bytes(tmp_path):
+    ascii_only = tmp_path / "plain"
+    mixed = tmp_path / "mixed"
+    for folder, names in ((ascii_only, ["b", "B", "_x", "a1", "A"]), (mixed, ["b", "é", "B", "z", "Z1"])):
+        folder.mkdir()
+        for name in names:
+            (folder / name).write_text("x")
+    assert [e.relpath for e in walk([ascii_only])] == ["A", "B", "_x", "a1", "b"]
+    # é is 0xC3 0xA9 in UTF-8: after every ASCII name
+    assert [e.relpath for e in walk([mixed])] == ["B", "Z1", "b", "z", "é"]
