@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import logging
 
-import extract_msg
-
 from ndd_desktop.ingest.formats.base import Context, Extraction, Fail, Member, Skip
 from ndd_desktop.ingest.formats.docx import to_epoch
 from ndd_desktop.ingest.formats.html import html_to_text
@@ -20,6 +18,10 @@ logging.getLogger("extract_msg").setLevel(logging.CRITICAL)
 
 def extract(data: bytes, ctx: Context) -> Extraction:
     """Header lines, body and attachments of an Outlook message."""
+    # imported on the first message (0.2 s): not in the workers' server, which every scan
+    # waits for, while few collections hold Outlook messages
+    import extract_msg
+
     try:
         msg = extract_msg.openMsg(data, delayAttachments=False)
     except Exception as exc:  # extract-msg raises many types for broken compound files
