@@ -87,3 +87,23 @@ def test_the_batch_agrees_with_one_pair_at_a_time():
     for k in range(len(i)):
         assert s_ij[k] == pytest.approx(share_in(docs[i[k]], docs[j[k]]))
         assert s_ji[k] == pytest.approx(share_in(docs[j[k]], docs[i[k]]))
+
+
+def test_the_compiled_runs_are_those_of_runs_at_sorted():
+    """share_kernel.sorted_runs hashes a batch's runs as Runs.at does, sorted per document,
+    with each run's position."""
+    import random
+
+    from ndd_desktop.core.share_kernel import sorted_runs
+
+    rng = random.Random(5)
+    docs = [runs([rng.choice(WORDS[:9]) for _ in range(n)]) for n in (0, 3, 5, 6, 40, 17)]
+    words = np.array([d.words for d in docs], dtype=np.int64)
+    starts = np.concatenate(([0], np.cumsum(words)[:-1]))
+    srt, pos, off = sorted_runs(np.concatenate([d.tokens for d in docs]), starts, words, 5)
+    assert off.tolist() == np.concatenate(([0], np.cumsum(np.maximum(words - 4, 0)))).tolist()
+    for k, d in enumerate(docs):
+        at = d.at(5)
+        mine, where = srt[off[k] : off[k + 1]], pos[off[k] : off[k + 1]]
+        assert np.array_equal(mine, np.sort(at))
+        assert np.array_equal(at[where], mine)
