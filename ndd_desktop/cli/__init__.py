@@ -197,10 +197,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``ndd`` with ``argv`` (default: the process arguments); returns the exit status."""
-    from ..core.heap import keep_freed_memory
+    from ..core.allocator import keep_freed_memory
     from . import commands
 
-    keep_freed_memory()  # core.heap: array work faults in fewer pages
+    keep_freed_memory()  # core.allocator: array work faults in fewer pages
     parser = build_parser()
     try:
         args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))

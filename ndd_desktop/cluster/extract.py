@@ -49,9 +49,9 @@ def warm_up() -> None:
     its first call), so a scan's first tasks do not wait for either."""
     import importlib
 
-    from ..core.heap import keep_freed_memory
+    from ..core.allocator import keep_freed_memory
 
-    keep_freed_memory()  # the worker's batches reuse their buffers (core.heap)
+    keep_freed_memory()  # the worker's batches reuse their buffers (core.allocator)
     for name in PRELOAD:
         try:
             importlib.import_module(name)

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Sequence
 
 import ndd_desktop
-from ndd_desktop.core.heap import keep_freed_memory
+from ndd_desktop.core.allocator import keep_freed_memory
 
 
 def no_display_message(args: argparse.Namespace) -> str:
@@ -121,7 +121,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not display_available():
         print(no_display_message(args), file=sys.stderr)
         return 3
-    keep_freed_memory()  # core.heap: the scan's array work faults in fewer pages
+    keep_freed_memory()  # core.allocator: the scan's array work faults in fewer pages
     app = create_application()
     if args.self_test:
         from .self_test import run_self_test

@@ -17,7 +17,7 @@ import sys
 import time
 from collections.abc import Callable
 
-from ndd_desktop.core.heap import keep_freed_memory
+from ndd_desktop.core.allocator import keep_freed_memory
 from ndd_desktop.ingest.document import STATUS_ERROR, ExtractedDocument, FileEntry, problem
 from ndd_desktop.ingest.extract import READER_MODULES, extract_entry
 from ndd_desktop.ingest.limits import Limits
@@ -85,7 +85,7 @@ def worker_main(conn, limits: Limits, extractor: Extractor, where) -> None:
     """Loop of a worker process: receive a chunk of entries, send back their documents."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
     limit_memory(limits.max_worker_memory_bytes)
-    keep_freed_memory()  # core.heap: the batches' buffers stay mapped
+    keep_freed_memory()  # core.allocator: the batches' buffers stay mapped
 
     def mark(pos: float) -> None:
         where[1] = time.monotonic()  # the time first: a reader seeing the new position sees it too

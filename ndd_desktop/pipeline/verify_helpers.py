@@ -144,7 +144,7 @@ def _helper_main(conn, path: str, method_name: str, params: Any) -> None:
     """A helper: load what verifying needs, then verify the slices it is sent."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the scan's to handle
     from ..core import share_kernel
-    from ..core.heap import keep_freed_memory
+    from ..core.allocator import keep_freed_memory
     from ..core.methods import get_method
     from ..store import Store
     from .verify_stage import pair_shares

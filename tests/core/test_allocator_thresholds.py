@@ -1,4 +1,4 @@
-"""core.heap: with the allocator's thresholds fixed, sketching batch after batch reuses
+"""core.allocator: with the allocator's thresholds fixed, sketching batch after batch reuses
 its buffers instead of faulting in fresh pages for every batch."""
 
 import subprocess
@@ -7,7 +7,7 @@ import sys
 WORKLOAD = """
 import resource, sys
 import numpy as np
-from ndd_desktop.core.heap import keep_freed_memory
+from ndd_desktop.core.allocator import keep_freed_memory
 from ndd_desktop.core.minhash_sketch import sketch_matrix
 if sys.argv[1] == "keep":
     assert keep_freed_memory() and keep_freed_memory()  # a second call changes nothing
@@ -30,7 +30,7 @@ def page_faults(mode: str) -> int:
 
 def test_batches_reuse_their_buffers():
     if not sys.platform.startswith("linux"):
-        from ndd_desktop.core.heap import keep_freed_memory
+        from ndd_desktop.core.allocator import keep_freed_memory
 
         assert keep_freed_memory() is False
         return
