@@ -42,3 +42,17 @@ def test_a_new_collection_is_made_without_alembic(tmp_path):
             assert dump(conn) == dump(ref)
     with Store.open(path) as store:  # opens as it is, and works
         assert store.documents.count(status=None) == 0
+
+
+def test_a_disk_full_while_the_schema_is_written_leaves_a_file_that_opens_later(tmp_path):
+    import pytest
+
+    from ndd_desktop.store import StoreFull
+
+    path = tmp_path / "full.ndd"
+    with pytest.raises(StoreFull, match="disk is full"):
+        Store.open(path, max_pages=3)  # the script needs more pages than that
+    with Store.open(path) as store:  # the script ran as one transaction: none of it stayed
+        assert store.documents.count(status=None) == 0
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("SELECT version_num FROM alembic_version").fetchall() == [(HEAD_REVISION,)]
