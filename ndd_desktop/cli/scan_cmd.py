@@ -24,6 +24,13 @@ SCAN_EXTRACTOR_MODULE = "ndd_desktop.pipeline.worker_sketch"
 
 def cmd_scan(args: argparse.Namespace) -> int:
     """``ndd scan``: run the scan job with a progress bar on a terminal."""
+    for path in [*args.paths, *args.reference]:
+        if os.path.isfile(path):
+            folder = os.path.dirname(os.path.abspath(path))
+            raise UsageError(f"{path} is a file; ndd scan takes folders (a collection is one or more folders): "
+                             f"scan its folder {folder}")
+        if not os.path.isdir(path):
+            raise UsageError(f"no such folder: {path}")
     if args.engine != "dask" and args.workers != 0 and not os.path.exists(args.db):
         # a new collection reads every file: the workers' server loads the readers (about a
         # second) while this process imports the rest and walks (the job asks again, later)
@@ -34,13 +41,6 @@ def cmd_scan(args: argparse.Namespace) -> int:
     from ..cluster import ClusterError
     from ..pipeline.progress import StageClock
 
-    for path in [*args.paths, *args.reference]:
-        if os.path.isfile(path):
-            folder = os.path.dirname(os.path.abspath(path))
-            raise UsageError(f"{path} is a file; ndd scan takes folders (a collection is one or more folders): "
-                             f"scan its folder {folder}")
-        if not os.path.isdir(path):
-            raise UsageError(f"no such folder: {path}")
     method = _method(args.method or DEFAULT_METHOD)
     settings = parse_settings(args.set)
     if args.ignore is not None:

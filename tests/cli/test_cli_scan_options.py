@@ -97,3 +97,20 @@ def test_the_early_start_of_the_workers_server_names_the_scans_extractor():
     from ndd_desktop.pipeline.worker_sketch import SketchingExtractor
 
     assert SCAN_EXTRACTOR_MODULE == SketchingExtractor.__module__
+
+
+def test_a_refused_scan_starts_no_workers_server(tmp_path):
+    """The early start of the workers' server comes after the folders are checked: a typo
+    in a folder name costs no process."""
+    import subprocess
+    import sys
+
+    script = (
+        "import multiprocessing.forkserver as fs\n"
+        "from ndd_desktop.cli import main\n"
+        f"rc = main(['scan', {str(tmp_path / 'no-such-folder')!r}, '--db', {str(tmp_path / 'new.ndd')!r}])\n"
+        "print(rc, fs._forkserver._forkserver_pid)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert done.stdout.split() == ["2", "None"], (done.stdout, done.stderr)
+    assert "no such folder" in done.stderr
