@@ -15,7 +15,6 @@ no session state, so a caller may run them on another thread and hand the result
 from __future__ import annotations
 
 import threading
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -24,6 +23,7 @@ import numpy as np
 from ..export import ExportOptions, plan_export
 from ..pipeline.grouping import GROUPINGS, KEEPER_RULES, groups_at, load_kernels
 from ..pipeline.pair_graph import PairGraph
+from ..store import DocumentTable
 from ..store.settings import GROUPING_KEY, KEEPER_RULE_KEY, threshold_key
 from .selection import Selection, choose_grouping, choose_threshold, select
 
@@ -37,7 +37,7 @@ class PairSetData:
     pairs_key: str
     floor: float
     arrays: Any  # store.PairArrays
-    docs: Mapping[int, Any]  # the documents of the pairs, of the reviewer's verdicts and keepers (a DocumentTable)
+    docs: DocumentTable  # the documents of the pairs, of the reviewer's verdicts and keepers
     verdicts: dict[tuple[int, int], str] = field(default_factory=dict)
     complete_from: float | None = None  # see store.PairSet
     saved_threshold: float | None = None  # the reviewer's, kept in the store for this pair set

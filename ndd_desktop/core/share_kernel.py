@@ -23,6 +23,8 @@ import threading
 import numpy as np
 from numba import njit
 
+from .hashing import _GOLDEN, _M1, _M2, POLY_BASE
+
 _BLAS = "scipy.linalg.cython_blas"
 _loaded = threading.Event()
 _loading = threading.Lock()
@@ -119,11 +121,10 @@ def _covered_batch(srt: np.ndarray, pos: np.ndarray, off: np.ndarray,
     return ci, cj
 
 
-# core.hashing.mix64 with seed 7 and core.hashing.POLY_BASE, as uint64 constants
-_POLY = np.uint64(0x100000001B3)
-_SEED7 = np.uint64((7 * 0x9E3779B97F4A7C15 + 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF)
-_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
-_MIX2 = np.uint64(0x94D049BB133111EB)
+# core.hashing.mix64 with seed 7 (what Runs.at uses), its constants taken from there
+_POLY = POLY_BASE
+_SEED7 = np.uint64((7 * int(_GOLDEN) + int(_GOLDEN)) & 0xFFFFFFFFFFFFFFFF)
+_MIX1, _MIX2 = _M1, _M2
 
 
 @njit(cache=True, nogil=True)

@@ -17,9 +17,8 @@ import numpy as np
 from .code_point_classes import NOSPACE, NOSPACE_MIN, WORD, classes
 from .normalize import tokens
 
-_ASCII_WORD_BYTES = np.zeros(256, dtype=bool)
-_ASCII_WORD_BYTES[[c for c in range(128) if chr(c).isalnum() or c == ord("_")]] = True
-_ASCII_WORD_TABLE = _ASCII_WORD_BYTES.astype(np.uint8).tobytes()  # for bytes.translate
+# bytes.translate's table: 1 for an ASCII word character, 0 for every other byte
+_ASCII_WORD_TABLE = bytes(int(c < 128 and (chr(c).isalnum() or c == ord("_"))) for c in range(256))
 
 
 def utf8_word_spans(raw: bytes) -> tuple[np.ndarray, np.ndarray] | None:

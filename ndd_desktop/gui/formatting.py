@@ -71,19 +71,26 @@ def set_root_names(roots: Iterable[str]) -> None:
 
 def doc_label(doc: Any) -> str:
     """A document as the user knows it: its folder's short name and the relative path."""
-    root = str(getattr(doc, "root", ""))
+    return label_prefix(str(getattr(doc, "root", ""))) + str(getattr(doc, "relpath", ""))
+
+
+def label_prefix(root: str) -> str:
+    """What :func:`doc_label` puts before a relative path in ``root``: the folder's short
+    name and "/", or nothing for a folder without a name."""
     name = _ROOT_NAMES.get(root) or os.path.basename(root.rstrip("/\\"))
-    rel = str(getattr(doc, "relpath", ""))
-    return f"{name}/{rel}" if name else rel
+    return f"{name}/" if name else ""
 
 
 def doc_date(doc: Any) -> float | None:
     """The document's date, else the file's modification time (epoch seconds)."""
-    date = getattr(doc, "date", None)
+    return date_or_mtime(getattr(doc, "date", None), getattr(doc, "mtime_ns", None))
+
+
+def date_or_mtime(date: float | None, mtime_ns: int | None) -> float | None:
+    """A date, else a modification time in nanoseconds as seconds (None for neither)."""
     if date is not None and not (isinstance(date, float) and math.isnan(date)):
         return float(date)
-    mtime = getattr(doc, "mtime_ns", None)
-    return mtime / 1e9 if mtime else None
+    return mtime_ns / 1e9 if mtime_ns else None
 
 
 def error_path(item: Any) -> str:

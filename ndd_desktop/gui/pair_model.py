@@ -17,7 +17,7 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelInd
 from PySide6.QtGui import QBrush, QColor
 
 from ..store import DocumentTable
-from .formatting import doc_date, doc_label, fmt_date, human_size
+from .formatting import date_or_mtime, doc_date, doc_label, fmt_date, human_size, label_prefix
 
 COLUMNS = ("Score", "Containment", "Document A", "Document B", "Sizes", "Formats", "Dates", "Verdict")
 COLUMN_TIPS = (
@@ -91,9 +91,9 @@ def _columns(docs: Mapping[int, Any]) -> tuple[np.ndarray, list[str], list[float
     if isinstance(docs, DocumentTable):
         ids = np.fromiter(docs.keys(), dtype=np.int64, count=len(docs))
         roots = docs.column("path")
-        prefix = {root: doc_label(_Named(root, "")) for root in set(roots)}  # "name/" or ""
+        prefix = {root: label_prefix(root) for root in set(roots)}
         labels = [prefix[root] + rel for root, rel in zip(roots, docs.column("relpath"))]
-        dates = [doc_date(_Dated(d, m)) for d, m in zip(docs.column("date"), docs.column("mtime_ns"))]
+        dates = [date_or_mtime(d, m) for d, m in zip(docs.column("date"), docs.column("mtime_ns"))]
         sizes = [float(s or 0) for s in docs.column("size")]
         formats = [str(f or "") for f in docs.column("format")]
     else:
@@ -104,21 +104,6 @@ def _columns(docs: Mapping[int, Any]) -> tuple[np.ndarray, list[str], list[float
         sizes = [float(getattr(d, "size", 0) or 0) for d in values]
         formats = [str(getattr(d, "format", "")) for d in values]
     return ids, labels, sizes, [np.nan if d is None else d for d in dates], formats
-
-
-class _Named:
-    """What doc_label reads of a document: its root, and here an empty path (the label's
-    prefix, ending in "/" when the root has a name)."""
-
-    def __init__(self, root: str, relpath: str):
-        self.root, self.relpath = root, relpath
-
-
-class _Dated:
-    """What doc_date reads of a document."""
-
-    def __init__(self, date: float | None, mtime_ns: int | None):
-        self.date, self.mtime_ns = date, mtime_ns
 
 
 def _rank(strings: list[str]) -> np.ndarray:

@@ -27,7 +27,7 @@ class PairSetViewsMixin:
     def _pair_set_loaded(self, data: PairSetData) -> None:
         method = get_method(data.method)
         # labels tell apart folders of one name (two "letters" folders: a/letters, b/letters)
-        set_root_names(_roots_of(data.docs) | {r.path for r in self.collection.store.documents.roots()})
+        set_root_names(data.docs.roots() | {r.path for r in self.collection.store.documents.roots()})
         t = self.collection.threshold
         self.threshold.set_scores(data.arrays.score, data.floor, documents=data.documents)
         self.threshold.set_source(f"{data.method} pairs",
@@ -198,11 +198,6 @@ class PairSetViewsMixin:
         docs, store = self.collection.data.docs, self.collection.store
         if a in docs and b in docs:
             self.compare.show_pair(docs[a], docs[b], store.documents.text, store.documents.text_missing)
-
-
-def _roots_of(docs) -> set[str]:
-    """The roots of a pair set's documents (a DocumentTable has them without making each)."""
-    return docs.roots() if hasattr(docs, "roots") else {d.root for d in docs.values()}
 
 
 def _params_text(params: dict) -> str:

@@ -33,20 +33,20 @@ class PairGraph:
         self.arrays = arrays
         self.docs = docs
         if isinstance(docs, DocumentTable):  # the columns without a document object each
-            self.ids, self.length, self.date, self.reference, reasons = docs.keeper_columns()
-            self.n = int(self.ids.shape[0])
+            ids = list(docs)
+            lengths, dates, refs, reasons = (docs.column(c) for c in ("text_length", "date", "reference", "reason"))
         else:
-            ids = np.fromiter(docs.keys(), dtype=np.int64, count=len(docs))
-            ids.sort()
-            self.ids = ids
-            self.n = int(ids.shape[0])
-            info = [docs[i] for i in ids.tolist()]
-            self.length = np.fromiter((d.text_length for d in info), dtype=np.int64, count=self.n)
-            self.date = np.fromiter((math.inf if d.date is None or math.isnan(d.date) else d.date for d in info),
-                                    dtype=np.float64, count=self.n)  # as pipeline.grouping._date
-            self.reference = np.fromiter((bool(d.reference) for d in info), dtype=bool, count=self.n)
-            reasons = [d.reason for d in info]
-        self.truncated = np.fromiter((TEXT_TRUNCATED in (r or "") for r in reasons), dtype=bool, count=self.n)
+            ids = sorted(docs)
+            info = [docs[i] for i in ids]
+            lengths, dates, refs, reasons = ([getattr(d, c) for d in info]
+                                             for c in ("text_length", "date", "reference", "reason"))
+        self.ids = np.array(ids, dtype=np.int64)
+        self.n = len(ids)
+        self.length = np.array(lengths, dtype=np.int64)
+        # as pipeline.grouping._date: no date (None or NaN) sorts last
+        self.date = np.array([math.inf if d is None or math.isnan(d) else d for d in dates], dtype=np.float64)
+        self.reference = np.array([bool(r) for r in refs], dtype=bool)
+        self.truncated = np.array([TEXT_TRUNCATED in (r or "") for r in reasons], dtype=bool)
         self.a_pos = self.positions(arrays.a)
         self.b_pos = self.positions(arrays.b)
         self._lookup = PairLookup(arrays.a, arrays.b)

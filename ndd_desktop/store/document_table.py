@@ -4,16 +4,13 @@ A view of a large pair set names hundreds of thousands of documents (239,088 at 
 documents) and shows a screenful of them at a time. Making a frozen dataclass of each, with
 its path decoded and joined, took 3 s of the 4.4 s of reading them; the rows alone are the
 query. A :class:`DocumentTable` keeps the rows, makes a document's object on its first
-look-up (then keeps it), and gives whole columns as arrays for work over all of them (the
-grouping's keeper rules, the roots named).
+look-up (then keeps it), and gives whole columns for work over all of them (the grouping's
+keeper rules, the pairs table's labels, the roots named).
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterator, Mapping
-
-import numpy as np
 
 from ._sql import DOC_COLUMNS, dec_path, doc_from_row
 from .types import DocumentInfo
@@ -58,13 +55,3 @@ class DocumentTable(Mapping[int, DocumentInfo]):
     def roots(self) -> set[str]:
         """The roots the documents lie in."""
         return set(self.column("path"))
-
-    def keeper_columns(self) -> tuple[np.ndarray, ...]:
-        """(ids, text lengths, dates (inf where none), reference flags, reasons) in order of
-        id: what the grouping's keeper rules read of every document."""
-        ids = np.fromiter(self._rows.keys(), dtype=np.int64, count=len(self._rows))
-        length = np.fromiter(self.column("text_length"), dtype=np.int64, count=ids.shape[0])
-        date = np.array([math.inf if d is None else d for d in self.column("date")], dtype=np.float64)
-        date[np.isnan(date)] = math.inf
-        reference = np.fromiter(map(bool, self.column("reference")), dtype=bool, count=ids.shape[0])
-        return ids, length, date, reference, self.column("reason")

@@ -65,7 +65,7 @@ class Documents:
 
     def table(self, ids: Sequence[int] | None = None, *, status: str | None = "ok") -> DocumentTable:
         """:meth:`all` as a read-only mapping by id whose documents are made when first
-        asked for, with their columns as arrays (``store.document_table``): what a view of
+        asked for, with whole columns at once (``store.document_table``): what a view of
         a large pair set reads."""
         return DocumentTable(self._rows(ids, status))
 

@@ -40,12 +40,11 @@ def test_columns_and_roots(store):
     ids = _collection(store)
     table = store.documents.table(ids, status=None)
     assert table.roots() == {"/a", "/b"}
-    got_ids, length, date, reference, reasons = table.keeper_columns()
-    assert got_ids.tolist() == sorted(ids)
-    assert length.tolist() == [13, 11, 16, 0]
-    assert date.tolist() == [5.0, math.inf, math.inf, 1.0e9]
-    assert reference.tolist() == [False, False, True, True]
-    assert reasons == ["", "", "", "broken"]
+    assert list(table) == sorted(ids)
+    assert table.column("text_length") == [13, 11, 16, 0]
+    assert table.column("date") == [5.0, None, None, 1.0e9]  # SQLite keeps a NaN as NULL
+    assert [bool(r) for r in table.column("reference")] == [False, False, True, True]
+    assert table.column("reason") == ["", "", "", "broken"]
     assert table.column("relpath") == [d.relpath for d in table.values()] == [
         "x.txt", "box.zip!in/y.txt", "caf\udce9.txt", "bad.txt"]
     assert table.column("container") == [None, "box.zip", None, None]
@@ -64,3 +63,7 @@ def test_a_pair_graph_of_the_table_has_the_columns_of_one_of_its_documents(store
     from_table, from_docs = PairGraph(arrays, table), PairGraph(arrays, dict(table.items()))
     for name in ("ids", "length", "date", "reference", "truncated", "a_pos", "b_pos"):
         assert np.array_equal(getattr(from_table, name), getattr(from_docs, name)), name
+    assert from_table.ids.tolist() == sorted(ids)
+    assert from_table.length.tolist() == [13, 11, 16, 0]
+    assert from_table.date.tolist() == [5.0, math.inf, math.inf, 1.0e9]  # no date (None, NaN): last
+    assert from_table.reference.tolist() == [False, False, True, True]
