@@ -133,23 +133,47 @@ def remove_ignored(text: str, ignore: str | Sequence[str] | None) -> str:
 def normalize(text: str, ignore: str | Sequence[str] | None = None) -> str:
     """NFKC, case-folded, the ``ignore`` items removed (see :func:`remove_ignored`), white
     space collapsed and trimmed."""
+    if text.isascii():
+        # NFKC leaves ASCII as it is and case folding is lower(): in the bytes, one
+        # translate lowers the letters and makes every white space character a space
+        raw = text.encode("ascii").translate(_ASCII_FOLD)
+        if ignore:
+            raw = remove_ignored(raw.decode("ascii"), ignore).encode("ascii")
+        return _collapse_spaces(raw).decode("ascii")
     text = unicodedata.normalize("NFKC", text).casefold()
     if ignore:
         text = remove_ignored(text, ignore)
-    if text.isascii():
-        # the same in the bytes, without a string object per word (half the time): every
-        # white space character a space, runs of spaces one, none at either end
-        raw = text.encode("ascii").translate(_ASCII_SPACES)
-        return _SPACE_RUNS.sub(b" ", raw).strip(b" ").decode("ascii")
-    # str.split() splits where the regular expression \s+ matches (both ask
-    # Py_UNICODE_ISSPACE), in one pass instead of one substitution per space
-    return " ".join(text.split())
+    if any(ch in text for ch in _WIDE_SPACES):
+        # str.split() splits where the regular expression \s+ matches (both ask
+        # Py_UNICODE_ISSPACE), in one pass instead of one substitution per space
+        return " ".join(text.split())
+    # the only white space left is ASCII (a byte of it never occurs inside the UTF-8 of
+    # another character), and casefold left no capital letter for the table to change
+    raw = text.encode("utf-8", "surrogatepass").translate(_ASCII_FOLD)
+    return _collapse_spaces(raw).decode("utf-8", "surrogatepass")
 
 
-# The ASCII characters str.split() splits at (str.isspace: also \x1c-\x1f), each to a space.
+# The ASCII characters str.split() splits at (str.isspace: also \x1c-\x1f), each to a
+# space, and the capital letters to small ones (what casefold does to ASCII).
 _WHITE = bytes(c for c in range(128) if chr(c).isspace())
-_ASCII_SPACES = bytes.maketrans(_WHITE, b" " * len(_WHITE))
-_SPACE_RUNS = re.compile(b"  +")
+_ASCII_FOLD = bytes.maketrans(_WHITE + b"ABCDEFGHIJKLMNOPQRSTUVWXYZ",
+                              b" " * len(_WHITE) + b"abcdefghijklmnopqrstuvwxyz")
+
+
+# The white space characters beyond ASCII that NFKC and case folding keep (the others,
+# such as no-break and ideographic spaces, become a plain space).
+_WIDE_SPACES = ("\x85", "\u1680", "\u2028", "\u2029")
+
+
+def _collapse_spaces(raw: bytes) -> bytes:
+    """Runs of spaces as one, none at either end: what " ".join(text.split()) gives once
+    every white space character is a space, without a string object per word. Most texts
+    hold no double space, and a search for one is a memory scan; each replacement halves
+    every run, so a run of n spaces takes log2(n) passes (a regular expression's
+    substitution scanned the text at a third of the speed)."""
+    while b"  " in raw:
+        raw = raw.replace(b"  ", b" ")
+    return raw.strip(b" ")
 
 
 # The characters strip_to_letters removes from a text of code points below 256 (no

@@ -102,3 +102,41 @@ def test_ascii_white_space_is_collapsed_as_str_split_does():
         assert normalize(text) == " ".join(text.casefold().split()), repr(text)
     assert normalize("a\x1cb \x1f c\t\n") == "a b c"
     assert normalize("\x1e") == ""
+
+
+def test_ascii_path_equals_the_definition_on_random_text():
+    import random
+    import unicodedata
+
+    from ndd_desktop.core.normalize import remove_ignored
+
+    # NFKC, casefold, the ignored items replaced, white space collapsed: written out here
+    # with str methods only, against the byte path every ASCII text takes
+    rng = random.Random(11)
+    pieces = ["Word", "UPPER", "x", "42", "3.14", "http://Example.ORG/A?b=1", "a@B.com", "www.x.io",
+              " ", "  ", "\t", "\n\n", "\x1c", " " * 37, ".", "_", "é"]
+    for _ in range(2000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randrange(0, 14)))
+        for ignore in ("", "urls,emails,numbers", "numbers"):
+            want = " ".join(remove_ignored(unicodedata.normalize("NFKC", text).casefold(), ignore).split())
+            assert normalize(text, ignore) == want, (text, ignore)
+    assert normalize(" " * 1000 + "A" + " " * 513 + "b" + "\t" * 9) == "a b"
+
+
+def test_non_ascii_path_equals_the_definition_with_every_white_space_character():
+    import random
+    import sys
+    import unicodedata
+
+    spaces = [chr(c) for c in range(sys.maxunicode + 1) if chr(c).isspace()]
+    assert len(spaces) >= 25 and "\u2028" in spaces and "\u3000" in spaces
+    rng = random.Random(12)
+    pieces = spaces + ["Ä", "ß", "ﬁ", "Ｆ", "İ", "日本", "é", "A", "word", "\udcff", "  "]
+    for _ in range(3000):
+        text = "é" + "".join(rng.choice(pieces) for _ in range(rng.randrange(0, 10)))
+        want = " ".join(unicodedata.normalize("NFKC", text).casefold().split())
+        assert normalize(text) == want, repr(text)
+    # the byte path's table may lower ASCII capitals: case folding leaves none behind
+    folded = "".join(unicodedata.normalize("NFKC", chr(c)).casefold() for c in range(128, 0x30000)
+                     if not 0xD800 <= c < 0xE000)
+    assert not any("A" <= ch <= "Z" for ch in folded)
