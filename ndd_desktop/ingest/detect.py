@@ -221,7 +221,7 @@ def _sniff_text(head: str, ext: str) -> str:
 
 def _looks_like_mail(text: str) -> bool:
     """True when the first lines are RFC 5322 header fields, at least two of them mail ones."""
-    lines = text.encode("latin-1", "replace").split(b"\n")[:40]
+    lines = text.encode("latin-1", "replace").split(b"\n", 40)[:40]
     known = 0
     for i, line in enumerate(lines):
         line = line.rstrip(b"\r")

@@ -43,11 +43,11 @@ def decode_text(data: bytes, ctx: Context | None = None) -> tuple[str, list[str]
     for bom, enc in _BOMS:
         if data.startswith(bom):
             return data[len(bom):].decode(enc, errors="replace"), []
-    utf16 = _utf16_without_bom(data)
+    nuls = data.count(0)
+    utf16 = _utf16_without_bom(data) if nuls else None  # its mark is its zero bytes
     if utf16:
         return data.decode(utf16, errors="replace"), []
     notes: list[str] = []
-    nuls = data.count(0, 0, len(data))
     if _binary_share(data) > 0.05:
         _not_text(ctx)
     if nuls:
