@@ -57,16 +57,21 @@ def context(method: str | None, extractor: Extractor = extract_entry, own: str |
         method = "forkserver" if sys.platform.startswith("linux") else "spawn"
     ctx = multiprocessing.get_context(method)
     if method == "forkserver":
-        # trafilatura (web pages) and the extractor's module (the scan's: the methods, the
-        # store) are imported once in the server, not once per worker (a server already
-        # running keeps what it preloaded)
-        modules = ["ndd_desktop.ingest.extract", *READER_MODULES, "trafilatura"]
         if own is None:
             own = extractor.__module__ if inspect.isfunction(extractor) else type(extractor).__module__
-        if own.startswith("ndd_desktop.") and own not in modules:
-            modules.append(own)
-        ctx.set_forkserver_preload(modules)
+        ctx.set_forkserver_preload(server_preload(own))
     return ctx
+
+
+def server_preload(own: str) -> list[str]:
+    """The modules the workers' server imports before it forks any: the readers,
+    trafilatura (web pages) and the extractor's module ``own`` (the scan's: the methods),
+    once in the server instead of once per worker (a server already running keeps what it
+    preloaded)."""
+    modules = ["ndd_desktop.ingest.extract", *READER_MODULES, "trafilatura"]
+    if own.startswith("ndd_desktop.") and own not in modules:
+        modules.append(own)
+    return modules
 
 
 def prestart(extractor_module: str) -> None:

@@ -131,3 +131,26 @@ def test_chunks_grow_on_quick_files(tmp_path, monkeypatch):
     monkeypatch.setattr(pool._Worker, "hand", hand)  # records the sizes, hands on as before
     assert len(list(extract_many(entries, Limits(), workers=1))) == 200
     assert sizes[0] == 1 and max(sizes) > 10
+
+
+def test_the_workers_server_preloads_no_database_layer():
+    """The server the scan's workers are forked from imports the readers and the scan's
+    extractor, and not SQLAlchemy or the scan job (0.2 s before the first worker starts):
+    the workers only extract, sketch and compress."""
+    import subprocess
+    import sys
+
+    from ndd_desktop.cli.scan_cmd import SCAN_EXTRACTOR_MODULE
+    from ndd_desktop.ingest.pool_worker import server_preload
+
+    modules = server_preload(SCAN_EXTRACTOR_MODULE)
+    assert SCAN_EXTRACTOR_MODULE in modules and "ndd_desktop.ingest.formats.pdf" in modules
+    script = (
+        "import importlib, sys\n"
+        f"for name in {modules!r}: importlib.import_module(name)\n"
+        "print(sorted(m for m in ('sqlalchemy', 'ndd_desktop.pipeline.job', 'ndd_desktop.store.store', 'numba')"
+        " if m in sys.modules))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
