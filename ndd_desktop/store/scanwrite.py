@@ -69,6 +69,13 @@ class DocWrite:
 
 PAIR_INSERT_CHUNK = 50_000
 
+# A document's sketch and text replace any it had. An upsert, not INSERT OR REPLACE: with
+# foreign keys on, REPLACE runs the delete's foreign key checks on every row even when there
+# is nothing to replace (a first scan's 20,000 sketches: 13 us a row against 6).
+PUT_SKETCH = ("INSERT INTO sketches (doc_id, method, sketch_key, data) VALUES (?, ?, ?, ?) "
+              "ON CONFLICT (doc_id, method, sketch_key) DO UPDATE SET data = excluded.data")
+PUT_TEXT = "INSERT INTO document_text (doc_id, data) VALUES (?, ?) ON CONFLICT (doc_id) DO UPDATE SET data = excluded.data"
+
 
 def _nullable(arr: np.ndarray | None, part: slice, n: int) -> list:
     """A column slice as a list with NaN (or a missing column) as None."""
@@ -171,11 +178,9 @@ def write_documents(
     if texts:
         blobs += zip(text_ids, encode_texts(cur, codec, texts))
     if blobs:
-        cur.executemany("INSERT OR REPLACE INTO document_text (doc_id, data) VALUES (?, ?)", blobs)
+        cur.executemany(PUT_TEXT, blobs)
     if sketches:
-        cur.executemany(
-            "INSERT OR REPLACE INTO sketches (doc_id, method, sketch_key, data) VALUES (?, ?, ?, ?)", sketches
-        )
+        cur.executemany(PUT_SKETCH, sketches)
     stale = []
     for part in chunks(sorted(set(file_ids.values()))):
         stale += [r[0] for r in cur.execute(

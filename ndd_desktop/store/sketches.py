@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence
 import numpy as np
 
 from ._sql import chunks, placeholders
-from .scanwrite import sketch_from_text
+from .scanwrite import PUT_SKETCH, sketch_from_text
 from .sketch_spool import SketchSpool, SpooledSketches
 from .types import StoreError
 
@@ -152,9 +152,6 @@ class Sketches:
             return
         derived = sketch_from_text(method)
         with self._db._write() as conn:
-            conn.exec_driver_sql(
-                "INSERT OR REPLACE INTO sketches (doc_id, method, sketch_key, data) VALUES (?, ?, ?, ?)",
-                [(int(i), method, sketch_key, b"" if derived else blob) for i, blob in items],
-            )
+            conn.exec_driver_sql(PUT_SKETCH, [(int(i), method, sketch_key, b"" if derived else blob) for i, blob in items])
         if derived:  # see scanwrite.write_documents (an empty blob is only a mark)
             self._db._carry(method, sketch_key).update((int(i), blob) for i, blob in items if blob)

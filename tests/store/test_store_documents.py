@@ -66,6 +66,21 @@ def test_sketches_moves_keep_id_and_sketch(store):
     assert ids.tolist() == [i] and blobs == [b"\x01" * 8] and dates.tolist() == [1.0e9] and refs.tolist() == [False]
 
 
+def test_a_sketch_or_text_written_again_replaces_the_old_one(store):
+    add_root(store, Root("/a"))
+    (i,) = store.scans.write_documents([doc("/a", "x.txt", "h1", sketch=b"one", text="first")], "m", "k")
+    again = doc("/a", "x.txt", "h1", doc_id=i, sketch=b"two", text="second")
+    assert store.scans.write_documents([again], "m", "k") == [i]
+    assert store.sketches.load("m", "k")[1] == [b"two"]
+    assert store.documents.texts([i]) == {i: "second"}
+    store.sketches.put("m", "k", [(i, b"three")])
+    store.sketches.put("m", "k2", [(i, b"other key")])
+    assert store.sketches.load("m", "k")[1] == [b"three"] and store.sketches.load("m", "k2")[1] == [b"other key"]
+    with store._read() as conn:
+        assert conn.exec_driver_sql("SELECT COUNT(*) FROM sketches").scalar_one() == 2
+        assert conn.exec_driver_sql("SELECT COUNT(*) FROM document_text").scalar_one() == 1
+
+
 def test_changed_content_drops_old_sketches(store):
     add_root(store, Root("/a"))
     (i,) = store.scans.write_documents([doc("/a", "x.txt", "h1", sketch=b"1")], "m", "k")
