@@ -201,7 +201,8 @@ def _zip_kind(data: bytes, ext: str) -> str:
 def _sniff_text(head: str, ext: str) -> str:
     """Decide among the text-based formats from the first characters."""
     start = head.lstrip("\ufeff \t\r\n")[:4096]
-    low = start.lower()
+    # only markup is told apart by its case-folded start; other text needs no lower()
+    low = start.lower() if start.startswith("<") else start
     if start.startswith("From ") and _looks_like_mail(start.split("\n", 1)[-1]):
         return "mbox"
     if _looks_like_mail(start):

@@ -141,6 +141,8 @@ def read_file(path: str, cap: int) -> tuple[bytes, int, int]:
             got += len(chunk)
             if got > cap:
                 raise _Unreadable(STATUS_SKIPPED, f"larger than the size cap ({mb(cap)})")
+            if got == before.st_size:  # all there was: a file that grew differs from after's size
+                break
         after = os.fstat(fd)
     except OSError as exc:
         raise _Unreadable(STATUS_ERROR, f"{R.UNREADABLE} {exc.strerror or exc}") from None
