@@ -21,6 +21,7 @@ import re
 import resource
 import shutil
 import signal
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -253,6 +254,11 @@ def ndd_scan(db: Path, folder: Path, method: str, timeout: float) -> dict:
     return r
 
 
+def _median_run(runs: list[dict]) -> dict:
+    """The run of median wall time (the higher of the middle two for an even count)."""
+    return sorted(runs, key=lambda r: r["seconds"])[len(runs) // 2]
+
+
 def touch_share(folder: Path, share: float, seed: int) -> int:
     """Set the modification time of a random ``share`` of the files to now (content unchanged)."""
     files = sorted(folder.rglob("*.txt"))
@@ -281,15 +287,26 @@ def versus(folder: Path, base: Path, args: argparse.Namespace) -> dict:
         ref = run_measured([sys.executable, str(REPO / "benchmarks" / "datasketch_pipeline.py"), str(folder)],
                            args.timeout)
         ref.update(json.loads(ref.pop("output").strip().splitlines()[-1]))
-        startup = run_measured(NDD + ["methods"], args.timeout)["seconds"]
-        again = ndd_scan(db, folder, args.method or "minhash", args.timeout)
+        # A rescan lasts about a second, of which most is the start-up it is measured
+        # without: one sample of each on a shared machine is mostly noise, so each is the
+        # median of ``--repeat`` samples, the start-ups taken between the rescans.
+        startups, agains, touches = [], [], []
+        for _ in range(args.repeat):
+            startups.append(run_measured(NDD + ["methods"], args.timeout)["seconds"])
+            agains.append(ndd_scan(db, folder, args.method or "minhash", args.timeout))
+        startup = statistics.median(startups)
+        again = _median_run(agains)
         row = {"ndd": first, "datasketch": ref, "startup_s": startup, "rescan": again,
+               "startups_s": startups, "rescans_s": [r["seconds"] for r in agains],
                "ratio": ref["seconds"] / first["seconds"],
                "rescan_ratio": (first["seconds"] - startup) / max(again["seconds"] - startup, 1e-3)}
         if args.touch:
-            row["touched"] = touch_share(folder, args.touch, seed=k)
-            touched = ndd_scan(db, folder, args.method or "minhash", args.timeout)
+            for r in range(args.repeat):  # another share of the files each time
+                row["touched"] = touch_share(folder, args.touch, seed=k * args.repeat + r)
+                touches.append(ndd_scan(db, folder, args.method or "minhash", args.timeout))
+            touched = _median_run(touches)
             row["touch_rescan"] = touched
+            row["touch_rescans_s"] = [r["seconds"] for r in touches]
             row["touch_ratio"] = (first["seconds"] - startup) / max(touched["seconds"] - startup, 1e-3)
         for name in methods:
             other = base / f"versus-{k}-{name}.ndd"
@@ -307,7 +324,7 @@ def versus(folder: Path, base: Path, args: argparse.Namespace) -> dict:
                         for m, r in row.get("methods", {}).items()),
               flush=True)
     return {"n": args.n, "method": args.method or "minhash", "touch": args.touch, "runs": runs,
-            "cpus": os.cpu_count(), "load": os.getloadavg()[0]}
+            "repeat": args.repeat, "cpus": os.cpu_count(), "load": os.getloadavg()[0]}
 
 
 def render_versus(v: dict) -> str:
@@ -322,7 +339,8 @@ def render_versus(v: dict) -> str:
         "stored) against `benchmarks/datasketch_pipeline.py` (read, lower-case, word 3-shingles, `MinHash.bulk` "
         "with 128 permutations, `MinHashLSH` at 0.3, query every document; one process, nothing verified or "
         "stored), alternating, on the same files. Wall seconds; memory is the peak resident memory summed over "
-        "each process tree; the rescan speed-ups leave out the start-up (`ndd methods`).",
+        "each process tree; the rescan speed-ups leave out the start-up (`ndd methods`); start-up and rescans are "
+        "each the median of " + str(v.get("repeat", 1)) + " samples a run.",
         "",
         "| run | load | ndd scan | datasketch | ndd faster | CPU s ndd / datasketch | ndd peak MB | datasketch peak MB "
         "| start-up | unchanged rescan | speed-up" + (" | touched rescan | speed-up" if v["touch"] else "") + " |",
@@ -390,6 +408,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="alternate `ndd scan` (--method, default minhash) with datasketch's pipeline, and rescans")
     ap.add_argument("--runs", type=int, default=3, help="alternating runs of --versus (default 3)")
     ap.add_argument("--touch", type=float, default=0.0, help="with --versus: also rescan after touching this share of the files")
+    ap.add_argument("--repeat", type=int, default=3,
+                    help="with --versus: rescans and start-ups measured this many times a run (the median counts)")
     ap.add_argument("--also", metavar="M1,M2", help="with --versus: also scan with these methods in each run")
     ap.add_argument("--child", nargs=2, metavar=("DB", "FOLDER"), help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
