@@ -367,19 +367,20 @@ def render_versus(v: dict) -> str:
 
 
 def write_subsection(text: str) -> None:
-    """Replace the "### Whole scan against datasketch" part of "## Scan" in
-    docs/performance.md (added at the top of the section when missing); the rest of the
-    section, with its hand-written analysis, is left alone."""
+    """Add the rendered runs at the top of the "### Whole scan against datasketch" part of
+    "## Scan" in docs/performance.md, dated (the part is created at the top of the section
+    when missing); the earlier runs below, with their hand-written analysis, stay."""
     doc = PERF_DOC.read_text(encoding="utf-8")
-    pattern = re.compile(r"^### Whole scan against datasketch\n.*?(?=^### |^## |\Z)", re.S | re.M)
-    if pattern.search(doc):
-        doc = pattern.sub(lambda _: text + "\n", doc)
+    heading = "### Whole scan against datasketch\n\n"
+    body = f"**{time.strftime('%Y-%m-%d')}**, " + text.removeprefix(heading)
+    if heading in doc:
+        doc = doc.replace(heading, heading + body + "\n", 1)
     else:
         head = re.search(r"^## Scan\n\n", doc, re.M)
         if head is None:
-            doc = doc.rstrip("\n") + "\n\n## Scan\n\n" + text
+            doc = doc.rstrip("\n") + "\n\n## Scan\n\n" + heading + body
         else:
-            doc = doc[: head.end()] + text + "\n" + doc[head.end():]
+            doc = doc[: head.end()] + heading + body + "\n" + doc[head.end():]
     PERF_DOC.write_text(doc, encoding="utf-8")
 
 
