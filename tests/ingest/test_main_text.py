@@ -204,3 +204,19 @@ def test_articles_of_the_blog_and_council_sites_pair_by_their_text():
     for k, article in enumerate((ARTICLE_HARBOUR, ARTICLE_LIBRARY)):
         assert qgram_score(blog[k], council[k]) >= QGRAM.default_threshold
         assert qgram_score(blog[k], text_of(page_site_a(*article))) >= QGRAM.default_threshold
+
+
+def test_white_space_folds_as_a_browser_folds_it_and_other_spaces_stay():
+    import random
+    import re
+
+    # the definition: runs of HTML white space become one space; written out here
+    browser = re.compile(r"[ \t\n\r\f\v]+")
+    rng = random.Random(3)
+    pieces = ["a", "word", " ", "  ", "\t", "\n", "\r\n", "\x0b", "\x0c", "\xa0", "\u2003", "\u3000", "\x1c", "é", ""]
+    for _ in range(3000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randrange(0, 8)))
+        assert html.collapse_white_space(text) == browser.sub(" ", text), repr(text)
+    assert html.collapse_white_space("\n\n  ") == " " and html.collapse_white_space("") == ""
+    assert html.collapse_white_space("a\xa0\xa0b") == "a\xa0\xa0b"  # no-break spaces are text
+    assert html.html_to_text("<p>one\n two\t\tthree</p><pre>keep\nthis  as\tis</pre>") == "one two three\nkeep\nthis  as\tis"
