@@ -74,7 +74,8 @@ PAIR_INSERT_CHUNK = 50_000
 # is nothing to replace (a first scan's 20,000 sketches: 13 us a row against 6).
 PUT_SKETCH = ("INSERT INTO sketches (doc_id, method, sketch_key, data) VALUES (?, ?, ?, ?) "
               "ON CONFLICT (doc_id, method, sketch_key) DO UPDATE SET data = excluded.data")
-PUT_TEXT = "INSERT INTO document_text (doc_id, data) VALUES (?, ?) ON CONFLICT (doc_id) DO UPDATE SET data = excluded.data"
+PUT_TEXT = ("INSERT INTO document_text (doc_id, data) VALUES (?, ?) "
+            "ON CONFLICT (doc_id) DO UPDATE SET data = excluded.data")
 
 
 def _nullable(arr: np.ndarray | None, part: slice, n: int) -> list:

@@ -219,4 +219,5 @@ def test_white_space_folds_as_a_browser_folds_it_and_other_spaces_stay():
         assert html.collapse_white_space(text) == browser.sub(" ", text), repr(text)
     assert html.collapse_white_space("\n\n  ") == " " and html.collapse_white_space("") == ""
     assert html.collapse_white_space("a\xa0\xa0b") == "a\xa0\xa0b"  # no-break spaces are text
-    assert html.html_to_text("<p>one\n two\t\tthree</p><pre>keep\nthis  as\tis</pre>") == "one two three\nkeep\nthis  as\tis"
+    page = "<p>one\n two\t\tthree</p><pre>keep\nthis  as\tis</pre>"
+    assert html.html_to_text(page) == "one two three\nkeep\nthis  as\tis"
