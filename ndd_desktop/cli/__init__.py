@@ -198,7 +198,6 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``ndd`` with ``argv`` (default: the process arguments); returns the exit status."""
     from ..core.allocator import keep_freed_memory
-    from . import commands
 
     keep_freed_memory()  # core.allocator: array work faults in fewer pages
     parser = build_parser()
@@ -207,6 +206,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command is None:
             parser.print_help(sys.stderr)
             return EXIT_USAGE
+        if args.command == "scan":  # its workers' server starts before the commands are imported
+            from .scan_start import start
+
+            start(args)
+        from . import commands
+
         if getattr(args, "run", None) is not None:  # subcommands of their own modules
             return args.run(args)
         if args.command == "lineage":

@@ -4,7 +4,6 @@ as a cancel that keeps the finished work, and notes on what the scan left out.""
 from __future__ import annotations
 
 import argparse
-import os
 import signal
 import sys
 from contextlib import closing, contextmanager, nullcontext
@@ -12,33 +11,27 @@ from typing import Iterator
 
 from ..core.methods import DEFAULT_METHOD
 from ..store import Root, Store, StoreError
-from . import EXIT_INTERRUPTED, EXIT_OK, CommandError, UsageError
+from . import EXIT_INTERRUPTED, EXIT_OK, CommandError, UsageError, scan_start
 from .opening import open_store
 from .output import ProgressBar, one_line, write_stage_times
 from .selection import _method, parse_settings
 from .tally import write_failures
 
-#: The module of the scan's extractor (``pipeline.worker_sketch``), named without importing it.
-SCAN_EXTRACTOR_MODULE = "ndd_desktop.pipeline.worker_sketch"
-
 
 def cmd_scan(args: argparse.Namespace) -> int:
     """``ndd scan``: run the scan job with a progress bar on a terminal."""
-    for path in [*args.paths, *args.reference]:
-        if os.path.isfile(path):
-            folder = os.path.dirname(os.path.abspath(path))
-            raise UsageError(f"{path} is a file; ndd scan takes folders (a collection is one or more folders): "
-                             f"scan its folder {folder}")
-        if not os.path.isdir(path):
-            raise UsageError(f"no such folder: {path}")
-    if args.engine != "dask" and args.workers != 0 and not os.path.exists(args.db):
-        # a new collection reads every file: the workers' server loads the readers (about a
-        # second) while this process imports the rest and walks (the job asks again, later)
-        from ..ingest.pool_worker import prestart
-
-        prestart(SCAN_EXTRACTOR_MODULE)
-    from ..pipeline import CancelToken, ExtractOptions, Limits, ScanCancelled, ScanConfig, ScanError, ScanJob, ScanStopped
+    scan_start.start(args)  # done already when run by ``ndd`` (cli.main): then a no-op
     from ..cluster import ClusterError
+    from ..pipeline import (
+        CancelToken,
+        ExtractOptions,
+        Limits,
+        ScanCancelled,
+        ScanConfig,
+        ScanError,
+        ScanJob,
+        ScanStopped,
+    )
     from ..pipeline.progress import StageClock
 
     method = _method(args.method or DEFAULT_METHOD)

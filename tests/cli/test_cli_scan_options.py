@@ -93,7 +93,7 @@ def test_the_early_start_of_the_workers_server_names_the_scans_extractor():
     """``ndd scan`` into a new collection starts the workers' server before it imports the
     pipeline, naming the extractor's module as a string: it must be that module, or the
     server would preload another and the job's own start would not find it ready."""
-    from ndd_desktop.cli.scan_cmd import SCAN_EXTRACTOR_MODULE
+    from ndd_desktop.cli.scan_start import SCAN_EXTRACTOR_MODULE
     from ndd_desktop.pipeline.worker_sketch import SketchingExtractor
 
     assert SCAN_EXTRACTOR_MODULE == SketchingExtractor.__module__
@@ -114,3 +114,31 @@ def test_a_refused_scan_starts_no_workers_server(tmp_path):
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
     assert done.stdout.split() == ["2", "None"], (done.stdout, done.stderr)
     assert "no such folder" in done.stderr
+
+
+def test_ndd_scan_starts_the_workers_server_before_it_imports_the_database_layer(tmp_path):
+    """``ndd scan`` into a new collection starts the workers' server right after parsing
+    its arguments and checking its folders, so the server's imports run beside the
+    command line's own (SQLAlchemy, the commands, the pipeline) instead of after them."""
+    import subprocess
+    import sys
+
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "a.txt").write_text("one two three four five six seven", encoding="utf-8")
+    script = (
+        "import sys\n"
+        "import ndd_desktop.ingest.pool_worker as pw\n"
+        "real = pw.prestart\n"
+        "def seen(module):\n"
+        "    print('prestart', 'sqlalchemy' in sys.modules, 'ndd_desktop.cli.commands' in sys.modules, flush=True)\n"
+        "    real(module)\n"
+        "pw.prestart = seen\n"
+        "from ndd_desktop.cli import main\n"
+        f"rc = main(['scan', {str(folder)!r}, '--db', {str(tmp_path / 'new.ndd')!r}, '--quiet'])\n"
+        "print('rc', rc)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    lines = done.stdout.split("\n")
+    assert lines[0] == "prestart False False", (done.stdout, done.stderr)
+    assert "rc 0" in lines, (done.stdout, done.stderr)

@@ -140,7 +140,7 @@ def test_the_workers_server_preloads_no_database_layer():
     import subprocess
     import sys
 
-    from ndd_desktop.cli.scan_cmd import SCAN_EXTRACTOR_MODULE
+    from ndd_desktop.cli.scan_start import SCAN_EXTRACTOR_MODULE
     from ndd_desktop.ingest.pool_worker import server_preload
 
     modules = server_preload(SCAN_EXTRACTOR_MODULE)
