@@ -16,13 +16,19 @@ from typing import Callable
 def lazy_names(package: str, home: dict[str, str]) -> tuple[Callable[[str], object], Callable[[], list[str]]]:
     """(``__getattr__``, ``__dir__``) for the package named ``package``: name ``n`` is
     imported from the module ``home[n]`` (relative to the package) when first asked for,
-    and kept in the package from then on."""
+    and kept in the package from then on; any other name is the package's submodule of
+    that name, imported then, or an AttributeError."""
 
     def __getattr__(name: str) -> object:
-        try:
-            module = home[name]
-        except KeyError:
-            raise AttributeError(f"module {package!r} has no attribute {name!r}") from None
+        module = home.get(name)
+        if module is None:
+            # a submodule not imported yet, as a package that imports its modules offers it
+            try:
+                return importlib.import_module(f".{name}", package)
+            except ModuleNotFoundError as exc:
+                if exc.name != f"{package}.{name}":  # the submodule is there but needs what is not
+                    raise
+                raise AttributeError(f"module {package!r} has no attribute {name!r}") from None
         value = getattr(importlib.import_module(module, package), name)
         setattr(sys.modules[package], name, value)
         return value

@@ -34,6 +34,8 @@ def test_star_import_and_submodules_work_in_a_fresh_process():
         "import sys\n"
         "import ndd_desktop.store.originals\n"
         "assert 'sqlalchemy' not in sys.modules, 'a small module of the store imported SQLAlchemy'\n"
+        "import ndd_desktop.pipeline as p\n"
+        "assert p.plan.make_plan and 'ndd_desktop.pipeline.plan' in sys.modules  # a submodule on first use\n"
         "from ndd_desktop.store import *\n"
         "from ndd_desktop.pipeline import *\n"
         "print(Store.__module__, ScanJob.__module__, Limits.__module__)\n"
