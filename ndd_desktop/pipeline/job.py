@@ -13,6 +13,7 @@ import os
 import time
 from typing import Callable
 
+from ..core import gc_pause
 from ..core.methods import get_method
 from ..core.params import params_dict
 from ..ingest.document import ExtractedDocument, FileEntry
@@ -125,11 +126,14 @@ class ScanJob:
                 from ..ingest.pool_worker import prestart
 
                 prestart(SketchingExtractor.__module__)
-            entries, walk_errors = self._walk([r.path for r in roots])
-            options = self.config.extract_options
-            # None: the documents were read with these options; else the files to read again
-            reread = start_reading(self.store, options)
-            plan = make_plan(self.store.scans, entries, walk_errors, reread=reread)
+            # one entry per file and one record per known file: no cycles for the
+            # collector to find while they are made (core.gc_pause)
+            with gc_pause.paused():
+                entries, walk_errors = self._walk([r.path for r in roots])
+                options = self.config.extract_options
+                # None: the documents were read with these options; else the files to read again
+                reread = start_reading(self.store, options)
+                plan = make_plan(self.store.scans, entries, walk_errors, reread=reread)
             self.store.scans.touch_files(plan.touched)
             stage = self.engine.extract_stage(self.store, method, params, sketch_key, plan, self.meter, self.cancel,
                                               self.on_error)

@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from ..core import gc_pause
 from ..core.checkpoint import checkpoints
 from ..core.method import Method, PairScores
 from ..store import Store
@@ -102,8 +103,9 @@ def compute_pairs(store: Store, method: Method, params: Any, params_dict: dict, 
     sketch_key, pairs_key = method.sketch_key(params), method.pairs_key(params)
     guard = MemoryGuard(floor)
     meter.stage("pairs", None)
-    ids, hashes, refs = store.sketches.inventory(method.name, sketch_key)
-    digest = input_hash(ids, hashes, refs, floor, pairs_key, reading)
+    with gc_pause.paused():  # a row per sketched document, no cycles among them
+        ids, hashes, refs = store.sketches.inventory(method.name, sketch_key)
+        digest = input_hash(ids, hashes, refs, floor, pairs_key, reading)
     if store.pairs.input_hash(method.name, pairs_key) == digest:
         existing = store.pairs.find_set(method.name, pairs_key)
         meter.finish("unchanged")
