@@ -8,8 +8,8 @@ in batches through ``canFetchMore``/``fetchMore``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -132,9 +132,10 @@ class PairTableModel(QAbstractTableModel):
         self._order_cache: tuple | None = None
 
     # -- feeding --------------------------------------------------------------------------
-    def set_pairs(self, arrays: Any, docs: dict[int, Any], verdicts: dict[tuple[int, int], str],
+    def set_pairs(self, arrays: Any, docs: Mapping[int, Any], verdicts: dict[tuple[int, int], str],
                   threshold: float | None = None) -> None:
-        """Show a new pair set: ``arrays`` (PairArrays), documents by id, current verdicts."""
+        """Show a new pair set: ``arrays`` (PairArrays), documents by id (the window gives a
+        ``store.DocumentTable``; any mapping does), current verdicts."""
         if threshold is not None:
             self._threshold = float(threshold)
         self._arrays = arrays

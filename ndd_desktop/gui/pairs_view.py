@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, QTimer, Signal
@@ -70,7 +71,7 @@ class PairsView(QWidget):
         self.model.rowsInserted.connect(self._update_count)
 
     # -- feeding --------------------------------------------------------------------------
-    def set_pairs(self, arrays: Any, docs: dict[int, Any], verdicts: dict, threshold: float) -> None:
+    def set_pairs(self, arrays: Any, docs: Mapping[int, Any], verdicts: dict, threshold: float) -> None:
         """Show a new pair set at ``threshold``."""
         self.model.set_pairs(arrays, docs, verdicts, threshold)
         self.pairSelected.emit(None)
