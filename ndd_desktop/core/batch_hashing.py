@@ -14,19 +14,19 @@ are built straight from the text's bytes:
   forced odd, are the value (the permutations of core.minhash_sketch are bijections of
   the odd numbers).
 
-ASCII (words) or Latin-1 (characters) batches run the byte path; other batches run a code
-point path that gives the same values for the same shingles.
+Words are found in the texts' bytes: ASCII batches by one byte classification, other
+batches in their UTF-8 (``core.utf8_words``), which decodes only the multi-byte characters.
+Character grams of Latin-1 batches run the byte path; other batches run a code point path
+that gives the same values for the same grams.
 """
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 import numpy as np
 
-from .code_point_classes import is_word
-from .hashing import POLY_BASE, combine_windows, token_starts
-from .normalize import NOSPACE_CHAR
+from .hashing import POLY_BASE, combine_windows
 from .utf8_words import utf8_word_spans
 
 _K1 = np.uint64(0x9FB21C651E98DF25)
@@ -157,19 +157,6 @@ def _ascii_word_spans(raw: bytes) -> tuple[np.ndarray, np.ndarray]:
     return starts, edges[1::2] - starts
 
 
-def _unicode_word_spans(cps: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(start, length) in code points of every token, as ``core.normalize.tokens`` splits."""
-    idx = cps.astype(np.intp)
-    positions = np.flatnonzero(is_word(idx))
-    if positions.shape[0] == 0:
-        return positions, positions
-    new = token_starts(positions, idx[positions])
-    first = np.flatnonzero(new)
-    last = np.append(first[1:], positions.shape[0]) - 1
-    starts = positions[first]
-    return starts, positions[last] + 1 - starts
-
-
 def _token_keys(raw: bytes, starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
     """64-bit keys of byte spans: the bytes themselves up to 8, 8-byte pieces folded beyond."""
     padded = np.frombuffer(raw + bytes(8), dtype=np.uint8)
@@ -201,47 +188,17 @@ def word_token_keys(texts: Sequence[str]) -> tuple[np.ndarray, np.ndarray, np.nd
     if joined.isascii():
         raw = joined.encode("ascii")
         tok_starts, tok_lens = _ascii_word_spans(raw)
-        byte_starts = tok_starts
-    elif (spans := utf8_word_spans(raw := joined.encode("utf-8", "surrogatepass"))) is not None:
-        byte_starts, tok_lens = spans
-        tok_starts = byte_starts
+    else:
+        raw = joined.encode("utf-8", "surrogatepass")
+        tok_starts, tok_lens = utf8_word_spans(raw)
         # where each text starts, in bytes (str.isascii is a flag lookup: only the texts
         # with other characters are encoded to count theirs)
         lengths = np.fromiter((len(t) if t.isascii() else len(t.encode("utf-8", "surrogatepass")) for t in texts),
                               dtype=np.int64, count=n)
         np.cumsum(lengths[:-1] + 1, out=text_starts[1:])
-    elif n > 1 and not all(nospace := [NOSPACE_CHAR.search(t) is not None for t in texts]):
-        # only some texts hold a script written without spaces: they alone take the code
-        # point path (several times slower), the others the byte path
-        return _merged(texts, np.array(nospace, dtype=bool))
-    else:
-        cps = _codepoints32(joined)
-        tok_starts, char_lens = _unicode_word_spans(cps)
-        byte_at = np.zeros(cps.shape[0] + 1, dtype=np.int64)
-        np.cumsum(1 + (cps >= 0x80).astype(np.int64) + (cps >= 0x800) + (cps >= 0x10000), out=byte_at[1:])
-        byte_starts = byte_at[tok_starts]
-        tok_lens = byte_at[tok_starts + char_lens] - byte_starts
     first_tok = np.searchsorted(tok_starts, text_starts)
     ntok = np.diff(np.append(first_tok, tok_starts.shape[0]))
-    return _mix_inplace(_token_keys(raw, byte_starts, tok_lens)), first_tok, ntok
-
-
-def _merged(texts: Sequence[str], apart: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """:func:`word_token_keys` of ``texts``, computed for the texts marked in ``apart`` and
-    the others separately, in the order of ``texts``."""
-    n = len(texts)
-    groups = [np.flatnonzero(apart), np.flatnonzero(~apart)]
-    parts = [word_token_keys([texts[k] for k in g.tolist()]) for g in groups]
-    ntok = np.zeros(n, dtype=np.int64)
-    for g, (_, _, count) in zip(groups, parts):
-        ntok[g] = count
-    first_tok = np.zeros(n, dtype=np.int64)
-    np.cumsum(ntok[:-1], out=first_tok[1:])
-    keys = np.empty(int(ntok.sum()), dtype=np.uint64)
-    for g, (k, first, count) in zip(groups, parts):
-        # the group's tokens lie text after text: each moves by its text's new start
-        keys[np.arange(k.shape[0]) + np.repeat(first_tok[g] - first, count)] = k
-    return keys, first_tok, ntok
+    return _mix_inplace(_token_keys(raw, tok_starts, tok_lens)), first_tok, ntok
 
 
 def word_shingle_values(texts: Sequence[str], w: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
