@@ -97,7 +97,11 @@ def test_the_compiled_runs_are_those_of_runs_at_sorted():
     from ndd_desktop.core.share_kernel import sorted_runs
 
     rng = random.Random(5)
-    docs = [runs([rng.choice(WORDS[:9]) for _ in range(n)]) for n in (0, 3, 5, 6, 40, 17)]
+    # short documents are sorted by insertion, longer ones by radix first (share_kernel._SMALL);
+    # nine words make many equal runs
+    sizes = (0, 3, 5, 6, 40, 17, 51, 52, 300, 2000)
+    docs = [runs([rng.choice(WORDS[:9]) for _ in range(n)]) for n in sizes]
+    docs.append(runs([rng.choice(WORDS) for _ in range(3000)]))
     words = np.array([d.words for d in docs], dtype=np.int64)
     starts = np.concatenate(([0], np.cumsum(words)[:-1]))
     srt, pos, off = sorted_runs(np.concatenate([d.tokens for d in docs]), starts, words, 5)
