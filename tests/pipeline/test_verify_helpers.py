@@ -53,9 +53,10 @@ def test_helpers_give_the_shares_of_the_scans_own_process(scanned, verified_here
     assert seen[-1] == a.shape[0]
 
 
-def test_more_helpers_start_only_for_many_candidates(scanned, verified_here, monkeypatch):
+def test_more_helpers_start_only_for_many_candidates_where_there_are_no_twins(scanned, verified_here, monkeypatch):
     from ndd_desktop.pipeline import verify_helpers
 
+    monkeypatch.setattr(verify_helpers, "TWINS", False)  # as on macOS and Windows: spawned helpers
     method, params, a, b, here = verified_here
     helpers = VerifyHelpers(scanned.path, "minhash", params, 2)
     try:
@@ -64,19 +65,50 @@ def test_more_helpers_start_only_for_many_candidates(scanned, verified_here, mon
         assert len(helpers._helpers) == 1
         monkeypatch.setattr(verify_helpers, "GROW_FROM_PAIRS", a.shape[0])
         again = helpers.shares(a, b, nowhere)
-        assert len(helpers._helpers) == 2 and all(p.is_alive() for _, p in helpers._helpers)
+        assert len(helpers._helpers) == 2 and all(h.process.is_alive() for h in helpers._helpers)
     finally:
         helpers.close()
     for shares in (got, again):
         assert np.array_equal(shares[0], here[0]) and np.array_equal(shares[1], here[1])
 
 
+def test_the_first_helper_forks_its_twins_which_verify_alike(scanned, verified_here):
+    method, params, a, b, here = verified_here
+    helpers = VerifyHelpers(scanned.path, "minhash", params, 3)
+    try:
+        # one process of ours, two twins forked by it: every core at once, no second loading
+        assert [h.process is None for h in helpers._helpers] == [False, True, True]
+        got = helpers.shares(a, b, nowhere)  # a slice a twin got wrong would land in nowhere()
+    finally:
+        helpers.close()
+    assert np.array_equal(got[0], here[0]) and np.array_equal(got[1], here[1])
+
+
+def test_twins_die_with_the_helper_they_were_forked_from(scanned, verified_here):
+    method, params, a, b, here = verified_here
+    helpers = VerifyHelpers(scanned.path, "minhash", params, 2)
+    first, twin = helpers._helpers
+    try:
+        assert twin.process is None
+        got = helpers.shares(a, b, nowhere)  # both have loaded and served
+        first.process.kill()
+        first.process.join(5)
+        # the twin's end of the pipe closes when the kernel kills it (parent-death signal)
+        assert twin.conn.poll(5)
+        with pytest.raises(EOFError):
+            twin.conn.recv()
+    finally:
+        helpers.close()
+    assert np.array_equal(got[0], here[0])
+
+
 def test_slices_of_helpers_that_are_gone_are_verified_here(scanned, verified_here):
     method, params, a, b, here = verified_here
     helpers = VerifyHelpers(scanned.path, "minhash", params, 2, first=2)
-    for _, process in helpers._helpers:
-        process.kill()
-        process.join(5)
+    for helper in helpers._helpers:
+        if helper.process is not None:  # a twin dies with the helper it was forked from
+            helper.process.kill()
+            helper.process.join(5)
     fallen = []
 
     def fallback(x, y):
