@@ -16,7 +16,7 @@ from __future__ import annotations
 import importlib
 import os
 import stat
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from ndd_desktop.ingest import reasons as R
 from ndd_desktop.ingest.detect import COMPRESSED, EXT_FORMATS, detect_format, ext_of
@@ -60,6 +60,21 @@ EXTRACTORS: dict[str, Callable[[bytes, Context], Extraction]] = {
 #: The modules of all readers (what a process that reads files can import up front).
 READER_MODULES = tuple(sorted({r.module for r in EXTRACTORS.values()}))
 CONTAINERS = {"zip", "tar", "7z", "mbox", "eml", "msg", *COMPRESSED}
+
+
+def likely_readers(names: Iterable[str]) -> tuple[str, ...]:
+    """The reader modules that files of these names will most likely need, by their
+    extensions: what a pool about to read them can import up front (a reader it did not
+    import is imported by the worker that meets its format). All of them as soon as one
+    name says nothing (an unknown extension: the bytes decide) or names a container (its
+    members can be of any format)."""
+    formats: set[str] = set()
+    for name in names:
+        fmt = EXT_FORMATS.get(ext_of(name))
+        if fmt is None or fmt in CONTAINERS:
+            return READER_MODULES
+        formats.add(fmt)
+    return tuple(sorted({EXTRACTORS[f].module for f in formats if f in EXTRACTORS}))
 _UNSUPPORTED = {
     "ole": "OLE compound file that is no Word, Excel, PowerPoint or Outlook file",
     "odg": "OpenDocument drawing",

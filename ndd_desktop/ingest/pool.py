@@ -65,6 +65,7 @@ def extract_many(
     extractor: Extractor = extract_entry,
     mp_context: str | None = None,
     refresh: Callable[[], Extractor] | None = None,
+    readers: tuple[str, ...] | None = None,
 ) -> Iterator[list[ExtractedDocument]]:
     """The documents of each entry, one list per entry, in the order they finish.
 
@@ -75,7 +76,8 @@ def extract_many(
     method. ``refresh()``, when given, is asked for the extractor before each chunk is
     handed out: one that is not the worker's current extractor goes along with the chunk
     and replaces it (the scan hands its workers the collection's text dictionary once
-    there is one).
+    there is one). ``readers``: the reader modules the workers' server imports before it
+    forks them, when it is not running yet (``extract.likely_readers``; default: all).
     """
     limits = limits or Limits()
     if workers is not None and workers < 0:
@@ -83,7 +85,7 @@ def extract_many(
     if workers == 0:
         yield from _in_process(entries, limits, cancel, extractor, refresh)
         return
-    pool = _Pool(workers or default_workers(), limits, extractor, context(mp_context, extractor))
+    pool = _Pool(workers or default_workers(), limits, extractor, context(mp_context, extractor, readers=readers))
     source = iter(entries)
     exhausted = False
     try:

@@ -52,23 +52,29 @@ def run_chunk(extractor: Extractor, entries: list[FileEntry], limits: Limits,
     return results
 
 
-def context(method: str | None, extractor: Extractor = extract_entry, own: str | None = None):
+def context(method: str | None, extractor: Extractor = extract_entry, own: str | None = None,
+            readers: tuple[str, ...] | None = None):
+    """The multiprocessing context workers start in; a forkserver preloads ``readers``
+    (reader modules; default: all of them) and the extractor's module."""
     if method is None:
         method = "forkserver" if sys.platform.startswith("linux") else "spawn"
     ctx = multiprocessing.get_context(method)
     if method == "forkserver":
         if own is None:
             own = extractor.__module__ if inspect.isfunction(extractor) else type(extractor).__module__
-        ctx.set_forkserver_preload(server_preload(own))
+        ctx.set_forkserver_preload(server_preload(own, readers))
     return ctx
 
 
-def server_preload(own: str) -> list[str]:
-    """The modules the workers' server imports before it forks any: the readers,
-    trafilatura (web pages) and the extractor's module ``own`` (the scan's: the methods),
-    once in the server instead of once per worker (a server already running keeps what it
-    preloaded)."""
-    modules = ["ndd_desktop.ingest.extract", *READER_MODULES, "trafilatura"]
+def server_preload(own: str, readers: tuple[str, ...] | None = None) -> list[str]:
+    """The modules the workers' server imports before it forks any: the readers (those
+    given, else all; trafilatura with the web page reader), and the extractor's module
+    ``own`` (the scan's: the methods), once in the server instead of once per worker (a
+    server already running keeps what it preloaded)."""
+    readers = READER_MODULES if readers is None else readers
+    modules = ["ndd_desktop.ingest.extract", *readers]
+    if "ndd_desktop.ingest.formats.html" in readers:
+        modules.append("trafilatura")
     if own.startswith("ndd_desktop.") and own not in modules:
         modules.append(own)
     return modules

@@ -30,10 +30,12 @@ from .worker_sketch import SKETCH_ATTR, TEXT_ATTR, WORDS_ATTR, SketchingExtracto
 BATCH_DOCS = 2000
 BATCH_TEXT_CHARS = 32_000_000
 BATCH_SECONDS = 2.0
-#: Files to read from which the scan starts verification helpers: each loads the compiled
-#: kernel (0.5-0.7 s of a core) and opens the collection, which a scan of fewer files
-#: costs more than verifying its few candidates in its own process (its kernel, once
-#: loaded, serves every later scan of the process).
+#: Files in the collection from which a scan that reads files starts verification helpers:
+#: each loads the compiled kernel (0.5-0.7 s of a core) and opens the collection, which
+#: costs a small collection more than verifying its few candidates in its own process (its
+#: kernel, once loaded, serves every later scan of the process). A rescan that reads a few
+#: changed files of a large collection verifies all of its candidates again, so the
+#: collection's size counts, not the files read.
 HELPERS_FROM_FILES = 2_000
 
 
@@ -121,17 +123,21 @@ class ExtractStage:
 
     def _read(self, extractor: SketchingExtractor, limits, workers: int | None):
         """The documents of the planned files, file by file, from this machine's process pool."""
+        from ..ingest.extract import likely_readers
         from ..ingest.pool import extract_many  # the pool starts processes: import on use
 
+        # a rescan's few files name their formats: its workers' server imports those
+        # readers only (a first scan started the server with all of them, beside its walk)
+        readers = likely_readers(e.relpath for e in self.plan.to_extract)
         return extract_many(self.plan.to_extract, limits, workers=workers, cancel=self.cancel, extractor=extractor,
-                            refresh=lambda: self._extractor)
+                            refresh=lambda: self._extractor, readers=readers)
 
     def _start_helpers(self, workers: int | None) -> None:
         """Start the verification's helper processes (not with ``workers=0``: everything then
         runs in this process, nor for a collection in memory, which no other process reads,
-        nor for fewer than HELPERS_FROM_FILES files to read)."""
+        nor for a collection of fewer than HELPERS_FROM_FILES files)."""
         path = self.store.path
-        if workers == 0 or not path or path == ":memory:" or len(self.plan.to_extract) < HELPERS_FROM_FILES:
+        if workers == 0 or not path or path == ":memory:" or len(self.plan.entries) < HELPERS_FROM_FILES:
             self.helpers = False
             return
         from ..ingest.pool import default_workers

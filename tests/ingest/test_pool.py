@@ -154,3 +154,52 @@ def test_the_workers_server_preloads_no_database_layer():
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"
+
+
+def test_a_pool_for_files_of_known_formats_preloads_their_readers_only():
+    """A rescan's few changed files name their formats: the workers' server imports those
+    readers (and trafilatura only with the web page reader), not all of them; a container
+    or a name that says nothing brings them all, since the bytes decide."""
+    from ndd_desktop.ingest.extract import READER_MODULES, likely_readers
+    from ndd_desktop.ingest.pool_worker import server_preload
+
+    txt, html = "ndd_desktop.ingest.formats.txt", "ndd_desktop.ingest.formats.html"
+    assert likely_readers(["a/notes.txt", "b/README.md", "c/table.CSV"]) == (txt,)
+    assert likely_readers(["page.htm", "x.txt"]) == (html, txt)
+    assert likely_readers([]) == ()
+    for odd in ("box.zip", "mail.eml", "old.tar.gz", "no-extension", "scan.xyz"):
+        assert likely_readers(["x.txt", odd]) == READER_MODULES, odd
+    lean = server_preload("ndd_desktop.pipeline.worker_sketch", likely_readers(["a.txt"]))
+    assert lean == ["ndd_desktop.ingest.extract", txt, "ndd_desktop.pipeline.worker_sketch"]
+    assert "trafilatura" in server_preload("ndd_desktop.pipeline.worker_sketch", likely_readers(["a.html"]))
+    assert server_preload("ndd_desktop.pipeline.worker_sketch") == server_preload(
+        "ndd_desktop.pipeline.worker_sketch", READER_MODULES)
+
+
+def test_a_reader_the_server_did_not_preload_is_imported_by_the_worker(tmp_path):
+    """Workers forked from a server that preloaded only the text reader still read a PDF
+    and a web page that came along (a fresh process, so its server starts lean)."""
+    import subprocess
+    import sys
+
+    from ingest_makers import make_pdf
+
+    (tmp_path / "a.txt").write_text("plain words here", encoding="utf-8")
+    (tmp_path / "b.html").write_text("<html><body><p>web words here</p></body></html>", encoding="utf-8")
+    (tmp_path / "c.pdf").write_bytes(make_pdf(["pdf words here"]))
+    script = (
+        "import sys\n"
+        "from ndd_desktop.ingest.pool import extract_many\n"
+        "from ndd_desktop.ingest.walk import walk\n"
+        "from ndd_desktop.ingest.extract import likely_readers\n"
+        "if __name__ == '__main__':\n"
+        f"    entries = sorted(walk([{str(tmp_path)!r}]), key=lambda e: e.relpath)\n"
+        "    docs = [d for batch in extract_many(entries, workers=2, readers=likely_readers(['a.txt'])) for d in batch]\n"
+        "    for d in sorted(docs, key=lambda d: d.relpath): print(d.relpath, d.status, (d.text or '').strip())\n"
+        "    print(sorted(m for m in ('ndd_desktop.ingest.formats.pdf', 'trafilatura') if m in sys.modules))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.strip().splitlines()
+    assert lines[:3] == ["a.txt ok plain words here", "b.html ok web words here", "c.pdf ok pdf words here"]
+    assert lines[3] == "[]"  # the scan's own process imported neither

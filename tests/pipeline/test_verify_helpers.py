@@ -161,6 +161,21 @@ def test_a_scan_of_many_files_verifies_in_its_helpers_with_the_same_pairs(tmp_pa
             ScanJob(store, ScanConfig(roots=[Root(str(tmp_path / "docs"))], method="minhash", params={}, floor=0.3,
                                       workers=workers)).run()
             found[label] = pairs_by_path(store, "minhash")
-        # helpers start from HELPERS_FROM_FILES files to read, and only with worker processes
+        # helpers start from HELPERS_FROM_FILES files in the collection, and only with worker processes
         assert len(started) == 1, label
     assert found["helpers"] == found["too few files"] == found["here"] and len(found["here"]) >= 10
+    # a rescan that reads two changed files of the collection verifies all its candidates
+    # again: it starts helpers too, and finds the pairs of a scan from scratch
+    monkeypatch.setattr(extract_stage, "HELPERS_FROM_FILES", 40)
+    for name in ("doc003.txt", "doc010.txt"):
+        path = tmp_path / "docs" / name
+        path.write_text(path.read_text(encoding="utf-8") + " and one more line at the end", encoding="utf-8")
+    config = ScanConfig(roots=[Root(str(tmp_path / "docs"))], method="minhash", params={}, floor=0.3, workers=2)
+    with Store.open(str(tmp_path / "helpers.ndd")) as store:
+        summary = ScanJob(store, config).run()
+        again = pairs_by_path(store, "minhash")
+    with Store.open(str(tmp_path / "fresh.ndd")) as store:
+        ScanJob(store, config).run()
+        fresh = pairs_by_path(store, "minhash")
+    assert summary.changed == 2 and len(started) == 3
+    assert again == fresh and len(fresh) >= 10
