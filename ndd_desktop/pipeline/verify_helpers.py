@@ -4,10 +4,11 @@ Verifying reads the two texts of every candidate, splits them into runs of words
 the compiled kernel (``core.share_kernel``). Loading that kernel costs the better part of
 a second (numba), and the rest ran after the extraction on one core while the other idled.
 So a scan that reads files starts a helper process once its extraction workers are
-running: it opens the collection read-only and loads the kernel then, beside the
-extraction, and the verify stage hands it slices of the candidates in the order of
-their first document (at most :data:`PART` pairs at a time, so the cancel token is seen
-between slices and the progress moves). The scores are those of the same code run in the
+running: it loads the kernel then, beside the extraction, and opens the collection's
+texts read-only (``store.text_reading``: a plain sqlite3 connection, no SQLAlchemy). The
+verify stage hands it slices of the candidates in the order of their first document (at
+most :data:`PART` pairs at a time, so the cancel token is seen between slices and the
+progress moves). The scores are those of the same code run in the
 scan's process (``verify_stage.pair_shares``).
 
 On Linux the other helpers (up to the count asked for, one per core) are **twins**: once
@@ -187,7 +188,7 @@ def _helper_main(conn, path: str, method_name: str, params: Any, twins: list | N
     from ..core import share_kernel
     from ..core.allocator import keep_freed_memory
     from ..core.methods import get_method
-    from ..store import Store  # noqa: F401 - imported once, before the twins fork
+    from ..store import text_reading  # noqa: F401 - imported once, before the twins fork
     from . import verify_stage  # noqa: F401
 
     keep_freed_memory()
@@ -226,17 +227,18 @@ def _die_with_parent() -> None:
 
 
 def _serve(conn, path: str, method: Any, params: Any) -> None:
-    """Open the collection (each process its own connection), then verify the slices that
-    come through ``conn`` until it closes or sends None."""
-    from ..store import Store
+    """Open the collection's texts (each process its own read-only connection; not the
+    store, whose SQLAlchemy they do not need), then verify the slices that come through
+    ``conn`` until it closes or sends None."""
+    from ..store.text_reading import TextReader
     from .verify_stage import pair_shares
 
-    store = None
+    texts = None
     if method is not None:
         try:
-            store = Store.open(path, create=False, read_only=True)
+            texts = TextReader(path)
         except Exception:  # the scan's process verifies every slice itself
-            store = None
+            texts = None
     while True:
         try:
             msg = conn.recv()
@@ -245,9 +247,9 @@ def _serve(conn, path: str, method: Any, params: Any) -> None:
         if msg is None:
             return
         try:
-            if store is None:
+            if texts is None:
                 raise RuntimeError("helper not started")
-            result = pair_shares(store.documents, method, params, *msg)
+            result = pair_shares(texts, method, params, *msg)
         except Exception:
             result = None
         try:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from contextlib import AbstractContextManager
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Protocol, Sequence
 
 import numpy as np
 
@@ -26,10 +26,16 @@ from ..core.method import Method, PairScores
 from ..core.normalize import normalize
 from ..core.text_share import Runs, pair_score, runs_many, shares
 from ..core.thread_slot import ThreadSlot
-from ..store import Documents
 
 if TYPE_CHECKING:
     from .verify_helpers import VerifyHelpers
+
+class TextSource(Protocol):
+    """Where the verification reads texts: the store's ``Documents``, or a helper's
+    ``store.text_reading.TextReader``."""
+
+    def texts(self, doc_ids: Sequence[int]) -> dict[int, str]: ...
+
 
 #: Documents whose texts are read in one query.
 TEXT_BATCH = 500
@@ -39,7 +45,7 @@ PAIR_BATCH = 20_000
 VERIFY_VERSION = "share-5w-v2"  # v2: hybrid verifies its corrected words
 
 
-def verify_pairs(documents: Documents, method: Method, params: Any, scores: PairScores, ids: np.ndarray,
+def verify_pairs(documents: TextSource, method: Method, params: Any, scores: PairScores, ids: np.ndarray,
                  floor: float, check: Callable[[], None] | None = None,
                  progress: Callable[[int], None] | None = None) -> PairScores:
     """Score every candidate on its texts and keep those at or above ``floor``.
@@ -82,7 +88,7 @@ def helped_by(helpers: "VerifyHelpers | None") -> AbstractContextManager[None]:
     return _helpers.installed(helpers)
 
 
-def pair_shares(documents: Documents, method: Method, params: Any, a: np.ndarray, b: np.ndarray,
+def pair_shares(documents: TextSource, method: Method, params: Any, a: np.ndarray, b: np.ndarray,
                 check: Callable[[], None] | None = None,
                 progress: Callable[[int], None] | None = None) -> tuple[np.ndarray, np.ndarray]:
     """``(share of a in b, share of b in a)`` for the documents ``a[k], b[k]`` (ids; best
@@ -121,7 +127,7 @@ def _last_use(i: np.ndarray, j: np.ndarray) -> dict[int, int]:
     return last
 
 
-def _load(documents: Documents, needed: np.ndarray, cache: dict[int, Runs], method: Method, params: Any) -> None:
+def _load(documents: TextSource, needed: np.ndarray, cache: dict[int, Runs], method: Method, params: Any) -> None:
     """Read and split the texts of the documents (ids) in ``needed`` that are not cached,
     read as the method read them: what the scan ignores (links, numbers, ...) left out, and
     the words as the method sees them (``Method.texts_to_verify``: hybrid corrects typos)."""

@@ -11,7 +11,8 @@ import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .engine import HEAD_REVISION, SQLITE_MAGIC, read_only_uri, schema_number
+from .engine import HEAD_REVISION, SQLITE_MAGIC, schema_number
+from .text_reading import read_only_uri
 
 #: The tables of a collection, in the order ``ndd repair`` saves them (review first).
 TABLES = ("decisions", "settings", "roots", "files", "documents", "text_dictionaries", "document_text", "sketches",

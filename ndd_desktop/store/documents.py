@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Sequence
 from ._sql import DOC_COLUMNS, DOC_FROM, abspath_of, chunks, dec_path, doc_from_row, enc_path, placeholders
 from .document_table import DocumentTable
 from .originals import ORIGINAL, read_original
-from .text_codec import dictionary_fetcher
+from .text_reading import original_files, read_texts
 from .types import DocumentInfo, Root, StoreError
 
 if TYPE_CHECKING:
@@ -112,24 +112,8 @@ class Documents:
     def texts(self, doc_ids: Sequence[int]) -> dict[int, str]:
         """Extracted texts of the given documents (those that have one). A text kept as its
         original file (``store.originals``) is read from the file, when it still holds it."""
-        out: dict[int, str] = {}
-        originals: list[int] = []
         with self._db._read() as conn:  # a damaged text does not decompress: StoreDamaged
-            decode = self._db._codec.decoder(dictionary_fetcher(conn))
-            for part in chunks([int(x) for x in doc_ids]):
-                rows = conn.exec_driver_sql(
-                    f"SELECT doc_id, data FROM document_text WHERE doc_id IN ({placeholders(len(part))})", tuple(part)
-                ).fetchall()
-                for doc_id, data in rows:
-                    if data == ORIGINAL:
-                        originals.append(doc_id)
-                    else:
-                        out[doc_id] = decode(data)
-            for doc_id, path, size, xxh in self._original_files(conn, originals):
-                text, _why = read_original(path, size, xxh)
-                if text is not None:
-                    out[doc_id] = text
-        return out
+            return read_texts(conn, self._db._codec, doc_ids)
 
     def text_missing(self, doc_id: int) -> str:
         """Why a document shows no text ("" when it has one): no text was extracted, or its
@@ -140,24 +124,12 @@ class Documents:
                 return "no text was extracted from this document"
             if row[0] != ORIGINAL:
                 return ""
-            found = self._original_files(conn, [int(doc_id)])
+            found = original_files(conn, [int(doc_id)])
         if not found:
             return "the document is no longer in the collection"
         _, path, size, xxh = found[0]
         text, why = read_original(path, size, xxh)
         return "" if text is not None else f"its text is read from {path}, and {why}: rescan to read it again"
-
-    @staticmethod
-    def _original_files(conn, doc_ids: list[int]) -> list[tuple[int, str, int, str]]:
-        """(id, path on disk, size, xxh3-128) of documents whose text is their file."""
-        out = []
-        for part in chunks(doc_ids):
-            rows = conn.exec_driver_sql(
-                f"SELECT d.id, r.path, d.relpath, d.size, d.xxh128 FROM {DOC_FROM} "
-                f"WHERE d.id IN ({placeholders(len(part))})", tuple(part)).fetchall()
-            out += [(int(i), abspath_of(dec_path(root), dec_path(rel), None), int(size), xxh)
-                    for i, root, rel, size, xxh in rows]
-        return out
 
     def errors(self) -> list[DocumentInfo]:
         """Every file or document that was skipped or failed (status != "ok"), by path."""

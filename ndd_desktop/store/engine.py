@@ -20,13 +20,14 @@ from sqlalchemy import exc as sa_exc
 from sqlalchemy.pool import QueuePool, StaticPool
 
 from .text_codec import TEXT_ERRORS
+from .text_reading import BUSY_TIMEOUT_S, read_only_uri
 from .types import StoreDamaged, StoreError, StoreFull, StoreReadOnly
 
 #: The newest schema revision this code knows (alembic revision ids are 4-digit numbers).
 HEAD_REVISION = "0008"
 #: The first schema revision (tests create a store at it and upgrade).
 FIRST_REVISION = "0001"
-BUSY_TIMEOUT_MS = 60_000
+BUSY_TIMEOUT_MS = int(BUSY_TIMEOUT_S * 1000)
 #: Page size of a new file (SQLite's default is 4096): a stored text of 1-3 KB leaves a
 #: third of a 4 KB page unused on average, of a 16 KB page a few percent.
 PAGE_SIZE = 16_384
@@ -70,13 +71,6 @@ def _on_begin(conn) -> None:
         conn.exec_driver_sql("BEGIN IMMEDIATE")
     else:
         conn.exec_driver_sql("BEGIN")
-
-
-def read_only_uri(path: str, immutable: bool) -> str:
-    """The SQLite URI that opens ``path`` for reading only. ``immutable``: the file cannot
-    change while open (read-only media), so SQLite needs no lock or shared-memory file
-    next to it, which a read-only folder could not hold."""
-    return Path(path).absolute().as_uri() + ("?immutable=1" if immutable else "?mode=ro")
 
 
 def make_engines(path: str, *, read_only: bool = False, immutable: bool = False,

@@ -179,3 +179,35 @@ def test_a_scan_of_many_files_verifies_in_its_helpers_with_the_same_pairs(tmp_pa
         fresh = pairs_by_path(store, "minhash")
     assert summary.changed == 2 and len(started) == 3
     assert again == fresh and len(fresh) >= 10
+
+
+def test_helpers_read_the_texts_the_store_reads_without_sqlalchemy(tmp_path):
+    """A helper reads texts over a plain read-only sqlite3 connection (store.text_reading):
+    the same texts as the store, whether kept compressed or read from their files, and its
+    imports leave SQLAlchemy out (0.2 s of a core while the workers extract)."""
+    import subprocess
+    import sys
+
+    from ndd_desktop.store import Store
+    from ndd_desktop.store.text_reading import TextReader
+
+    make_corpus(tmp_path / "plain", n=6)
+    make_corpus(tmp_path / "kept", n=6, seed=3, kept=True)  # a byte order mark: stored compressed
+    with Store.open(str(tmp_path / "c.ndd")) as store:
+        scan(store, [tmp_path / "plain", tmp_path / "kept"], method="minhash")
+        ids = sorted(d.id for d in store.documents.all())
+        expected = store.documents.texts(ids)
+    reader = TextReader(str(tmp_path / "c.ndd"))
+    try:
+        assert reader.texts(ids) == expected and len(expected) == 12
+    finally:
+        reader.close()
+    script = ("import sys\n"
+              "from ndd_desktop.pipeline import verify_helpers, verify_stage\n"
+              "from ndd_desktop.store.text_reading import TextReader\n"
+              "from ndd_desktop.core.methods import get_method\n"
+              "from ndd_desktop.core import share_kernel\n"
+              "print('sqlalchemy' in sys.modules)\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "False"
