@@ -203,7 +203,12 @@ def _helper_main(conn, path: str, method_name: str, params: Any, twins: list | N
     if twins:
         signal.signal(signal.SIGCHLD, signal.SIG_IGN)  # twins that end are reaped at once
     for k, twin in enumerate(twins):
-        if os.fork() == 0:  # the twin: it serves its own pipe only, and ends with its parent
+        try:
+            pid = os.fork()
+        except OSError:  # no twin (no memory, too many processes): its pipe closes, the
+            twin.close()  # scan sees it gone and verifies its slices elsewhere
+            continue
+        if pid == 0:  # the twin: it serves its own pipe only, and ends with its parent
             _die_with_parent()
             for other in (conn, *twins[:k], *twins[k + 1:]):
                 other.close()

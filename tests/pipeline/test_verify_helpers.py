@@ -211,3 +211,28 @@ def test_helpers_read_the_texts_the_store_reads_without_sqlalchemy(tmp_path):
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "False"
+
+
+def test_a_twin_that_cannot_be_forked_closes_its_pipe_and_the_helper_serves_on(scanned, verified_here, monkeypatch):
+    """No twin when fork fails (no memory, too many processes): its pipe closes, so the
+    scan sees it gone and gives its slices to the others; the helper itself verifies."""
+    import multiprocessing
+
+    from ndd_desktop.pipeline import verify_helpers
+
+    def no_fork():
+        raise OSError(11, "Resource temporarily unavailable")
+
+    monkeypatch.setattr(verify_helpers.os, "fork", no_fork)
+    monkeypatch.setattr(verify_helpers.signal, "signal", lambda *args: None)  # this is pytest's process
+    method, params, a, b, here = verified_here
+    ours, theirs = multiprocessing.Pipe(duplex=True)
+    twin_ours, twin_theirs = multiprocessing.Pipe(duplex=True)
+    ours.send((a, b))
+    ours.send(None)  # served in this process: the helper returns after the slice
+    verify_helpers._helper_main(theirs, scanned.path, "minhash", params, [twin_theirs])
+    got = ours.recv()
+    assert np.array_equal(got[0], here[0]) and np.array_equal(got[1], here[1])
+    assert twin_ours.poll(1)
+    with pytest.raises(EOFError):
+        twin_ours.recv()
