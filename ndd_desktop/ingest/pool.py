@@ -66,6 +66,7 @@ def extract_many(
     mp_context: str | None = None,
     refresh: Callable[[], Extractor] | None = None,
     readers: tuple[str, ...] | None = None,
+    started: Callable[[], None] | None = None,
 ) -> Iterator[list[ExtractedDocument]]:
     """The documents of each entry, one list per entry, in the order they finish.
 
@@ -78,6 +79,8 @@ def extract_many(
     and replaces it (the scan hands its workers the collection's text dictionary once
     there is one). ``readers``: the reader modules the workers' server imports before it
     forks them, when it is not running yet (``extract.likely_readers``; default: all).
+    ``started()``, when given, is called once the first files are handed out: the workers'
+    server runs (the scan starts its verification helpers from it then).
     """
     limits = limits or Limits()
     if workers is not None and workers < 0:
@@ -105,6 +108,9 @@ def extract_many(
                     exhausted = True
                 else:
                     pool.submit(chunk)
+                    if started is not None:
+                        started, call = None, started
+                        call()
             if exhausted and not pool.retry and not pool.busy():
                 return
             yield from pool.collect(_POLL_S)

@@ -104,7 +104,7 @@ class ExtractStage:
                 self._writer = ThreadPoolExecutor(1, thread_name_prefix="ndd-write")
             try:
                 for docs in self._read(self._extractor, limits, workers):
-                    if self.helpers is None:  # the workers run: the forkserver holds their modules
+                    if self.helpers is None:  # (where the pool does not say when it started)
                         self._start_helpers(workers)
                     self._add(docs)
                     if self.cancel.cancelled:
@@ -129,8 +129,11 @@ class ExtractStage:
         # a rescan's few files name their formats: its workers' server imports those
         # readers only (a first scan started the server with all of them, beside its walk)
         readers = likely_readers(e.relpath for e in self.plan.to_extract)
+        # the helpers start as soon as the workers' server runs (it holds their modules),
+        # so that they have loaded by the time a short extraction ends
         return extract_many(self.plan.to_extract, limits, workers=workers, cancel=self.cancel, extractor=extractor,
-                            refresh=lambda: self._extractor, readers=readers)
+                            refresh=lambda: self._extractor, readers=readers,
+                            started=lambda: self._start_helpers(workers) if self.helpers is None else None)
 
     def _start_helpers(self, workers: int | None) -> None:
         """Start the verification's helper processes (not with ``workers=0``: everything then
