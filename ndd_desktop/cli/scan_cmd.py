@@ -67,6 +67,7 @@ def cmd_scan(args: argparse.Namespace) -> int:
         job = ScanJob(store, config, progress=clock or bar, cancel=token, on_error=failed.append, engine=engine)
         try:
             summary = job.run()
+            listed = _listed_pairs(store, method, settings, floor)  # with the file still open
         except ScanCancelled:
             if bar:
                 bar.close()
@@ -91,7 +92,7 @@ def cmd_scan(args: argparse.Namespace) -> int:
             f"({summary.new} new, {summary.changed} changed, {summary.moved} moved, {summary.removed} removed), "
             f"{summary.pairs} pairs [{method.name}] in {summary.seconds:.1f} s\n"
         )
-        threshold = _pairs_at_threshold_note(args.db, method, settings, floor, summary.pairs)
+        threshold = _pairs_at_threshold_note(listed, summary.pairs)
         if summary.reattached:
             sys.stderr.write(f"ndd: note: {summary.reattached} review decision(s) re-attached to documents of the "
                              "same content\n")
@@ -143,19 +144,25 @@ def _with_ignore(settings: dict[str, str], value: str) -> dict[str, str]:
     return {**settings, "ignore": items}
 
 
-def _pairs_at_threshold_note(db: str, method, settings: dict, floor: float | None, stored: int) -> float:
-    """Say how many of the stored pairs ``ndd pairs`` lists: the scan keeps every pair down
-    to the floor, the listing starts at the threshold; that threshold."""
+def _listed_pairs(store: Store, method, settings: dict, floor: float | None) -> tuple[float, int, float]:
+    """(threshold, pairs at or above it, floor) of the scan's pair set: the threshold
+    ``ndd pairs`` lists from (the scan keeps every pair down to the floor)."""
     from ..app.selection import choose_threshold
 
     params = method.params(settings)
     pairs_key = method.pairs_key(params)
-    with open_store(db) as store:
-        threshold, _ = choose_threshold(store.settings, method.name, params, pairs_key)
-        shown = store.pairs.count(method.name, pairs_key, threshold)
-        pset = store.pairs.find_set(method.name, pairs_key)
+    threshold, _ = choose_threshold(store.settings, method.name, params, pairs_key)
+    shown = store.pairs.count(method.name, pairs_key, threshold)
     if floor is None:  # --floor not given: the scan used the pair set's stored floor
+        pset = store.pairs.find_set(method.name, pairs_key)
         floor = pset.floor if pset is not None else 0.0
+    return threshold, shown, floor
+
+
+def _pairs_at_threshold_note(listed: tuple[float, int, float], stored: int) -> float:
+    """Say how many of the stored pairs ``ndd pairs`` lists (``listed``: see
+    :func:`_listed_pairs`); the threshold."""
+    threshold, shown, floor = listed
     if shown != stored:
         sys.stderr.write(f"ndd: note: {shown} of the {stored} pairs score {threshold:g} or more (the threshold "
                          f"'ndd pairs' and 'ndd clusters' use); the others are kept down to the floor {floor:g} "

@@ -298,3 +298,24 @@ def test_scan_and_pairs_say_when_low_scores_are_incomplete(capsys, corpus, reque
     assert status == 0 and "pairs below 0.44 are only those it happened to find" in err
     status, _, err = run(capsys, "pairs", "--db", corpus / "big.ndd", "--threshold", "0.8")
     assert status == 0 and "note" not in err
+
+
+def test_scan_says_how_many_of_its_pairs_ndd_pairs_lists(capsys, tmp_path):
+    """The scan keeps pairs down to the floor; its summary says how many of them reach the
+    threshold that ``ndd pairs`` lists from, and down to which floor the others are kept."""
+    import random
+
+    rng = random.Random(4)
+    vocab = [f"w{k:03d}" for k in range(600)]
+    x = rng.sample(vocab, 60)
+    y = x[:24] + rng.sample([w for w in vocab if w not in x], 36)  # 24 of 60 words in one run: 0.4
+    z = x[:30] + ["changed"] + x[31:]  # one word of 60 changed: about 0.9
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    for name, words in (("x.txt", x), ("y.txt", y), ("z.txt", z)):
+        (folder / name).write_text(" ".join(words), encoding="utf-8")
+    status, _, err = run(capsys, "scan", folder, "--db", tmp_path / "c.ndd", "--method", "qgram", "--floor", "0.3")
+    assert status == 0, err
+    assert "3 pairs [qgram]" in err
+    # x~z (one word changed) reaches 0.5; x~y and y~z share the same 24 words of 60 (0.4)
+    assert "ndd: note: 1 of the 3 pairs score 0.5 or more" in err and "down to the floor 0.3 " in err
