@@ -231,7 +231,9 @@ class ExtractStage:
 
     def _write(self, docs: list[ExtractedDocument]) -> list[int]:
         """Match, sketch and write a batch; the ids of its failed documents."""
-        existing = self.store.scans.documents_at([(d.root, d.relpath) for d in docs])
+        # a collection that recorded no file before the scan holds no document at these paths
+        existing = (self.store.scans.documents_at([(d.root, d.relpath) for d in docs])
+                    if self.plan.recorded_files != 0 else {})
         writes: list[DocWrite] = []
         kinds: list[str] = []
         for d in docs:

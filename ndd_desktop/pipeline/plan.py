@@ -42,6 +42,8 @@ class ScanPlan:
     #: have another text (the extract stage compares it with the stored one).
     reading_changed: bool = False
     reread_files: int = 0  # unchanged files read again for the new reading options
+    #: files the collection recorded before the scan (0: no document to match; None: unknown)
+    recorded_files: int | None = None
 
 
 def file_xxh128(path: str) -> str | None:
@@ -69,7 +71,7 @@ def make_plan(
     otherwise the files (root, relative path) to read again even when unchanged.
     """
     known: dict[tuple[str, str], KnownFile] = scans.known_files(RETRIED_REASONS)
-    plan = ScanPlan(walk_errors=walk_errors, reading_changed=reread is not None)
+    plan = ScanPlan(walk_errors=walk_errors, reading_changed=reread is not None, recorded_files=len(known))
     reread = reread or set()
     for entry in entries:
         key = (entry.root, entry.relpath)

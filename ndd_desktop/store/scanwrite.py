@@ -114,7 +114,7 @@ def write_documents(
     # row: per-row statements cost ~25 us each, three per document.
     cur = conn.connection.dbapi_connection.cursor()
     root_ids = {dec_path(p): i for p, i in cur.execute("SELECT path, id FROM roots")}
-    file_ids = _upsert_files(cur, docs, root_ids)
+    file_ids, recorded = _upsert_files(cur, docs, root_ids)
     new = [n for n, d in enumerate(docs) if d.doc_id is None]
     ids = [d.doc_id for d in docs]
     # AUTOINCREMENT's next ids, given explicitly (this transaction is the only writer)
@@ -183,7 +183,8 @@ def write_documents(
     if sketches:
         cur.executemany(PUT_SKETCH, sketches)
     stale = []
-    for part in chunks(sorted(set(file_ids.values()))):
+    # only a file recorded before this batch can hold documents this scan did not produce
+    for part in chunks(sorted(recorded)):
         stale += [r[0] for r in cur.execute(
             f"SELECT id FROM documents WHERE file_id IN ({placeholders(len(part))})", tuple(part)) if r[0] not in keep]
     for part in chunks(stale):
@@ -192,9 +193,11 @@ def write_documents(
     return ids
 
 
-def _upsert_files(cur, docs: Sequence[DocWrite], root_ids: dict[str, int]) -> dict[tuple[int, str], int]:
+def _upsert_files(cur, docs: Sequence[DocWrite],
+                  root_ids: dict[str, int]) -> tuple[dict[tuple[int, str], int], set[int]]:
     """Record the file row of each document (the first document of a file gives its size,
-    time and hash); (root id, relative path) -> file id."""
+    time and hash): ((root id, relative path) -> file id, the ids of the files that were
+    recorded before)."""
     rows: dict[tuple[int, str], tuple] = {}
     for d in docs:
         key = (root_ids[d.root], d.file_relpath)
@@ -213,6 +216,7 @@ def _upsert_files(cur, docs: Sequence[DocWrite], root_ids: dict[str, int]) -> di
                 found[(root_id, dec_path(rel))] = file_id
     cur.executemany("UPDATE files SET size = ?, mtime_ns = ?, xxh128 = ? WHERE id = ?",
                     [(*rows[key], file_id) for key, file_id in found.items()])
+    recorded = set(found.values())
     fresh = [key for key in rows if key not in found]
     if fresh:
         next_id = _next_id(cur, "files")
@@ -222,7 +226,7 @@ def _upsert_files(cur, docs: Sequence[DocWrite], root_ids: dict[str, int]) -> di
             "INSERT INTO files (id, root_id, relpath, size, mtime_ns, xxh128) VALUES (?, ?, ?, ?, ?, ?)",
             [(found[key], key[0], enc_path(key[1]), *rows[key]) for key in fresh],
         )
-    return found
+    return found, recorded
 
 
 def remove_files(conn: Connection, file_ids: Sequence[int]) -> int:

@@ -348,3 +348,29 @@ def test_a_decision_is_not_reattached_when_its_content_is_ambiguous(store, tmp_p
     assert scan(store, [a, b]).reattached == 0
     live = {d.id for d in store.documents.all(status=None)}
     assert store.review.keepers() & live == set()
+
+
+def test_a_member_gone_from_a_changed_archive_leaves_the_collection(store, tmp_path):
+    """A file recorded before holds documents the rescan did not produce (a member no
+    longer in the archive): they go; the other members keep their ids."""
+    import zipfile
+
+    folder = tmp_path / "docs"
+    folder.mkdir()
+
+    def write_zip(members):
+        with zipfile.ZipFile(folder / "box.zip", "w") as z:
+            for name in members:
+                z.writestr(name, text_of(sum(map(ord, name))))
+
+    write_zip(["a.txt", "b.txt", "c.txt"])
+    (folder / "loose.txt").write_text(text_of(99), encoding="utf-8")
+    scan(store, [folder])
+    before = {d.relpath: d.id for d in store.documents.all()}
+    assert set(before) == {"box.zip!a.txt", "box.zip!b.txt", "box.zip!c.txt", "loose.txt"}
+    write_zip(["a.txt", "c.txt"])
+    summary = scan(store, [folder])
+    after = {d.relpath: d.id for d in store.documents.all()}
+    assert set(after) == {"box.zip!a.txt", "box.zip!c.txt", "loose.txt"}
+    assert all(after[k] == before[k] for k in after)
+    assert summary.documents == 3
