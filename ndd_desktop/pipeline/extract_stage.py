@@ -47,6 +47,7 @@ class ExtractCounts:
     changed: int = 0
     moved: int = 0
     same: int = 0  # re-extracted (the file was touched) but the content is the same
+    removed: int = 0  # documents of a re-read file that it no longer holds (an archive's member)
     files_done: int = 0
     written: set[int] = field(default_factory=set)
 
@@ -265,7 +266,10 @@ class ExtractStage:
             blobs = sketch_blobs(self.method, self.params, [docs[n].text for n in rest])
             for n, blob in zip(rest, blobs):
                 writes[n].sketch = blob
-        ids = self.store.scans.write_documents(writes, self.method.name, self.sketch_key, keep_ids=self.counts.written)
+        gone: list[int] = []
+        ids = self.store.scans.write_documents(writes, self.method.name, self.sketch_key, keep_ids=self.counts.written,
+                                               gone=gone)
+        self.counts.removed += len(gone)
         if self._dictionary is None and self._extractor is not None:  # trained by that write?
             self._dictionary = self.store.scans.text_dictionary()
             self._handed()

@@ -141,7 +141,7 @@ class ScanJob:
             done = stage.run(self.config.limits, self.config.workers, options)
             if reread is not None:  # every document is now read with the options
                 settle_reading(self.store.settings, options)
-            removed = self.store.scans.remove_files(plan.missing_file_ids) + dropped
+            removed = self.store.scans.remove_files(plan.missing_file_ids) + dropped + done.removed
             # decisions whose documents left (a folder removed, a file deleted) or now hold
             # other content (files renamed into each other) follow their content to the
             # documents that hold it now

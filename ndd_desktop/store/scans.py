@@ -171,15 +171,17 @@ class Scans:
 
     # -- writing ------------------------------------------------------------------------
     def write_documents(
-        self, docs: Sequence[DocWrite], method: str, sketch_key: str, keep_ids: set[int] | None = None
+        self, docs: Sequence[DocWrite], method: str, sketch_key: str, keep_ids: set[int] | None = None,
+        gone: list[int] | None = None,
     ) -> list[int]:
         """Record a batch of extracted documents with their files, texts and sketches, in one
-        transaction (see :func:`.scanwrite.write_documents`). Returns the document ids, in the
-        order of ``docs``."""
+        transaction (see :func:`.scanwrite.write_documents`; ``gone`` receives the ids of the
+        documents of these files that the batch no longer holds). Returns the document ids,
+        in the order of ``docs``."""
         carry: dict[int, bytes] = {}
         with self._db._write() as conn:
             ids = scanwrite.write_documents(conn, docs, method, sketch_key, keep_ids, codec=self._db._codec,
-                                            carried=self._db._carried, carry=carry)
+                                            carried=self._db._carried, carry=carry, gone=gone)
         if carry:  # held once the transaction has committed (see Sketches.load)
             self._db._carry(method, sketch_key).update(carry)
         return ids

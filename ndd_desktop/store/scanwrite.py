@@ -95,6 +95,7 @@ def _next_id(cur, table: str) -> int:
 def write_documents(
     conn: Connection, docs: Sequence[DocWrite], method: str, sketch_key: str, keep_ids: set[int] | None = None,
     *, codec: TextCodec, carried: dict[tuple[str, str], dict[int, bytes]], carry: dict[int, bytes],
+    gone: list[int] | None = None,
 ) -> list[int]:
     """Record a batch of extracted documents with their files, texts and sketches.
 
@@ -108,6 +109,8 @@ def write_documents(
     made from the text (``sketch_from_text``) only a mark is stored and the sketch goes into
     ``carry`` (the caller hands it to the pair stage once the transaction has committed);
     ``carried`` (sketches held from earlier batches) loses those of changed documents.
+    ``gone``, when given, receives the ids of the documents dropped that way (a member no
+    longer in its archive).
     """
     keep = set(keep_ids or ())
     # The raw sqlite3 cursor, inside the same transaction, and one executemany per kind of
@@ -189,6 +192,8 @@ def write_documents(
             f"SELECT id FROM documents WHERE file_id IN ({placeholders(len(part))})", tuple(part)) if r[0] not in keep]
     for part in chunks(stale):
         cur.execute(f"DELETE FROM documents WHERE id IN ({placeholders(len(part))})", tuple(part))
+    if gone is not None:
+        gone.extend(stale)
     cur.close()
     return ids
 
