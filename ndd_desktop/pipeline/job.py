@@ -21,7 +21,7 @@ from ..store import DocumentInfo, Root, Store
 from .cancel import CancelToken, ScanCancelled
 from .config import ScanConfig, ScanError, ScanSummary, default_floor
 from .engine import LocalEngine, ScanEngine
-from .pair_stage import sketch_missing
+from .pair_stage import pair_set_current, reusing, sketch_missing
 from .plan import make_plan
 from .progress import ProgressCallback, ProgressMeter
 from .reading import reading_digest, settle_reading, start_reading
@@ -134,6 +134,10 @@ class ScanJob:
                 # None: the documents were read with these options; else the files to read again
                 reread = start_reading(self.store, options)
                 plan = make_plan(self.store.scans, entries, walk_errors, reread=reread)
+            # a pair set that is current now keeps the scores of the documents this scan
+            # does not write (pair_stage.reusing)
+            current = bool(plan.to_extract or plan.missing_file_ids) and pair_set_current(
+                self.store, method, params, floor, reading_digest(options))
             self.store.scans.touch_files(plan.touched)
             stage = self.engine.extract_stage(self.store, method, params, sketch_key, plan, self.meter, self.cancel,
                                               self.on_error)
@@ -148,7 +152,7 @@ class ScanJob:
             reattached = self.store.review.reattach() if done.new or done.changed else 0
             sketch_missing(self.store, method, params, sketch_key, self.meter, self.cancel)
             # candidates are verified by the helpers the extract stage started, if any
-            with helped_by(stage.helpers or None):
+            with helped_by(stage.helpers or None), reusing(set(done.written) if current else None):
                 n_pairs = self.engine.compute_pairs(self.store, method, params, pdict, floor, self.meter,
                                                     self.cancel, reading=reading_digest(options))
             total = self.store.documents.count(status=None)

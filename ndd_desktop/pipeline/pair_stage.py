@@ -11,19 +11,21 @@ is exactly what the stored set was computed from, the comparison is skipped.
 from __future__ import annotations
 
 import hashlib
+from contextlib import AbstractContextManager
 from typing import Any
 
 import numpy as np
 
 from ..core import gc_pause
 from ..core.checkpoint import checkpoints
+from ..core.thread_slot import ThreadSlot
 from ..core.method import Method, PairScores
 from ..store import Store
 from . import completion
 from .cancel import CancelToken
 from .memory_guard import MemoryGuard
 from .progress import ProgressMeter
-from .verify_stage import VERIFY_VERSION, verify_pairs
+from .verify_stage import VERIFY_VERSION, StoredShares, verify_pairs
 from .worker_sketch import sketch_blobs, sketch_texts
 
 SKETCH_BATCH = 500
@@ -66,6 +68,31 @@ def input_hash(ids: np.ndarray, hashes: list[str], refs: np.ndarray, floor: floa
     h.update(np.packbits(refs.astype(bool)).tobytes())
     h.update("\n".join(hashes).encode())
     return h.hexdigest()
+
+
+def pair_set_current(store: Store, method: Method, params: Any, floor: float, reading: str = "") -> bool:
+    """Whether the method's stored pair set is the one its input gives now: every score
+    in it is that of the documents as they are (a scan asks before it changes any)."""
+    pairs_key = method.pairs_key(params)
+    stored = store.pairs.input_hash(method.name, pairs_key)
+    if stored is None:
+        return False
+    with gc_pause.paused():
+        ids, hashes, refs = store.sketches.inventory(method.name, method.sketch_key(params))
+        return input_hash(ids, hashes, refs, floor, pairs_key, reading) == stored
+
+
+_reuse: "ThreadSlot[set[int]]" = ThreadSlot()
+
+
+def reusing(changed: set[int] | None) -> AbstractContextManager[None]:
+    """Within the block, :func:`compute_pairs` on this thread takes the stored scores of
+    the candidates it finds in the stored pair set when neither document is in
+    ``changed``, and verifies only the others (None: every candidate is verified). For a
+    scan whose pair set was current before it wrote ``changed`` (:func:`pair_set_current`):
+    a document changed by an earlier scan that stopped before its pair stage must not keep
+    its old scores."""
+    return _reuse.installed(changed)
 
 
 def drop_reference_pairs(scores: PairScores, refs: np.ndarray) -> PairScores:
@@ -145,7 +172,13 @@ def compute_pairs(store: Store, method: Method, params: Any, params_dict: dict, 
     meter.finish()
     # every candidate is scored on its two texts: one scale whatever the method
     meter.stage("verify", len(scores))
-    scores = verify_pairs(store.documents, method, params, scores, ids, floor, check=check, progress=meter.update)
+    changed = _reuse.get()
+    known = None
+    if changed is not None and len(scores):
+        old = store.pairs.arrays(method.name, pairs_key)
+        known = StoredShares.of(old.a, old.b, old.cont_ab, old.cont_ba, changed)
+    scores = verify_pairs(store.documents, method, params, scores, ids, floor, check=check, progress=meter.update,
+                          known=known)
     meter.finish()
     meter.stage("store", len(scores))
 

@@ -17,7 +17,7 @@ which loaded the compiled kernel while the extraction ran.
 from __future__ import annotations
 
 from contextlib import AbstractContextManager
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Callable, Protocol, Sequence
 
 import numpy as np
@@ -29,6 +29,47 @@ from ..core.thread_slot import ThreadSlot
 
 if TYPE_CHECKING:
     from .verify_helpers import VerifyHelpers
+
+@dataclass(frozen=True)
+class StoredShares:
+    """The two shares of pairs verified before, which a rescan takes as they are when
+    neither document changed since (``pair_stage.reusing``): by pair of document ids."""
+
+    keys: np.ndarray  # sorted uint64 (smaller id << 32 | larger id)
+    s_lo: np.ndarray  # share of the smaller id's document found in the other
+    s_hi: np.ndarray
+
+    @classmethod
+    def of(cls, a: np.ndarray, b: np.ndarray, cont_ab: np.ndarray, cont_ba: np.ndarray,
+           changed: set[int]) -> StoredShares | None:
+        """From a stored pair set's columns (a < b), leaving out the pairs of ``changed``
+        documents; None when ids do not fit the keys."""
+        a, b = np.asarray(a, dtype=np.int64), np.asarray(b, dtype=np.int64)
+        if a.shape[0] == 0 or max(int(a.max()), int(b.max())) >= 1 << 32 or min(int(a.min()), int(b.min())) < 0:
+            return None
+        keep = np.isfinite(cont_ab) & np.isfinite(cont_ba)
+        if changed:
+            gone = np.fromiter(changed, dtype=np.int64, count=len(changed))
+            keep &= ~(np.isin(a, gone) | np.isin(b, gone))
+        keys = _pair_keys(a[keep], b[keep])
+        order = np.argsort(keys, kind="stable")
+        return cls(keys[order], np.asarray(cont_ab)[keep][order], np.asarray(cont_ba)[keep][order])
+
+    def lookup(self, x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(found, share of x in y, share of y in x) for the pairs of document ids x, y."""
+        lo, hi = np.minimum(x, y), np.maximum(x, y)
+        keys = _pair_keys(lo, hi)
+        at = np.minimum(np.searchsorted(self.keys, keys), max(self.keys.shape[0] - 1, 0))
+        found = (self.keys[at] == keys) if self.keys.shape[0] else np.zeros(keys.shape[0], dtype=bool)
+        first = x <= y
+        s_x = np.where(first, self.s_lo[at], self.s_hi[at]) if self.keys.shape[0] else np.zeros(keys.shape[0])
+        s_y = np.where(first, self.s_hi[at], self.s_lo[at]) if self.keys.shape[0] else np.zeros(keys.shape[0])
+        return found, s_x, s_y
+
+
+def _pair_keys(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+    return (np.asarray(lo, dtype=np.uint64) << np.uint64(32)) | np.asarray(hi, dtype=np.uint64)
+
 
 class TextSource(Protocol):
     """Where the verification reads texts: the store's ``Documents``, or a helper's
@@ -47,26 +88,35 @@ VERIFY_VERSION = "share-5w-v2"  # v2: hybrid verifies its corrected words
 
 def verify_pairs(documents: TextSource, method: Method, params: Any, scores: PairScores, ids: np.ndarray,
                  floor: float, check: Callable[[], None] | None = None,
-                 progress: Callable[[int], None] | None = None) -> PairScores:
+                 progress: Callable[[int], None] | None = None, known: StoredShares | None = None) -> PairScores:
     """Score every candidate on its texts and keep those at or above ``floor``.
 
     ``ids[k]`` is the document id of sketch index k (as ``scores.i``/``scores.j`` index).
     The work goes to the helper processes installed with :func:`helped_by`, if any.
+    ``known``: shares verified before, taken as they are for the pairs it holds.
     """
     n = len(scores)
     if n == 0:
         return replace(scores, extra={**scores.extra, "estimate": scores.score.copy()})
     order = np.lexsort((scores.j, scores.i))
     a, b = ids[scores.i[order]], ids[scores.j[order]]
+    s_ij, s_ji = np.empty(n, dtype=np.float64), np.empty(n, dtype=np.float64)
+    todo = np.arange(n)
+    if known is not None:
+        found, s_a, s_b = known.lookup(a, b)
+        s_ij[found], s_ji[found] = s_a[found], s_b[found]
+        todo = np.flatnonzero(~found)
 
     def here(a: np.ndarray, b: np.ndarray, progress=None) -> tuple[np.ndarray, np.ndarray]:
         return pair_shares(documents, method, params, a, b, check, progress)
 
     helpers = _helpers.get()
-    if helpers is not None:
-        s_ij, s_ji = helpers.shares(a, b, here, check, progress)
+    if todo.shape[0] == 0:
+        pass
+    elif helpers is not None:
+        s_ij[todo], s_ji[todo] = helpers.shares(a[todo], b[todo], here, check, progress)
     else:
-        s_ij, s_ji = here(a, b, progress)
+        s_ij[todo], s_ji[todo] = here(a[todo], b[todo], progress)
     if progress is not None:
         progress(n)
     back = np.empty(n, dtype=np.int64)
