@@ -20,7 +20,7 @@ from .tally import write_failures
 
 def cmd_scan(args: argparse.Namespace) -> int:
     """``ndd scan``: run the scan job with a progress bar on a terminal."""
-    scan_start.start(args)  # done already when run by ``ndd`` (cli.main): then a no-op
+    scan_start.start(args)  # ``ndd`` (cli.main) ran it already: the checks repeat, a running server stays
     from ..cluster import ClusterError
     from ..pipeline import (
         CancelToken,

@@ -60,6 +60,13 @@ EXTRACTORS: dict[str, Callable[[bytes, Context], Extraction]] = {
 #: The modules of all readers (what a process that reads files can import up front).
 READER_MODULES = tuple(sorted({r.module for r in EXTRACTORS.values()}))
 CONTAINERS = {"zip", "tar", "7z", "mbox", "eml", "msg", *COMPRESSED}
+_UNSUPPORTED = {
+    "ole": "OLE compound file that is no Word, Excel, PowerPoint or Outlook file",
+    "odg": "OpenDocument drawing",
+}
+_FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) \
+    | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
+_CHUNK = 1 << 20
 
 
 def likely_readers(names: Iterable[str]) -> tuple[str, ...]:
@@ -75,13 +82,6 @@ def likely_readers(names: Iterable[str]) -> tuple[str, ...]:
             return READER_MODULES
         formats.add(fmt)
     return tuple(sorted({EXTRACTORS[f].module for f in formats if f in EXTRACTORS}))
-_UNSUPPORTED = {
-    "ole": "OLE compound file that is no Word, Excel, PowerPoint or Outlook file",
-    "odg": "OpenDocument drawing",
-}
-_FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) \
-    | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
-_CHUNK = 1 << 20
 
 
 class _Unreadable(Exception):

@@ -18,8 +18,8 @@ import numpy as np
 
 from ..core import gc_pause
 from ..core.checkpoint import checkpoints
-from ..core.thread_slot import ThreadSlot
 from ..core.method import Method, PairScores
+from ..core.thread_slot import ThreadSlot
 from ..store import Store
 from . import completion
 from .cancel import CancelToken
@@ -70,16 +70,22 @@ def input_hash(ids: np.ndarray, hashes: list[str], refs: np.ndarray, floor: floa
     return h.hexdigest()
 
 
+def _inventory(store: Store, method: Method, sketch_key: str, pairs_key: str, floor: float,
+               reading: str) -> tuple[np.ndarray, list[str], np.ndarray, str]:
+    """(ids, content hashes, reference flags) of the sketched documents, and their
+    :func:`input_hash`."""
+    with gc_pause.paused():  # a row per sketched document, no cycles among them
+        ids, hashes, refs = store.sketches.inventory(method.name, sketch_key)
+        return ids, hashes, refs, input_hash(ids, hashes, refs, floor, pairs_key, reading)
+
+
 def pair_set_current(store: Store, method: Method, params: Any, floor: float, reading: str = "") -> bool:
     """Whether the method's stored pair set is the one its input gives now: every score
     in it is that of the documents as they are (a scan asks before it changes any)."""
     pairs_key = method.pairs_key(params)
     stored = store.pairs.input_hash(method.name, pairs_key)
-    if stored is None:
-        return False
-    with gc_pause.paused():
-        ids, hashes, refs = store.sketches.inventory(method.name, method.sketch_key(params))
-        return input_hash(ids, hashes, refs, floor, pairs_key, reading) == stored
+    return stored is not None and _inventory(store, method, method.sketch_key(params), pairs_key, floor,
+                                             reading)[3] == stored
 
 
 _reuse: "ThreadSlot[set[int]]" = ThreadSlot()
@@ -130,9 +136,7 @@ def compute_pairs(store: Store, method: Method, params: Any, params_dict: dict, 
     sketch_key, pairs_key = method.sketch_key(params), method.pairs_key(params)
     guard = MemoryGuard(floor)
     meter.stage("pairs", None)
-    with gc_pause.paused():  # a row per sketched document, no cycles among them
-        ids, hashes, refs = store.sketches.inventory(method.name, sketch_key)
-        digest = input_hash(ids, hashes, refs, floor, pairs_key, reading)
+    ids, hashes, refs, digest = _inventory(store, method, sketch_key, pairs_key, floor, reading)
     if store.pairs.input_hash(method.name, pairs_key) == digest:
         existing = store.pairs.find_set(method.name, pairs_key)
         meter.finish("unchanged")

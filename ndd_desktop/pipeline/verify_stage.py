@@ -30,6 +30,7 @@ from ..core.thread_slot import ThreadSlot
 if TYPE_CHECKING:
     from .verify_helpers import VerifyHelpers
 
+
 @dataclass(frozen=True)
 class StoredShares:
     """The two shares of pairs verified before, which a rescan takes as they are when
@@ -43,7 +44,7 @@ class StoredShares:
     def of(cls, a: np.ndarray, b: np.ndarray, cont_ab: np.ndarray, cont_ba: np.ndarray,
            changed: set[int]) -> StoredShares | None:
         """From a stored pair set's columns (a < b), leaving out the pairs of ``changed``
-        documents; None when ids do not fit the keys."""
+        documents; None when none is left or ids do not fit the keys."""
         a, b = np.asarray(a, dtype=np.int64), np.asarray(b, dtype=np.int64)
         if a.shape[0] == 0 or max(int(a.max()), int(b.max())) >= 1 << 32 or min(int(a.min()), int(b.min())) < 0:
             return None
@@ -51,6 +52,8 @@ class StoredShares:
         if changed:
             gone = np.fromiter(changed, dtype=np.int64, count=len(changed))
             keep &= ~(np.isin(a, gone) | np.isin(b, gone))
+        if not keep.any():
+            return None
         keys = _pair_keys(a[keep], b[keep])
         order = np.argsort(keys, kind="stable")
         return cls(keys[order], np.asarray(cont_ab)[keep][order], np.asarray(cont_ba)[keep][order])
@@ -59,12 +62,10 @@ class StoredShares:
         """(found, share of x in y, share of y in x) for the pairs of document ids x, y."""
         lo, hi = np.minimum(x, y), np.maximum(x, y)
         keys = _pair_keys(lo, hi)
-        at = np.minimum(np.searchsorted(self.keys, keys), max(self.keys.shape[0] - 1, 0))
-        found = (self.keys[at] == keys) if self.keys.shape[0] else np.zeros(keys.shape[0], dtype=bool)
+        at = np.minimum(np.searchsorted(self.keys, keys), self.keys.shape[0] - 1)
         first = x <= y
-        s_x = np.where(first, self.s_lo[at], self.s_hi[at]) if self.keys.shape[0] else np.zeros(keys.shape[0])
-        s_y = np.where(first, self.s_hi[at], self.s_lo[at]) if self.keys.shape[0] else np.zeros(keys.shape[0])
-        return found, s_x, s_y
+        return (self.keys[at] == keys, np.where(first, self.s_lo[at], self.s_hi[at]),
+                np.where(first, self.s_hi[at], self.s_lo[at]))
 
 
 def _pair_keys(lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
@@ -111,12 +112,9 @@ def verify_pairs(documents: TextSource, method: Method, params: Any, scores: Pai
         return pair_shares(documents, method, params, a, b, check, progress)
 
     helpers = _helpers.get()
-    if todo.shape[0] == 0:
-        pass
-    elif helpers is not None:
-        s_ij[todo], s_ji[todo] = helpers.shares(a[todo], b[todo], here, check, progress)
-    else:
-        s_ij[todo], s_ji[todo] = here(a[todo], b[todo], progress)
+    if todo.shape[0]:
+        verify = here if helpers is None else lambda x, y, p: helpers.shares(x, y, here, check, p)
+        s_ij[todo], s_ji[todo] = verify(a[todo], b[todo], progress)
     if progress is not None:
         progress(n)
     back = np.empty(n, dtype=np.int64)

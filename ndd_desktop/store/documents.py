@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Sequence
 
-from ._sql import DOC_COLUMNS, DOC_FROM, abspath_of, chunks, dec_path, doc_from_row, enc_path, placeholders
+from ._sql import DOC_COLUMNS, DOC_FROM, chunks, dec_path, doc_from_row, enc_path, placeholders
 from .document_table import DocumentTable
 from .originals import ORIGINAL, read_original
 from .text_reading import original_files, read_texts
