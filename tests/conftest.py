@@ -7,6 +7,17 @@ import os
 # Before anything imports Qt: tests never need a display.
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
+# Derived arrays (core.disk_cache) go to a folder of the test run, not the user's cache;
+# set before the xdist workers and the scans' processes start, so they all share it.
+if "NDD_CACHE_DIR" not in os.environ:
+    import atexit
+    import shutil
+    import tempfile
+
+    _cache = tempfile.mkdtemp(prefix="ndd-test-cache-")
+    os.environ["NDD_CACHE_DIR"] = _cache
+    atexit.register(shutil.rmtree, _cache, True)
+
 import threading  # noqa: E402
 import time  # noqa: E402
 

@@ -23,6 +23,7 @@ that gives the same values for the same grams.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -174,12 +175,33 @@ def _token_keys(raw: bytes, starts: np.ndarray, lengths: np.ndarray) -> np.ndarr
     return keys
 
 
-def word_token_keys(texts: Sequence[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """64-bit keys of the tokens of many texts, as ``core.normalize.tokens`` splits them:
-    (keys, the index of each text's first token, the number of tokens of each text).
+@dataclass(frozen=True)
+class WordSpans:
+    """Where the tokens of many texts lie in their UTF-8 bytes joined by single spaces:
+    token t is ``raw[starts[t] : starts[t] + lengths[t]]``; text k's tokens are
+    ``first[k] : first[k] + counts[k]``."""
 
-    Equal tokens have equal keys in any text and any batch; the tokens of all texts are
-    found and hashed in a few array operations over the texts joined."""
+    raw: bytes
+    starts: np.ndarray
+    lengths: np.ndarray
+    first: np.ndarray
+    counts: np.ndarray
+
+    def keys(self) -> np.ndarray:
+        """64-bit keys of the tokens (see :func:`word_token_keys`)."""
+        return _mix_inplace(_token_keys(self.raw, self.starts, self.lengths))
+
+    def words(self, which: np.ndarray) -> list[str]:
+        """The tokens at the indices ``which``, as text."""
+        raw = self.raw
+        return [raw[a : a + n].decode("utf-8", "surrogatepass")
+                for a, n in zip(self.starts[which].tolist(), self.lengths[which].tolist())]
+
+
+def word_spans(texts: Sequence[str]) -> WordSpans:
+    """The tokens of many texts, as ``core.normalize.tokens`` splits them, found in a few
+    array operations over the texts joined (ASCII batches by one byte classification, the
+    others in their UTF-8: ``core.utf8_words``)."""
     n = len(texts)
     joined = " ".join(texts)  # the space keeps tokens of neighbouring texts apart
     lengths = np.fromiter(map(len, texts), dtype=np.int64, count=n)
@@ -198,7 +220,17 @@ def word_token_keys(texts: Sequence[str]) -> tuple[np.ndarray, np.ndarray, np.nd
         np.cumsum(lengths[:-1] + 1, out=text_starts[1:])
     first_tok = np.searchsorted(tok_starts, text_starts)
     ntok = np.diff(np.append(first_tok, tok_starts.shape[0]))
-    return _mix_inplace(_token_keys(raw, tok_starts, tok_lens)), first_tok, ntok
+    return WordSpans(raw, tok_starts, tok_lens, first_tok, ntok)
+
+
+def word_token_keys(texts: Sequence[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """64-bit keys of the tokens of many texts, as ``core.normalize.tokens`` splits them:
+    (keys, the index of each text's first token, the number of tokens of each text).
+
+    Equal tokens have equal keys in any text and any batch (a token of at most 8 bytes is
+    those bytes, mixed once; a longer one folds its 8-byte pieces through the mixer)."""
+    spans = word_spans(texts)
+    return spans.keys(), spans.first, spans.counts
 
 
 def word_shingle_values(texts: Sequence[str], w: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

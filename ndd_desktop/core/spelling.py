@@ -21,13 +21,17 @@ import functools
 import heapq
 import math
 import re
+import sys
 import unicodedata
-from typing import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 from rapidfuzz import process
 from rapidfuzz.distance import Jaro
 
+from . import disk_cache
 from .normalize import normalize, tokens
 
 #: Languages offered for the dictionary (all have wordfreq word lists). Languages written
@@ -61,6 +65,27 @@ def _may_repeat(text: str) -> bool:
     cps = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
     mid = cps[1:-1]
     return bool(np.any((cps[2:] == mid) & (mid == cps[:-2]) & (mid > 0x40)))
+
+
+def collapse_repeats_many(texts: Sequence[str]) -> list[str]:
+    """:func:`collapse_repeats` of each text; the texts that may hold a letter three times
+    in a row are found in one pass over them all (the expression then runs on those only)."""
+    if not texts:
+        return []
+    joined = "\x00".join(texts)  # a separator below "@" never extends a run
+    if joined.isascii():
+        cps = np.frombuffer(joined.encode("ascii"), dtype=np.uint8)
+    else:
+        cps = np.frombuffer(joined.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+    mid = cps[1:-1]
+    hits = np.flatnonzero((cps[2:] == mid) & (mid == cps[:-2]) & (mid > 0x40))
+    out = list(texts)
+    if hits.shape[0]:
+        lengths = np.fromiter(map(len, texts), dtype=np.int64, count=len(texts))
+        starts = np.cumsum(lengths + 1) - (lengths + 1)
+        for k in np.unique(np.searchsorted(starts, hits + 1, side="right") - 1).tolist():
+            out[k] = _REPEATS.sub(_two_if_letter, texts[k])
+    return out
 
 
 def _two_if_letter(match: re.Match) -> str:
@@ -118,31 +143,76 @@ def jaro_similarity(s1: str, s2: str) -> float:
     return float(Jaro.similarity(s1, s2))
 
 
+@dataclass(frozen=True)
+class Vocabulary:
+    """A corrector's dictionary as arrays: the words (at most 32 characters) sorted by
+    length, then by falling frequency, then alphabetically; their frequencies; and each
+    word's letter profile (:func:`_letter_profile`: buckets held once, twice, and the excess)."""
+
+    words: list[str]
+    freqs: np.ndarray
+    once: np.ndarray
+    twice: np.ndarray
+    excess: np.ndarray
+
+    @classmethod
+    def build(cls, words: Mapping[str, float]) -> Vocabulary:
+        """From {word: frequency} (any positive scale; only the order of frequencies matters)."""
+        frequency = {w: float(f) for w, f in words.items() if 0 < len(w) <= _MAX_LEN}
+        ordered = sorted(frequency, key=lambda w: (len(w), -frequency[w], w))
+        count = len(ordered)
+        profiles = [_letter_profile(w) for w in ordered]
+        return cls(
+            ordered,
+            np.fromiter((frequency[w] for w in ordered), dtype=np.float64, count=count),
+            np.fromiter((p[0] for p in profiles), dtype=np.uint32, count=count),
+            np.fromiter((p[1] for p in profiles), dtype=np.uint32, count=count),
+            np.fromiter((p[2] for p in profiles), dtype=np.uint8, count=count),
+        )
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        """The vocabulary as plain arrays (the words one UTF-8 run, separated by newlines)."""
+        joined = "\n".join(self.words).encode("utf-8", "surrogatepass")
+        return {"words": np.frombuffer(joined, dtype=np.uint8), "freqs": self.freqs,
+                "once": self.once, "twice": self.twice, "excess": self.excess}
+
+    @classmethod
+    def from_arrays(cls, a: Mapping[str, np.ndarray]) -> Vocabulary | None:
+        """The vocabulary :meth:`arrays` gave, or None when the arrays do not fit together."""
+        try:
+            raw = a["words"].tobytes()
+            words = raw.decode("utf-8", "surrogatepass").split("\n") if raw else []
+            parts = (a["freqs"].astype(np.float64, copy=False), a["once"].astype(np.uint32, copy=False),
+                     a["twice"].astype(np.uint32, copy=False), a["excess"].astype(np.uint8, copy=False))
+        except (KeyError, UnicodeDecodeError, ValueError):
+            return None
+        if any(p.ndim != 1 or p.shape[0] != len(words) for p in parts):
+            return None
+        return cls(words, *parts)
+
+
 class SpellingCorrector:
     """Corrects words against a dictionary {word: frequency} by Jaro similarity.
 
     Args:
         words: the dictionary, word -> frequency (any positive scale; only the order of
-            frequencies matters, to break ties). Words over 32 characters are ignored.
+            frequencies matters, to break ties), or a :class:`Vocabulary` built from one.
+            Words over 32 characters are ignored.
         threshold: the least Jaro similarity a replacement must reach (0.8 in the source).
         min_length: shorter words are never corrected.
     """
 
-    def __init__(self, words: Mapping[str, float], threshold: float = 0.8, min_length: int = 3) -> None:
+    def __init__(self, words: Mapping[str, float] | Vocabulary, threshold: float = 0.8, min_length: int = 3) -> None:
         self.threshold = float(threshold)
         self.min_length = int(min_length)
-        self.frequency = {w: float(f) for w, f in words.items() if 0 < len(w) <= _MAX_LEN}
-        # Sorted by length (for the length slice), then by frequency, then alphabetically.
-        ordered = sorted(self.frequency, key=lambda w: (len(w), -self.frequency[w], w))
-        count = len(ordered)
+        vocab = words if isinstance(words, Vocabulary) else Vocabulary.build(words)
+        ordered = vocab.words
+        self.frequency = dict(zip(ordered, vocab.freqs.tolist()))
         self._words = ordered
-        self._lengths = np.fromiter((len(w) for w in ordered), dtype=np.int64, count=count)
-        self._freqs = np.fromiter((self.frequency[w] for w in ordered), dtype=np.float64, count=count)
+        self._lengths = np.fromiter(map(len, ordered), dtype=np.int64, count=len(ordered))
+        self._freqs = vocab.freqs
         self._word_array = np.array(ordered, dtype=object)  # picked by row for rapidfuzz
-        profiles = [_letter_profile(w) for w in ordered]
-        self._once = np.fromiter((p[0] for p in profiles), dtype=np.uint32, count=count)
-        self._twice = np.fromiter((p[1] for p in profiles), dtype=np.uint32, count=count)
-        self._excess = np.fromiter((p[2] for p in profiles), dtype=np.uint8, count=count)
+        self._once, self._twice, self._excess = vocab.once, vocab.twice, vocab.excess
         self._need: dict[int, np.ndarray] = {}
         # word -> corrected word; known words map to themselves from the start so that a
         # token costs one lookup. Cleared back to that when it grows past _CACHE_LIMIT.
@@ -303,7 +373,55 @@ def wordfreq_dictionary(language: str = "en", size: int = 50000) -> dict[str, fl
     return out
 
 
+def wordfreq_vocabulary(language: str = "en", size: int = 50000) -> Vocabulary:
+    """:func:`wordfreq_dictionary` as a :class:`Vocabulary`, kept in the user's cache
+    folder (``core.disk_cache``) after its first use: reading and normalising wordfreq's
+    list and profiling its words take about a second in every process that corrects words
+    (each extraction worker and verification helper of a hybrid scan), loading the saved
+    arrays a few milliseconds. The file's stamp names wordfreq's list file and the code
+    that derives the vocabulary from it, so either changing makes it again."""
+    if language not in LANGUAGES:
+        raise ValueError(f"language: {language!r} is not one of {', '.join(LANGUAGES)}")
+    name, stamp = f"vocabulary-{language}-{int(size)}", _vocabulary_stamp(language, int(size))
+    saved = disk_cache.load(name, stamp)
+    vocab = Vocabulary.from_arrays(saved) if saved is not None else None
+    if vocab is None:
+        vocab = Vocabulary.build(wordfreq_dictionary(language, size))
+        disk_cache.save(name, stamp, vocab.arrays())
+    return vocab
+
+
+def _vocabulary_stamp(language: str, size: int) -> str:
+    """What a saved vocabulary was derived from: wordfreq's word list file for the language
+    (its size and time), this module and the normalisation (their source, else the
+    package's version), and the Unicode version of the normalisation's character data."""
+    import importlib.util
+
+    import xxhash
+
+    from .. import __version__
+
+    parts = [f"format 1; {language}; {size}; unicode {unicodedata.unidata_version}; python {sys.version_info[:2]}"]
+    spec = importlib.util.find_spec("wordfreq")
+    data = Path(spec.origin).parent / "data" if spec is not None and spec.origin else None
+    for kind in ("large", "small"):
+        try:
+            st = (data / f"{kind}_{language}.msgpack.gz").stat() if data is not None else None
+        except OSError:
+            st = None
+        if st is not None:
+            parts.append(f"{kind} {st.st_size} {st.st_mtime_ns}")
+    here = Path(__file__).parent
+    for module in ("spelling.py", "normalize.py", "code_point_classes.py"):
+        try:
+            parts.append(xxhash.xxh64_hexdigest((here / module).read_bytes()))
+        except OSError:
+            parts.append(f"{module} {__version__}")
+    return "; ".join(parts)
+
+
 @functools.lru_cache(maxsize=8)
 def get_corrector(language: str = "en", size: int = 50000, threshold: float = 0.8, min_length: int = 3) -> SpellingCorrector:
-    """A shared corrector (with its cache of corrected words) per dictionary and settings."""
-    return SpellingCorrector(wordfreq_dictionary(language, size), threshold, min_length)
+    """A shared corrector (with its cache of corrected words) per dictionary and settings;
+    its vocabulary comes from :func:`wordfreq_vocabulary`."""
+    return SpellingCorrector(wordfreq_vocabulary(language, size), threshold, min_length)

@@ -25,7 +25,7 @@ PINNED = {
     "qgram": ("ebbe1fc4bcac569b", "9354ecd0e1fab372"),
     "minhash": ("7cdcbcd1f9984dbf", "76fde1a973a2c927"),
     "bottomk": ("27c17c73a131f29d", "860725c6ad0f3a12"),
-    "hybrid": ("8a5b6e84555405ba", "8661bef0644e921d"),
+    "hybrid": ("8d3d5e15fc472ce8", "97caa2384ead0ef7"),
     "fingerprint": ("1ef63411115928b2", "70863ea918ffd417"),
 }
 

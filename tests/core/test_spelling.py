@@ -8,15 +8,19 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from ndd_desktop.core import disk_cache, spelling
 from ndd_desktop.core.spelling import (
     SpellingCorrector,
+    Vocabulary,
     collapse_repeats,
+    collapse_repeats_many,
     get_corrector,
     is_correctable,
     jaro_formula,
     jaro_length_bounds,
     jaro_similarity,
     wordfreq_dictionary,
+    wordfreq_vocabulary,
 )
 
 
@@ -30,6 +34,19 @@ def test_collapse_repeats_lower_case_and_edges():
     assert collapse_repeats("zzzzzzzz!") == "zz!"
     assert collapse_repeats("1111 ___") == "1111 ___"  # only letters collapse
     assert collapse_repeats("ooOO") == "ooOO"  # case-sensitive, as in the source example
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.text(alphabet=st.sampled_from("aAbé\u00e9\u0301ß漢 _1.\x00"), max_size=12), max_size=8))
+def test_collapse_repeats_many_is_collapse_repeats_of_each(texts):
+    """The batch finds exactly the texts that need the expression: a run of three across
+    two texts (a text ending in "aa", the next starting with "a") is none."""
+    assert collapse_repeats_many(texts) == [collapse_repeats(t) for t in texts]
+
+
+def test_collapse_repeats_many_examples():
+    assert collapse_repeats_many(["saaa", "aab", "x", "", "ééé ok", "ĳĳĳĳ"]) == ["saa", "aab", "x", "", "éé ok", "ĳĳ"]
+    assert collapse_repeats_many([]) == []
 
 
 def test_civl_to_civil_source_example():
@@ -176,3 +193,47 @@ def test_rare_characters_are_matched_exactly():
     c = SpellingCorrector(words, threshold=0.8)
     q = chr(0x400 + 79) * 2 + "ab"
     assert c.best_match(q) == (chr(0x400 + 79) * 3 + "ab", pytest.approx(jellyfish.jaro_similarity(q, chr(0x400 + 79) * 3 + "ab")))
+
+
+def test_the_vocabulary_is_kept_in_the_cache_folder_and_read_back_the_same(tmp_path, monkeypatch):
+    """The first corrector of a language builds its vocabulary from wordfreq and saves it;
+    the next one reads it back: the same words, frequencies and letter profiles, so the
+    same corrections (source 003's example among them)."""
+    monkeypatch.setenv(disk_cache.ENV_VAR, str(tmp_path))
+    built = Vocabulary.build(wordfreq_dictionary("en", 50000))
+    first = wordfreq_vocabulary("en", 50000)
+    assert list(tmp_path.glob("vocabulary-en-50000.npz"))
+    again = wordfreq_vocabulary("en", 50000)
+    for v in (first, again):
+        assert v.words == built.words
+        for name in ("freqs", "once", "twice", "excess"):
+            assert np.array_equal(getattr(v, name), getattr(built, name)), name
+    words = ["civl", "hosue", "recieve", "zzqxv", "teh"]
+    assert SpellingCorrector(again).correct_words(words) == SpellingCorrector(wordfreq_dictionary("en", 50000)).correct_words(words)
+    assert SpellingCorrector(again).correct_word("civl") == "civil"
+
+
+def test_a_damaged_or_foreign_cache_file_is_made_again(tmp_path, monkeypatch):
+    monkeypatch.setenv(disk_cache.ENV_VAR, str(tmp_path))
+    path = tmp_path / "vocabulary-en-2000.npz"
+    path.write_bytes(b"PK\x03\x04 not a zip file at all")
+    v = wordfreq_vocabulary("en", 2000)
+    assert len(v.words) > 1500 and "civil" in v.words
+    assert disk_cache.load("vocabulary-en-2000", spelling._vocabulary_stamp("en", 2000)) is not None  # replaced
+    # a file saved from another wordfreq list or another version of the code is not used
+    disk_cache.save("vocabulary-en-2000", "another stamp", {"words": np.frombuffer(b"a\nb", np.uint8)})
+    assert wordfreq_vocabulary("en", 2000).words == v.words
+    # arrays that do not fit together are refused
+    assert Vocabulary.from_arrays({"words": np.frombuffer(b"a\nb", np.uint8), "freqs": np.ones(3),
+                                   "once": np.ones(2, np.uint32), "twice": np.ones(2, np.uint32),
+                                   "excess": np.ones(2, np.uint8)}) is None
+
+
+def test_a_cache_folder_that_cannot_be_written_costs_only_time(tmp_path, monkeypatch):
+    blocked = tmp_path / "file-not-folder"
+    blocked.write_text("x")
+    monkeypatch.setenv(disk_cache.ENV_VAR, str(blocked / "cache"))
+    assert disk_cache.save("x", "stamp", {"a": np.arange(3)}) is False
+    assert disk_cache.load("x", "stamp") is None
+    assert wordfreq_vocabulary("en", 2000).words == Vocabulary.build(wordfreq_dictionary("en", 2000)).words
+    assert not list(tmp_path.glob("**/*.npz")) and not list(tmp_path.glob("**/.x.*"))

@@ -29,7 +29,6 @@ the exact Jaccard from the join's exact shared counts and filtered again.
 
 from __future__ import annotations
 
-import itertools
 import threading
 import weakref
 from collections.abc import Sequence
@@ -38,18 +37,21 @@ from typing import Any
 
 import numpy as np
 
+from ..batch_hashing import WordSpans, word_spans
 from ..feature_index import sorted_unique
-from ..hashing import (
-    shingle_hashes_of_tokens,
-    shingles_of_token_hashes,
-    token_hashes,
-    token_spans,
-)
+from ..hashing import shingles_of_token_hashes
 from ..inverted_index import least_jaccard
 from ..method import MEASURES
 from ..params import ignore_param, param
 from ..set_overlap_method import SetOverlapMethod
-from ..spelling import LANGUAGES, SpellingCorrector, collapse_repeats, get_corrector
+from ..spelling import (
+    LANGUAGES,
+    SpellingCorrector,
+    collapse_repeats,
+    collapse_repeats_many,
+    get_corrector,
+)
+from ..u64_set import U64Set
 from ..utf8_words import word_tokens
 
 
@@ -122,9 +124,11 @@ class HybridMethod(SetOverlapMethod):
     sketch_dtype = np.dtype(np.uint64)
 
     #: Version of the sketch values (2: combining marks are word characters, so words with
-    #: vowel signs are whole tokens, in the text and in the dictionary). Part of the sketch
-    #: key, so sketches stored by an older version are recomputed.
-    sketch_version = 2
+    #: vowel signs are whole tokens, in the text and in the dictionary; 3: a token's hash is
+    #: its UTF-8 bytes mixed, as ``core.batch_hashing`` finds and hashes the tokens of a
+    #: whole batch at once). Part of the sketch key, so sketches stored by an older version
+    #: are recomputed.
+    sketch_version = 3
 
     #: Collections smaller than this are never clipped (see ``max_df``).
     min_docs_to_clip = 50
@@ -145,110 +149,123 @@ class HybridMethod(SetOverlapMethod):
         """The texts with their typos corrected, as the sketches read them: the verified
         share of two texts with different typos is the share of their corrected words."""
         corrector = corrector_for(params)
-        collapsed = [collapse_repeats(t) for t in texts]
+        collapsed = collapse_repeats_many(texts)
         # a text whose every token is a kept word reads as it is (the verification reads
         # its words); the others are corrected word by word
-        unknown = _unknown_tokens(_kept_hashes(corrector), {k: token_hashes(t) for k, t in enumerate(collapsed)})
-        token_lists = {k: word_tokens(collapsed[k]) for k in unknown}
-        fixed = corrector.correct_words(itertools.chain.from_iterable(token_lists.values()))
-        for k, toks in token_lists.items():
+        spans = word_spans(collapsed)
+        unknown = ~_kept_hashes(corrector).holds(spans.keys())
+        for k in np.unique(_text_of_token(spans, np.flatnonzero(unknown))).tolist():
+            f, c = int(spans.first[k]), int(spans.counts[k])
+            toks = spans.words(np.arange(f, f + c))
+            fixed = corrector.correct_words(toks)
             collapsed[k] = " ".join(fixed[w] for w in toks)
         return collapsed
 
     def sketch(self, text: str, params: Any) -> np.ndarray:
         """Sorted distinct hashes of the word w-shingles of the corrected text."""
-        return np.unique(shingle_hashes_of_tokens(self.corrected_tokens(text, params), params.w))
+        return self.sketch_many([text], params)[0]
 
     def sketch_many(self, texts: Sequence[str], params: Any) -> list[np.ndarray]:
-        """Sketch a batch without a Python list of words per text: each text's tokens are
-        hashed at once (``core.hashing.token_spans``) and only those whose hash is not among
-        the words the corrector keeps as they are (:class:`_KeptHashes`) are looked at, the
-        batch's together; a corrected token's hash is replaced by its correction's. The
-        shingles of the hashes are those of the corrected words. A correction that is not
-        one token, and a text longer than _PIECE_CHARS, go the way of :meth:`sketch`."""
+        """Sketch a batch without a Python list of words per text: the tokens of all texts
+        are found and hashed at once (``core.batch_hashing.word_spans``) and only those
+        whose hash is not among the words the corrector keeps as they are
+        (:class:`_KeptHashes`) are looked at, the batch's together; a corrected token's
+        hash is replaced by its correction's. The shingles of the hashes are those of the
+        corrected words. A text whose correction is not one token goes the way of
+        :func:`_sketch_of_words`, a text longer than _PIECE_CHARS a piece at a time."""
         corrector = corrector_for(params)
         kept = _kept_hashes(corrector)
         out: list[np.ndarray | None] = [None] * len(texts)
-        spans: dict[int, tuple[str, np.ndarray, np.ndarray, np.ndarray]] = {}
+        short = []
         for k, text in enumerate(texts):
             if len(text) > _PIECE_CHARS:
                 out[k] = _sketch_long(text, params, corrector)
-                continue
-            t = collapse_repeats(text)
-            spans[k] = (t, *token_spans(t))
-        unknown = _unknown_tokens(kept, {k: v[1] for k, v in spans.items()})
-        words = {k: [spans[k][0][a:b] for a, b in zip(spans[k][2][ix].tolist(), spans[k][3][ix].tolist())]
-                 for k, ix in unknown.items()}
-        fixed = corrector.correct_words(itertools.chain.from_iterable(words.values())) if words else {}
-        for k, ix in unknown.items():
-            h = spans[k][1]
-            for i, word in zip(ix.tolist(), words[k]):
+            else:
+                short.append(k)
+        spans = word_spans(collapse_repeats_many([texts[k] for k in short]))
+        h = spans.keys()
+        look = np.flatnonzero(~kept.holds(h))
+        redo = set()
+        if look.shape[0]:
+            words = spans.words(look)
+            fixed = corrector.correct_words(words)
+            changed = sorted({c for w, c in fixed.items() if c != w})
+            fixes = word_spans(changed)
+            one = dict(zip(changed, (fixes.counts == 1).tolist()))
+            fix_hash = dict(zip(changed, fixes.keys()[np.minimum(fixes.first, max(len(fixes.starts) - 1, 0))].tolist()))
+            new_kept = []
+            for i, word in zip(look.tolist(), words):
                 c = fixed[word]
                 if c == word:
-                    kept.add(h[i])
-                    continue
-                ch = token_hashes(c)
-                if ch.shape[0] != 1:  # not one token: the corrected words, hashed as a text
-                    out[k] = self.sketch(texts[k], params)
-                    break
-                h[i] = ch[0]
-        for k, (_, h, _, _) in spans.items():
-            if out[k] is None:
-                out[k] = sorted_unique(shingles_of_token_hashes(h, params.w))  # np.unique hashes: 9x slower here
+                    new_kept.append(int(h[i]))
+                elif one[c]:
+                    h[i] = fix_hash[c]
+                else:  # not one token: the corrected words, hashed as a text
+                    redo.add(int(_text_of_token(spans, np.array([i]))[0]))
+            kept.add_many(new_kept)
+        w = params.w
+        # every w-shingle of the batch in one pass (those across two texts are never read)
+        shingles = shingles_of_token_hashes(h, w) if h.shape[0] >= w else h[:0]
+        for pos, (k, f, c) in enumerate(zip(short, spans.first.tolist(), spans.counts.tolist())):
+            if pos in redo:
+                out[k] = _sketch_of_words(corrector.correct_text(texts[k]), w)
+            elif c >= w:
+                out[k] = sorted_unique(shingles[f : f + c - w + 1])
+            else:  # fewer tokens than a shingle: one shingle of them all (none of none)
+                out[k] = sorted_unique(shingles_of_token_hashes(h[f : f + c], w))
         kept.settle()
         return out
 
 
+def _text_of_token(spans: WordSpans, tokens: np.ndarray) -> np.ndarray:
+    """The text each token index belongs to (texts without tokens hold none)."""
+    return np.searchsorted(spans.first, tokens, side="right") - 1
+
+
+def _shingle_hashes(words: list[str], w: int) -> np.ndarray:
+    """Hashes of the w-shingles of a token list, with repeats (the same token hashes as
+    :meth:`HybridMethod.sketch_many`); fewer than w tokens make one shingle."""
+    return shingles_of_token_hashes(word_spans([" ".join(words)]).keys(), w) if words else np.empty(0, np.uint64)
+
+
+def _sketch_of_words(words: list[str], w: int) -> np.ndarray:
+    """The sketch of a corrected token list: its sorted distinct shingle hashes."""
+    return np.unique(_shingle_hashes(words, w))
+
+
 class _KeptHashes:
-    """The token hashes (``core.hashing.token_hashes``) of the words a corrector leaves as
-    they are, sorted, to find in one vectorised pass the few tokens of a text that need a
-    look. Words the corrector keeps are added as they are met (``add``, then ``settle``);
-    keeping is a property of the word (too short, not all letters, known, or without a
-    match), so the set stays true whatever the corrector's cache forgets. Two words with one
-    64-bit hash would make the second pass unlooked at: a chance far below any typo's."""
+    """The token hashes (``core.batch_hashing.word_spans``) of the words a corrector leaves
+    as they are, sorted, to find in one vectorised pass the few tokens of a text that need a
+    look. Words the corrector keeps are added as they are met (``add_many``, then
+    ``settle``); keeping is a property of the word (too short, not all letters, known, or
+    without a match), so the set stays true whatever the corrector's cache forgets. Two
+    words with one 64-bit hash would make the second pass unlooked at: a chance far below
+    any typo's."""
 
     def __init__(self, corrector: SpellingCorrector) -> None:
         words = corrector.unchanged_words()
-        joined = " ".join(words)
-        h, starts, ends = token_spans(joined)
-        keep = set(words)
-        mine = [joined[a:b] in keep for a, b in zip(starts.tolist(), ends.tolist())]  # words of one token
-        self._hashes = np.unique(h[np.asarray(mine, dtype=bool)]) if mine else np.empty(0, np.uint64)
+        spans = word_spans(words)
+        # words that are one whole token (a dictionary entry is; a word with other
+        # characters in it would hash as its token only)
+        nbytes = np.fromiter((len(w) if w.isascii() else len(w.encode("utf-8", "surrogatepass")) for w in words),
+                             dtype=np.int64, count=len(words))
+        first = np.minimum(spans.first, max(spans.starts.shape[0] - 1, 0))
+        whole = (spans.counts == 1) & (spans.lengths[first] == nbytes) if len(words) else np.zeros(0, bool)
+        self._hashes = U64Set(spans.keys()[first[whole]] if whole.any() else None)
         self._new: list[int] = []
 
     def holds(self, h: np.ndarray) -> np.ndarray:
         """Which of the hashes ``h`` are of kept words."""
-        kept = self._hashes  # once: another thread may settle meanwhile
-        if kept.shape[0] == 0:
-            return np.zeros(h.shape[0], dtype=bool)
-        k = np.minimum(np.searchsorted(kept, h), kept.shape[0] - 1)
-        return kept[k] == h
+        return self._hashes.contains(h)  # read once: another thread may settle meanwhile
 
-    def add(self, h: np.uint64) -> None:
-        self._new.append(int(h))
+    def add_many(self, hashes: list[int]) -> None:
+        self._new.extend(hashes)
 
     def settle(self) -> None:
         """Take the words added since the last call into the set."""
         if self._new:
-            self._hashes = np.union1d(self._hashes, np.asarray(self._new, dtype=np.uint64))
-            self._new = []
-
-
-def _unknown_tokens(kept: _KeptHashes, hashes: dict[int, np.ndarray]) -> dict[int, np.ndarray]:
-    """text -> the positions of its tokens that are not kept words, for the texts that have
-    any; ``hashes``: text -> its token hashes. The batch's distinct hashes are looked up at
-    once, in order (a sorted search is several times faster than one per text)."""
-    parts = list(hashes.values())
-    distinct, inverse = np.unique(np.concatenate(parts) if parts else np.empty(0, np.uint64), return_inverse=True)
-    known = kept.holds(distinct)[inverse.reshape(-1)]
-    out: dict[int, np.ndarray] = {}
-    at = 0
-    for k, h in hashes.items():
-        look = np.flatnonzero(~known[at : at + h.shape[0]])
-        at += h.shape[0]
-        if look.shape[0]:
-            out[k] = look
-    return out
+            new, self._new = self._new, []
+            self._hashes = self._hashes.union(np.asarray(new, dtype=np.uint64))
 
 
 _KEPT: weakref.WeakKeyDictionary[SpellingCorrector, _KeptHashes] = weakref.WeakKeyDictionary()
@@ -296,9 +313,9 @@ def _sketch_long(text: str, params: HybridParams, corrector: SpellingCorrector) 
         words = tail + [fixed[t] for t in toks]
         count += len(toks)
         if len(words) >= w:
-            parts.append(np.unique(shingle_hashes_of_tokens(words, w)))
+            parts.append(np.unique(_shingle_hashes(words, w)))
         tail = words[len(words) - (w - 1):] if w > 1 else []
     if count < w:  # fewer words than a shingle: one shingle of them all, as for short texts
-        return np.unique(shingle_hashes_of_tokens(word_tokens(collapse_repeats(text)), w))
+        return _sketch_of_words(corrector.correct_tokens(word_tokens(collapse_repeats(text))), w)
     return np.unique(np.concatenate(parts))
 
