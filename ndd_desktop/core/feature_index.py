@@ -46,8 +46,17 @@ def unique_inverse_counts(values: np.ndarray) -> tuple[int, np.ndarray, np.ndarr
     m = values.shape[0]
     if m == 0:
         return 0, np.empty(0, np.int64), np.empty(0, np.int64)
-    order = np.argsort(values)
-    s = values[order]
+    if m < 1 << 32 and (values.dtype.itemsize <= 4 or int(values.max()) < 1 << 32):
+        # 32-bit values (q-grams): each value and its position packed in one 64-bit word
+        # and sorted, several times faster than an argsort; ties in any order, as argsort's
+        key = values.astype(np.uint64) << np.uint64(32)
+        key |= np.arange(m, dtype=np.uint64)
+        key.sort()
+        order = (key & np.uint64(0xFFFFFFFF)).astype(np.int64)
+        s = key >> np.uint64(32)
+    else:
+        order = np.argsort(values)
+        s = values[order]
     new = np.empty(m, dtype=bool)
     new[0] = True
     np.not_equal(s[1:], s[:-1], out=new[1:])

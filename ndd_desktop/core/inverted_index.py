@@ -274,8 +274,9 @@ def _lsh_join(sketches, floor, measure, dates, window_seconds, recall_score, des
 def candidate_shared_counts(sketches, i: np.ndarray, j: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(shared values, size of i's set, size of j's set) of each candidate pair (i[k],
     j[k]), looking only at the documents involved: no feature index over the collection."""
-    if i.shape[0] and sketch_dtype(sketches) == np.uint32:
-        # 32-bit sets (qgram): merge each pair's two sorted sketches, batch by batch
+    if i.shape[0] and (sketch_dtype(sketches) == np.uint32 or int(sketch_sizes(sketches).max()) > PADDED_VERIFY_MAX):
+        # 32-bit sets (qgram) and large 64-bit ones (hybrid's word shingles): merge each
+        # pair's two sorted sketches, batch by batch
         from .pair_overlap import merge_shared_counts
 
         all_lens = sketch_sizes(sketches)

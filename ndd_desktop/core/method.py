@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 
 from dataclasses import dataclass, field, replace
-from typing import Any, ClassVar, Mapping, Sequence
+from typing import Any, Callable, ClassVar, Mapping, Sequence
 
 import numpy as np
 
@@ -166,6 +166,12 @@ class Method:
     def containment(self, a: np.ndarray, b: np.ndarray, params: Any) -> tuple[float, float]:
         """(share of a found in b, share of b found in a); NaN when not defined."""
         return (float("nan"), float("nan"))
+
+    def pair_search_warmup(self, documents: int) -> Callable[[], None] | None:
+        """A function that loads the compiled kernels the pair search of a collection of
+        about ``documents`` documents will call, for a scan to run on a thread while it
+        reads the files; None when there are none to load (the default)."""
+        return None
 
     def candidate_pairs(
         self,

@@ -3,8 +3,8 @@
 The banded search (:mod:`core.set_lsh`) ends in candidates that must be verified exactly.
 Building a feature index over every document involved costs more than looking at each
 pair's own two sketches, so: small sketches (bottom-k) sit in a padded matrix and each
-pair's two rows are sorted together (:func:`padded_shared_counts`); large 32-bit sketches
-(qgram) are merged pair by pair, batch by batch, in a compiled loop (:func:`merge_shared_counts`;
+pair's two rows are sorted together (:func:`padded_shared_counts`); large sketches (qgram's
+32-bit sets, hybrid's 64-bit ones) are merged pair by pair, batch by batch, in a compiled loop (:func:`merge_shared_counts`;
 a stable sort of each batch's values, which it replaced, took 20x longer).
 """
 
@@ -50,7 +50,8 @@ def padded_shared_counts(full: np.ndarray, i: np.ndarray, j: np.ndarray, batch: 
 def merge_shared_counts(
     sketches: Sequence[np.ndarray], i: np.ndarray, j: np.ndarray, batch_entries: int = BATCH_ENTRIES
 ) -> np.ndarray:
-    """Exact number of values shared by sketches i[k] and j[k] (sorted unique uint32 arrays).
+    """Exact number of values shared by sketches i[k] and j[k] (sorted unique arrays of one
+    integer type: uint32 for qgram, uint64 for the word shingles of hybrid and fingerprint).
 
     Pairs are taken in batches of about ``batch_entries`` values; the i sides and the j
     sides of a batch are laid end to end and each pair's two sorted runs are merged by a
@@ -70,7 +71,7 @@ def merge_shared_counts(
         stop = min(max(stop, start + 1), m)
         a, a_off = gather(sketches, i[start:stop])
         b, b_off = gather(sketches, j[start:stop])
-        out[start:stop] = _merged_counts(a.astype(np.uint32, copy=False), a_off, b.astype(np.uint32, copy=False), b_off)
+        out[start:stop] = _merged_counts(a, a_off, b, b_off)
         start = stop
     return out
 

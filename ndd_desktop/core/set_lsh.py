@@ -233,3 +233,21 @@ def lsh_pairs(sketches: Sequence[np.ndarray], jaccard: float, screen: bool = Fal
         return band_pairs(sketches, jaccard, max_rounds=SMALL_ROUNDS, bins=SMALL_BINS)
     i, j = band_pairs(sketches, jaccard)
     return screen_candidates(sketches, i, j, jaccard) if screen else (i, j)
+
+
+def warm() -> None:
+    """Load the compiled kernels of the banded search and of the exact verification after
+    it, for the set types of every set-based method (32-bit q-gram sets, large and small
+    64-bit sets), by running them on a few tiny sets. Numba's import and the loading of its
+    cached machine code take about a second the first time in a process; a scan does this
+    on a thread while its files are read (``pipeline.kernel_warmup``), so that its pair
+    stage does not wait for it. Nothing is kept."""
+    from .pair_overlap import merge_shared_counts
+
+    rng = np.random.default_rng(0)
+    for dtype, size in ((np.uint32, SMALL_SET + 64), (np.uint64, SMALL_SET + 64), (np.uint64, 64)):
+        values = np.unique(rng.integers(1, 1 << 31, 4 * size).astype(dtype))
+        a, b = values[:size], values[size : 2 * size]
+        sets = [a, a.copy(), b, b.copy()]  # two pairs for the bands to find
+        i, j = lsh_pairs(sets, 0.5, screen=True)
+        merge_shared_counts(sets, i, j)

@@ -7,12 +7,12 @@ candidates (with those counts) from :func:`core.inverted_index.overlap_join`.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 import numpy as np
 
 from .feature_index import shared_count
-from .inverted_index import candidate_shared_counts, overlap_join, overlap_scores
+from .inverted_index import SAMPLE_DOCS, candidate_shared_counts, overlap_join, overlap_scores
 from .method import Method, PairScores
 from .sketch_batches import sketch_sizes
 
@@ -64,6 +64,15 @@ class SetOverlapMethod(Method):
         None for the default: the least Jaccard of a pair at the default threshold (faster
         than designing for the floor; see overlap_join's recall_score)."""
         return None
+
+    def pair_search_warmup(self, documents: int) -> Callable[[], None] | None:
+        """The banded search's kernels (:func:`core.set_lsh.warm`) for a collection large
+        enough that the join may choose it (more than the documents it samples to decide)."""
+        if documents <= SAMPLE_DOCS:
+            return None
+        from .set_lsh import warm
+
+        return warm
 
     def candidate_pairs(
         self, sketches: Sequence[np.ndarray], params: Any, floor: float, dates: np.ndarray | None = None

@@ -21,6 +21,7 @@ from ..store import DocumentInfo, Root, Store
 from .cancel import CancelToken, ScanCancelled
 from .config import ScanConfig, ScanError, ScanSummary, default_floor
 from .engine import LocalEngine, ScanEngine
+from .kernel_warmup import KernelWarmup
 from .pair_stage import pair_set_current, reusing, sketch_missing
 from .plan import make_plan
 from .progress import ProgressCallback, ProgressMeter
@@ -118,6 +119,7 @@ class ScanJob:
         run_id = self.store.scans.begin_run(method.name, pdict, pairs_key, floor)
         counts: dict[str, int] = {}
         stage = None
+        warmup = None
         try:
             if self.config.workers != 0 and isinstance(self.engine, LocalEngine) \
                     and not self.store.documents.count(status=None):
@@ -139,6 +141,9 @@ class ScanJob:
             current = bool(plan.to_extract or plan.missing_file_ids) and pair_set_current(
                 self.store, method, params, floor, reading_digest(options))
             self.store.scans.touch_files(plan.touched)
+            if plan.to_extract and isinstance(self.engine, LocalEngine):
+                # the pair search's compiled kernels load while the files are read
+                warmup = KernelWarmup(method.pair_search_warmup(len(entries)))
             stage = self.engine.extract_stage(self.store, method, params, sketch_key, plan, self.meter, self.cancel,
                                               self.on_error)
             stage.param_overrides = dict(self.config.params)
@@ -181,6 +186,8 @@ class ScanJob:
         finally:  # the verification helpers stop whatever happened
             if stage is not None:
                 stage.close()
+            if warmup is not None:
+                warmup.wait()
         self.store.scans.end_run(run_id, "finished", counts)
         self.meter.stage("done", 1)
         self.meter.finish()

@@ -153,6 +153,33 @@ def test_merge_shared_counts_against_python_sets():
     assert got.tolist() == want
 
 
+def test_large_64_bit_sets_are_verified_by_merging_and_counted_exactly():
+    """Candidates of large 64-bit sets (hybrid's word shingles) are counted by the merge of
+    each pair's two sketches, values above 2^32 and all: the counts of Python's sets."""
+    rng = np.random.default_rng(13)
+    pool = rng.integers(0, 1 << 63, 3000, dtype=np.uint64) * np.uint64(2) + np.uint64(1)
+    sets = [np.unique(rng.choice(pool, int(rng.integers(600, 900)))) for _ in range(30)]
+    sets.append(np.empty(0, np.uint64))
+    i, j = np.triu_indices(len(sets), 1)
+    shared, li, lj = ii.candidate_shared_counts(sets, i, j)
+    assert shared.tolist() == [len(set(sets[a].tolist()) & set(sets[b].tolist())) for a, b in zip(i, j)]
+    assert li.tolist() == [sets[a].shape[0] for a in i] and lj.tolist() == [sets[b].shape[0] for b in j]
+
+
+@pytest.mark.parametrize("dtype, high", [(np.uint32, 1 << 32), (np.uint64, 1 << 32), (np.uint64, 1 << 64),
+                                         (np.uint32, 40)])
+def test_unique_inverse_counts_is_numpys_unique(dtype, high):
+    """Both ways of sorting (32-bit values packed with their positions, wider ones by an
+    argsort) give np.unique's ids, inverse and counts."""
+    rng = np.random.default_rng(14)
+    values = rng.integers(0, high - 1, 5000, dtype=np.uint64, endpoint=True).astype(dtype)
+    values[:50] = values[50:100]  # repeats in any case
+    n, inv, counts = feature_index.unique_inverse_counts(values)
+    u, want_inv, want_counts = np.unique(values, return_inverse=True, return_counts=True)
+    assert n == u.shape[0] and inv.tolist() == want_inv.tolist() and counts.tolist() == want_counts.tolist()
+    assert feature_index.unique_inverse_counts(values[:0])[0] == 0
+
+
 def test_large_bands_find_near_duplicate_qgram_sized_sets():
     from ndd_desktop.core.set_lsh import band_pairs
 

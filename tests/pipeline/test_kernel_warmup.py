@@ -1,0 +1,72 @@
+"""Tests of the pair search's kernels loaded on a thread while a scan reads its files."""
+
+from __future__ import annotations
+
+import threading
+
+from pipehelp import make_corpus, scan
+
+from ndd_desktop.core import set_lsh
+from ndd_desktop.core.inverted_index import SAMPLE_DOCS
+from ndd_desktop.core.methods import get_method
+from ndd_desktop.core.set_overlap_method import SetOverlapMethod
+from ndd_desktop.pipeline.kernel_warmup import KernelWarmup
+from ndd_desktop.store import Store
+
+
+def test_a_warmup_runs_on_its_own_thread_and_a_failure_is_only_recorded():
+    seen = []
+    w = KernelWarmup(lambda: seen.append(threading.current_thread().name))
+    w.wait()
+    assert seen == ["ndd-kernel-warmup"] and w.failed is None
+
+    def broken() -> None:
+        raise ImportError("no numba here")
+
+    w = KernelWarmup(broken)
+    w.wait()
+    assert isinstance(w.failed, ImportError)
+    KernelWarmup(None).wait()  # nothing to run: returns at once
+
+
+def test_set_based_methods_warm_the_banded_search_only_where_the_join_may_choose_it():
+    for name in ("qgram", "bottomk", "hybrid"):
+        m = get_method(name)
+        assert m.pair_search_warmup(SAMPLE_DOCS) is None, name
+        assert m.pair_search_warmup(SAMPLE_DOCS + 1) is set_lsh.warm, name
+    for name in ("minhash", "exact", "fingerprint"):
+        assert get_method(name).pair_search_warmup(10**6) is None, name
+
+
+def test_warm_loads_the_kernels_for_every_set_type():
+    """After it, the band keys' kernel and the merge of 32- and 64-bit sets are compiled
+    (loaded from numba's cache) for the types a scan passes them."""
+    from ndd_desktop.core import oph_kernel, pair_overlap
+
+    set_lsh.warm()
+    merged = {str(sig[0]) for sig in pair_overlap._merged_counts.signatures}
+    assert any("uint32" in s for s in merged) and any("uint64" in s for s in merged), merged
+    assert oph_kernel.band_key_rows.signatures
+
+
+def test_a_scan_that_reads_files_warms_the_pair_search_and_waits_for_it(tmp_path, monkeypatch):
+    """The scan asks the method for its warm-up with the number of files it walked, runs it
+    on a thread while it reads them, and has joined that thread when it returns; a rescan
+    with nothing to read starts none."""
+    calls = []
+
+    def warmup(self, documents):
+        def warm() -> None:
+            calls.append((documents, threading.current_thread().name))
+
+        return warm
+
+    monkeypatch.setattr(SetOverlapMethod, "pair_search_warmup", warmup)
+    make_corpus(tmp_path / "docs", n=9)
+    with Store.open(tmp_path / "c.ndd") as store:
+        before = set(threading.enumerate())
+        scan(store, [tmp_path / "docs"], method="qgram")
+        assert calls == [(9, "ndd-kernel-warmup")]
+        assert not [t for t in set(threading.enumerate()) - before if t.name == "ndd-kernel-warmup"]
+        scan(store, [tmp_path / "docs"], method="qgram")  # unchanged: nothing to read
+        assert len(calls) == 1
