@@ -124,7 +124,8 @@ def covering_tables(bits: int, radius: int, parts: int) -> tuple[tuple[int, int,
     return tuple(tables)
 
 
-def _part_masks(width: int, d: int, tries: int = 32) -> list[int]:
+@functools.lru_cache(maxsize=256)
+def _part_masks(width: int, d: int, tries: int = 32) -> tuple[int, ...]:
     """Masks M_v (v = 1 .. 2^d - 1) of a part of ``width`` bits: bit k is in M_v when
     <m(k), v> is odd. Any nonzero vectors m(k) make a covering family; these are drawn
     (distinct while possible) so that the masks are long (few random collisions): the
@@ -145,7 +146,7 @@ def _part_masks(width: int, d: int, tries: int = 32) -> list[int]:
         if rate < best_rate:
             best, best_rate = parity, rate
     weights = [1 << k for k in range(width)]
-    return [sum(w for w, bit in zip(weights, row) if bit) for row in best.tolist()]
+    return tuple(sum(w for w, bit in zip(weights, row) if bit) for row in best.tolist())
 
 
 #: Cost model constants (seconds, measured with numpy 2 on one core): per covering table

@@ -124,6 +124,10 @@ def test_batch_equals_step_by_step():
     rng = np.random.default_rng(2)
     words = ["alpha", "beta", "gamma", "delta", "épsilon", "日本"]
     texts = [" ".join(rng.choice(words, int(n))) for n in rng.integers(0, 400, 30)] + ["", "x", "a" * 63, "b" * 64]
+    # long texts (only the checksums under a bound are sorted), one of them with fewer
+    # distinct blocks than samples (all of its checksums are sorted), and random bytes
+    letters = np.array(list("abcdefghijklmnopqrstuvwxyzéß "))
+    texts += ["abcdefghij" * 300, "x y z " * 800, "".join(rng.choice(letters, 20_000)), "".join(rng.choice(letters, 700))]
     batch = METHOD.sketch_many(texts, P)
     for text, fp in zip(texts, batch):
         assert np.array_equal(fp, fingerprint_of(text.encode("utf-8")))

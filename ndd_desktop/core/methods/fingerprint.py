@@ -24,6 +24,7 @@ from typing import Any, ClassVar, Sequence
 import numpy as np
 
 from ..hamming_index import hamming, pair_distances, radius_pairs
+from ..feature_index import segment_positions
 from ..hashing import hash_bytes_windows
 from ..lsh import unique_counts
 from ..method import Method, PairScores
@@ -133,13 +134,11 @@ def _long_selection(data: bytes, window: int, samples: int) -> np.ndarray:
 
 def _fingerprint_chunk(rings: list[bytes], lengths: np.ndarray, window: int, samples: int) -> np.ndarray:
     m = len(rings)
-    hashes = hash_bytes_windows(b"".join(rings), window)
-    # Ring k starts at sum(lengths[:k] + window - 1); its blocks are the next lengths[k] windows.
-    starts = np.concatenate(([0], np.cumsum(lengths + window - 1)[:-1]))
-    doc = np.repeat(np.arange(m, dtype=np.uint64), lengths)
-    pos = np.arange(int(lengths.sum())) + np.repeat(starts - np.concatenate(([0], np.cumsum(lengths)[:-1])), lengths)
-    checks = hashes[pos] >> np.uint64(32)
-    keys = unique_counts((doc << np.uint64(32)) | checks)[0]  # sorted by document, then checksum
+    checks = hash_bytes_windows(b"".join(rings), window) >> np.uint64(32)
+    # Ring k starts at sum(lengths[:k] + window - 1); its blocks are the next lengths[k]
+    # windows, the window - 1 after them run into the next ring and are never read.
+    starts = np.concatenate(([0], np.cumsum(lengths + window - 1)[:-1])).astype(np.int64)
+    keys = _smallest_keys(checks, starts, lengths, window, samples)  # sorted by document, then checksum
     kdoc = (keys >> np.uint64(32)).astype(np.int64)
     first = np.searchsorted(kdoc, np.arange(m))
     rank = np.arange(keys.shape[0]) - first[kdoc]
@@ -147,6 +146,46 @@ def _fingerprint_chunk(rings: list[bytes], lengths: np.ndarray, window: int, sam
     bit = (keys[sel] & np.uint64(BITS - 1)).astype(np.int64)
     odd = np.bincount(kdoc[sel] * BITS + bit, minlength=m * BITS) & 1
     return _pack(odd.reshape(m, BITS))
+
+
+#: A document's checksums below SELECT_MARGIN x samples / blocks of the 32-bit range are
+#: looked at first (about twice the ones selected, if the checksums are uniform).
+SELECT_MARGIN = 2.0
+
+
+def _smallest_keys(checks: np.ndarray, starts: np.ndarray, lengths: np.ndarray, window: int,
+                   samples: int) -> np.ndarray:
+    """Sorted distinct (document << 32 | checksum) keys holding at least each document's
+    ``samples`` smallest distinct checksums (all of them where it has fewer); document k's
+    checksums are ``checks[starts[k] : starts[k] + lengths[k]]``.
+
+    Only a document's smallest checksums can be selected, so instead of sorting every
+    block's key, the keys below a bound that leaves about twice the samples are sorted (a
+    twentieth of them for a 4 KB text); a document left with fewer than ``samples``
+    distinct checksums under its bound (a short or repetitive text) has all of its keys
+    sorted instead. The smallest distinct checksums are the same either way."""
+    m = lengths.shape[0]
+    bound = np.minimum(np.ceil(SELECT_MARGIN * samples * 2.0**32 / np.maximum(lengths, 1)), 2.0**32).astype(np.uint64)
+    # each block's bound: its document's, and 0 (never) for the windows between two rings
+    runs = np.empty(2 * m, dtype=np.int64)
+    runs[0::2], runs[1::2] = lengths, window - 1
+    limits = np.zeros(2 * m, dtype=np.uint64)
+    limits[0::2] = bound
+    at = np.flatnonzero(checks < np.repeat(limits, runs)[: checks.shape[0]])
+    keys = unique_counts(_keys_at(at, checks, starts))[0]
+    found = np.bincount((keys >> np.uint64(32)).astype(np.int64), minlength=m)
+    short = np.flatnonzero(found < samples)
+    if not short.shape[0]:
+        return keys
+    whole = unique_counts(_keys_at(segment_positions(starts[short], lengths[short]), checks, starts))[0]
+    kept = keys[found[(keys >> np.uint64(32)).astype(np.int64)] >= samples]
+    return np.sort(np.concatenate((kept, whole)))
+
+
+def _keys_at(at: np.ndarray, checks: np.ndarray, starts: np.ndarray) -> np.ndarray:
+    """(document << 32 | checksum) of the blocks at the positions ``at`` (sorted)."""
+    doc = (np.searchsorted(starts, at, side="right") - 1).astype(np.uint64)
+    return (doc << np.uint64(32)) | checks[at]
 
 
 def _floor_radius(floor: float) -> int:
