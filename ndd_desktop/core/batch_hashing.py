@@ -1,4 +1,5 @@
-"""32-bit shingle and q-gram values of many texts in one pass (qgram, minhash).
+"""32-bit shingle and q-gram values of many texts in one pass (qgram, minhash), and the
+tokens of many texts found and keyed in their UTF-8 bytes (``word_spans``; hybrid too).
 
 MinHash only needs each distinct shingle of a document to become one well-mixed 32-bit
 number (collisions of 32-bit values cost ~2^-32 per pair of shingles). The values below

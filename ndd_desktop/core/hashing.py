@@ -1,6 +1,6 @@
 """Vectorised hashing of character n-grams and word shingles: 64-bit hashes of one text
-(bottomk, hybrid, fingerprint). The 32-bit values of many texts at once (qgram, minhash)
-are in :mod:`core.batch_hashing`, which builds on the token hashing here.
+(bottomk, fingerprint, the passages; hybrid shingles its batches' token keys here). The
+32-bit values of many texts at once (qgram, minhash) are in :mod:`core.batch_hashing`.
 
 No Python loop runs per n-gram or per shingle: the text becomes an array of code points,
 and each n-gram's hash is built with n vectorised passes. Word tokens are hashed by
@@ -183,10 +183,3 @@ def shingles_of_token_hashes(toks: np.ndarray, w: int, seed: int = 0) -> np.ndar
         return np.empty(0, dtype=np.uint64)
     n = min(w, toks.shape[0])
     return mix64(combine_windows(toks, n) + np.uint64(w), seed + 2)
-
-
-def shingle_hashes_of_tokens(token_list: list[str], w: int, seed: int = 0) -> np.ndarray:
-    """64-bit hashes of the w-shingles of an explicit token list (used after correction)."""
-    if not token_list:
-        return np.empty(0, dtype=np.uint64)
-    return hash_word_shingles(" ".join(token_list), w, seed)
