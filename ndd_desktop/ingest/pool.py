@@ -14,7 +14,9 @@ writes which file of its chunk it is on, and since when, into a small shared arr
 worker that overruns ``Limits.timeout_s`` on one file is killed and replaced and that file
 gets "timed out after N s", and a worker that dies (segfault, out-of-memory kill) is
 replaced and the file in hand gets "extractor crashed". The chunk's other files are
-tried again, each alone, so a failure never takes down more than its own file. Results
+tried again, each alone, so a failure never takes down more than its own file. A worker
+that dies before it begins any file blames none (its chunk is tried again), and
+``STARTUP_DEATHS`` of those in a row stop the work (:class:`WorkersCannotStart`). Results
 stream back as chunks finish.
 
 Workers start with the ``forkserver`` method on Linux (safe when the parent runs
@@ -46,6 +48,14 @@ CHUNK_SECONDS = 0.25
 CHUNK_FILES = 256
 #: nor more bytes on disk than this (a single larger file goes alone).
 CHUNK_BYTES = 16 * 1024 * 1024
+#: Workers in a row that may die before they start on a file before the pool stops.
+STARTUP_DEATHS = 3
+
+
+class WorkersCannotStart(RuntimeError):
+    """The worker processes die before they read a file, one after the other (a broken
+    installation, a missing library, a program that starts them without the
+    ``if __name__ == "__main__"`` guard): no file is to blame, so the work stops."""
 
 
 def default_workers() -> int:
@@ -148,6 +158,12 @@ class _Worker:
         self.wanted = extractor  # the one its next chunk is to be read with
         self.chunk: list[FileEntry] | None = None
         self.sent = 0.0
+        self.results = 0  # chunks it has sent back
+
+    def started_a_file(self) -> bool:
+        """Whether it has begun a file since it was handed its chunk (it writes the time
+        it starts each file over the time of the hand-over), or sent a chunk back before."""
+        return self.results > 0 or self.where[1] != self.sent
 
     def hand(self, chunk: list[FileEntry]) -> None:
         """Give the worker a chunk (its position starts at the first file, now), to be read
@@ -174,6 +190,7 @@ class _Pool:
         self.workers: list[_Worker] = []
         self.retry: deque[FileEntry] = deque()  # files of a failed chunk, to try one by one
         self.per_file = None  # seconds per file seen so far (None: nothing seen yet)
+        self.startup_deaths = 0  # workers in a row that died before they began a file
 
     def has_idle(self) -> bool:
         return len(self.workers) < self.size or any(w.chunk is None for w in self.workers)
@@ -205,6 +222,8 @@ class _Pool:
             worker.wanted = self.extractor
             worker.hand(chunk)
         except OSError:  # the worker died while idle: its pipe is gone
+            if not worker.results:
+                self._died_at_start(worker.process.exitcode)
             self._replace(worker)
             self.submit(chunk)
 
@@ -222,6 +241,8 @@ class _Pool:
                 result = self._receive(worker)
                 if result is not None:
                     worker.chunk = None
+                    worker.results += 1
+                    self.startup_deaths = 0
                     self._learn(len(chunk), now - worker.sent)
                     yield from result
                     continue
@@ -242,6 +263,12 @@ class _Pool:
         blames no file until it is a chunk of one)."""
         chunk = worker.chunk or []
         pos, _ = worker.in_hand()
+        if not worker.started_a_file():  # it died (or hung) before any file: none is to blame
+            code = worker.process.exitcode
+            self._replace(worker)
+            self._died_at_start(code)
+            self.retry.extend(chunk)
+            return
         self._replace(worker)
         if len(chunk) == 1:
             pos = 0
@@ -250,6 +277,17 @@ class _Pool:
                 yield [problem(entry, STATUS_ERROR, reason)]
             else:
                 self.retry.append(entry)
+
+    def _died_at_start(self, code: int | None) -> None:
+        """Count a worker that died before it began a file; STARTUP_DEATHS in a row stop
+        the work (WorkersCannotStart) instead of failing every file one by one."""
+        self.startup_deaths += 1
+        if self.startup_deaths >= STARTUP_DEATHS:
+            raise WorkersCannotStart(
+                f"the extraction worker processes stop before they read a file{_exit(code)}, "
+                f"{self.startup_deaths} in a row: no file was read or blamed. With no extra "
+                "processes (workers 0) the files are read in this process, where the cause "
+                "shows as an error")
 
     def _receive(self, worker: _Worker) -> list[list[ExtractedDocument]] | None:
         try:

@@ -21,6 +21,7 @@ from ..ingest.document import ExtractedDocument, free_numbered_name
 from ..ingest.options import ExtractOptions
 from ..store import DocumentInfo, DocWrite, Store
 from .cancel import CancelToken
+from .config import ScanStopped
 from .plan import ScanPlan
 from .progress import ProgressMeter
 from ..store.text_codec import TRAIN_MAX_BYTES, TRAIN_MAX_TEXTS
@@ -125,16 +126,19 @@ class ExtractStage:
     def _read(self, extractor: SketchingExtractor, limits, workers: int | None):
         """The documents of the planned files, file by file, from this machine's process pool."""
         from ..ingest.extract import likely_readers
-        from ..ingest.pool import extract_many  # the pool starts processes: import on use
+        from ..ingest.pool import WorkersCannotStart, extract_many  # the pool starts processes: import on use
 
         # a rescan's few files name their formats: its workers' server imports those
         # readers only (a first scan started the server with all of them, beside its walk)
         readers = likely_readers(e.relpath for e in self.plan.to_extract)
         # the helpers start as soon as the workers' server runs (it holds their modules),
         # so that they have loaded by the time a short extraction ends
-        return extract_many(self.plan.to_extract, limits, workers=workers, cancel=self.cancel, extractor=extractor,
-                            refresh=lambda: self._extractor, readers=readers,
-                            started=lambda: self._start_helpers(workers) if self.helpers is None else None)
+        try:
+            yield from extract_many(self.plan.to_extract, limits, workers=workers, cancel=self.cancel,
+                                    extractor=extractor, refresh=lambda: self._extractor, readers=readers,
+                                    started=lambda: self._start_helpers(workers) if self.helpers is None else None)
+        except WorkersCannotStart as exc:  # what was read is kept; the message says what to try
+            raise ScanStopped(str(exc)) from exc
 
     def _start_helpers(self, workers: int | None) -> None:
         """Start the verification's helper processes (not with ``workers=0``: everything then

@@ -25,3 +25,15 @@ def slow(entry, limits):
     """Extract after a short pause, so several files are in flight at once."""
     time.sleep(0.2)
     return extract_entry(entry, limits)
+
+
+def _exit_at_once(code: int) -> None:
+    os._exit(code)
+
+
+class DiesOnArrival:
+    """An extractor whose worker process dies as it receives it, before any file (its
+    unpickling exits the process): a worker that cannot start."""
+
+    def __reduce__(self):
+        return _exit_at_once, (5,)

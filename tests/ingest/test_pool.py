@@ -62,6 +62,25 @@ def test_crashing_worker_is_replaced(tmp_path):
     assert all(docs[n].status == "ok" for n in ("a.txt", "b.txt", "c.txt", "d.txt"))
 
 
+def test_workers_that_die_before_any_file_stop_the_work_and_blame_no_file(tmp_path):
+    """Workers that exit as they start (here: the extractor they are handed exits the
+    process as it arrives) would otherwise fail every file one by one as "crashed"; after
+    STARTUP_DEATHS of them in a row the pool stops with WorkersCannotStart, which names
+    the exit code, and no file has come back."""
+    import pytest
+
+    from ndd_desktop.ingest.pool import STARTUP_DEATHS, WorkersCannotStart
+
+    entries = make_files(tmp_path, [f"f{i}.txt" for i in range(20)])
+    came_back = []
+    start = time.monotonic()
+    with pytest.raises(WorkersCannotStart, match=r"before they read a file \(exit code 5\), 3 in a row"):
+        for docs in extract_many(entries, Limits(), workers=2, extractor=ingest_hooks.DiesOnArrival()):
+            came_back.extend(docs)
+    assert STARTUP_DEATHS == 3 and came_back == []
+    assert time.monotonic() - start < 30
+
+
 def test_work_in_flight_is_bounded(tmp_path):
     entries = make_files(tmp_path, [f"f{i}.txt" for i in range(20)])
     pulled = []

@@ -226,3 +226,25 @@ def test_the_memory_figures_are_the_systems():
     assert guard.limit == int(total * memory_guard.LIMIT_SHARE)
     guard()  # well below the limit: nothing happens
     del held
+
+
+def test_a_scan_whose_workers_cannot_start_stops_with_a_clear_message(tmp_path, monkeypatch):
+    """Workers that die before reading any file stop the scan (ScanStopped, as the window
+    and `ndd scan` report it) instead of failing every file as crashed; nothing is blamed
+    or recorded as failed."""
+    import pytest
+    from pipehelp import DiesOnArrival, make_corpus
+
+    from ndd_desktop.pipeline import ScanConfig, ScanJob, ScanStopped
+    from ndd_desktop.pipeline import extract_stage
+    from ndd_desktop.store import Root, Store
+
+    make_corpus(tmp_path / "docs", n=8)
+    monkeypatch.setattr(extract_stage, "SketchingExtractor", DiesOnArrival)
+    failed = []
+    with Store.open(tmp_path / "c.ndd") as store:
+        job = ScanJob(store, ScanConfig(roots=[Root(str(tmp_path / "docs"))], method="minhash", workers=2),
+                      on_error=failed.append)
+        with pytest.raises(ScanStopped, match=r"stop before they read a file \(exit code 5\)"):
+            job.run()
+        assert failed == [] and store.documents.count(status=None) == 0
