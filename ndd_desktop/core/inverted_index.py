@@ -62,6 +62,10 @@ PREFIX_MODE_BUDGET = 100_000_000
 PREFIX_OVERRUN = 1.5
 #: Documents sampled to estimate the cost of the exact joins of a larger collection.
 SAMPLE_DOCS = 1500
+#: A first, smaller sample, and how far beyond the budget its estimate must lie to decide
+#: alone (see _exact_joins_too_costly).
+QUICK_SAMPLE_DOCS = 150
+QUICK_MARGIN = 100.0
 #: Candidates of sketches at most this long are verified by sorting row pairs together.
 PADDED_VERIFY_MAX = 512
 _EPS = 1e-9
@@ -228,20 +232,36 @@ def _exact_joins_too_costly(sketches: Sequence[np.ndarray], floor: float) -> boo
     """Whether both prefix mode (over PREFIX_MODE_BUDGET) and dense mode (over its time
     budget) would be too costly, estimated on a sample of documents, so that the feature
     index of the whole collection need not be built. Posting lists grow with N, so the
-    pairs the prefixes emit grow with N^2, and the document frequencies with N."""
+    pairs the prefixes emit grow with N^2, and the document frequencies with N.
+
+    Where dense mode is out of reach, a sample of QUICK_SAMPLE_DOCS decides first when its
+    estimate lies beyond the budget by QUICK_MARGIN or more (20,000 q-gram sets: some
+    800,000 times the budget on 150 documents as on 1,500, in 0.03 s instead of 0.3-0.6 s);
+    any nearer estimate is taken again on SAMPLE_DOCS."""
     n = len(sketches)
-    sample = SAMPLE_DOCS
-    if n <= sample:
+    if n <= SAMPLE_DOCS:
         return False
-    pick = np.random.default_rng(0).choice(n, sample, replace=False)
-    sub = FeatureIndex([sketches[k] for k in pick])
+    if n > dense_join.DENSE_MAX_DOCS:
+        quick, _ = _sampled_prefix_work(sketches, floor, QUICK_SAMPLE_DOCS)
+        if quick > PREFIX_MODE_BUDGET * QUICK_MARGIN:
+            return True
+    work, sub = _sampled_prefix_work(sketches, floor, SAMPLE_DOCS)
     if n <= dense_join.DENSE_MAX_DOCS:
         max_len = int(sketch_sizes(sketches).max())
-        plan = dense_join.plan(sub.df * (n / sample), n, max_len)
+        plan = dense_join.plan(sub.df * (n / SAMPLE_DOCS), n, max_len)
         if plan is not None and plan.seconds <= dense_join.DENSE_MAX_SECONDS:
             return False
+    return work > PREFIX_MODE_BUDGET
+
+
+def _sampled_prefix_work(sketches: Sequence[np.ndarray], floor: float, sample: int) -> tuple[float, FeatureIndex]:
+    """(the prefix join's pairs times the mean sketch length, estimated for the whole
+    collection from ``sample`` documents drawn with a fixed seed; the sample's index)."""
+    n = len(sketches)
+    pick = np.random.default_rng(0).choice(n, sample, replace=False)
+    sub = FeatureIndex([sketches[k] for k in pick])
     cost = _prefix_cost(sub, floor) * (n / sample) ** 2
-    return cost * max(float(sub.lengths.mean()), 1.0) > PREFIX_MODE_BUDGET
+    return cost * max(float(sub.lengths.mean()), 1.0), sub
 
 
 def least_jaccard(score: float) -> float:

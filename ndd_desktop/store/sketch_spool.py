@@ -42,6 +42,25 @@ class SketchSpool(MutableMapping):
             self._end += len(blob)
             self._unflushed = True
 
+    def update(self, items=(), /, **kwargs) -> None:
+        """Add many sketches with one write (a batch's sketches lie together in the file;
+        one write a sketch cost a system call each, 0.7 s for qgram's 20,000)."""
+        pairs = list(items.items() if hasattr(items, "items") else items)
+        if kwargs:
+            raise TypeError("SketchSpool keys are document ids")
+        if not pairs:
+            return
+        blobs = [blob for _, blob in pairs]
+        with self._lock:
+            self._file.seek(self._end)
+            self._file.write(b"".join(blobs))
+            at = self._end
+            for (doc_id, _), blob in zip(pairs, blobs):
+                self._where[int(doc_id)] = at << 32 | len(blob)
+                at += len(blob)
+            self._end = at
+            self._unflushed = True
+
     def __getitem__(self, doc_id: int) -> bytes:
         at = self._where[doc_id]
         return self.read(at >> 32, at & 0xFFFFFFFF)

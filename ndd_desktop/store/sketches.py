@@ -138,9 +138,7 @@ class Sketches:
         (what a scan makes beside its sketches and does not store: the word sketches of
         ``pipeline.completion``). A document whose content changes loses what was held."""
         if items:
-            spool = self._db._carry("held", name)
-            for doc_id, blob in items:
-                spool[int(doc_id)] = blob
+            self._db._carry("held", name).update(items)
 
     def take_held(self, name: str) -> SketchSpool | None:
         """What :meth:`hold` kept under ``name`` (the caller closes it), or None."""

@@ -361,3 +361,26 @@ def test_screening_keeps_what_the_estimate_on_the_signatures_says():
     got_i, got_j = screen_candidates(sets, i, j, jac)
     assert got_i.tolist() == i[keep].tolist() and got_j.tolist() == j[keep].tolist()
     assert 0 < keep.sum() < 400
+
+
+def test_a_collection_far_over_budget_is_sent_to_the_bands_on_a_small_sample(monkeypatch):
+    """Beyond dense mode's reach, 150 documents decide when their estimate lies 100 times
+    over the budget (4,200 sets of 300 drawn from 1,000 values: every prefix is common); a sparse
+    collection, far under it, is still estimated on the full sample, and both decisions are
+    the full sample's."""
+    samples = []
+    real = ii._sampled_prefix_work
+
+    def spy(sketches, floor, sample):
+        samples.append(sample)
+        return real(sketches, floor, sample)
+
+    monkeypatch.setattr(ii, "_sampled_prefix_work", spy)
+    rng = np.random.default_rng(15)
+    n = dj.DENSE_MAX_DOCS + 104
+    dense = [np.unique(rng.integers(0, 1000, 300)).astype(np.uint64) for _ in range(n)]
+    assert ii._exact_joins_too_costly(dense, 0.3) and samples == [ii.QUICK_SAMPLE_DOCS]
+    assert real(dense, 0.3, ii.SAMPLE_DOCS)[0] > ii.PREFIX_MODE_BUDGET
+    samples.clear()
+    sparse = [np.arange(60, dtype=np.uint64) + np.uint64(60 * k) for k in range(n)]
+    assert not ii._exact_joins_too_costly(sparse, 0.3) and samples == [ii.QUICK_SAMPLE_DOCS, ii.SAMPLE_DOCS]

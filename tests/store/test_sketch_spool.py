@@ -35,6 +35,21 @@ def test_a_spool_is_a_mapping_of_bytes():
     assert len(spool) == 0
 
 
+def test_a_batch_added_at_once_reads_as_one_added_by_one():
+    """update() writes a batch with one write; each sketch reads back, a later batch
+    replaces an earlier document's bytes, and the batch lies in the file end to end."""
+    spool = SketchSpool()
+    spool[9] = b"first"
+    spool.update([(1, b"aa"), (2, b""), (3, b"cccc")])
+    spool.update({3: b"replaced", 4: b"dd"})
+    assert dict(spool) == {9: b"first", 1: b"aa", 2: b"", 3: b"replaced", 4: b"dd"}
+    assert spool.location(1) == (5, 2) and spool.location(2) == (7, 0) and spool.location(4)[0] == spool.location(3)[0] + 8
+    spool.update([])
+    with pytest.raises(TypeError):
+        spool.update(x=b"not a document id")
+    spool.close()
+
+
 @pytest.mark.parametrize("order", [None, [4, 0, 3, 1, 2, 5]])
 def test_spooled_sketches_read_as_the_list_does(order):
     rng = np.random.default_rng(1)
