@@ -384,3 +384,33 @@ def test_a_collection_far_over_budget_is_sent_to_the_bands_on_a_small_sample(mon
     samples.clear()
     sparse = [np.arange(60, dtype=np.uint64) + np.uint64(60 * k) for k in range(n)]
     assert not ii._exact_joins_too_costly(sparse, 0.3) and samples == [ii.QUICK_SAMPLE_DOCS, ii.SAMPLE_DOCS]
+
+
+@pytest.mark.parametrize("jaccard", [0.3, 0.5384615384615384, 0.8])
+def test_every_band_design_finds_the_design_similarity_with_the_fewest_groups(jaccard):
+    from ndd_desktop.core.set_lsh import band_designs
+
+    designs = band_designs(jaccard, 16, 512)
+    assert designs and [r for _, r in designs] == sorted({r for _, r in designs})
+    for groups, r in designs:
+        assert groups * r <= 16
+        assert 1.0 - (1.0 - jaccard**r) ** (groups * 512) >= 0.995
+        assert groups == 1 or 1.0 - (1.0 - jaccard**r) ** ((groups - 1) * 512) < 0.995
+    if jaccard == 0.5384615384615384:  # qgram's design: 7 values in one group, or 8 in two
+        assert designs[-2:] == [(1, 7), (2, 8)]
+
+
+def test_the_band_design_weighs_rounds_against_chance_candidates():
+    """Unrelated random sets (no chance similarity) take the banding of one value less a
+    band in one group (7 rounds instead of 16); sets whose unrelated pairs share a third of
+    their values keep the most selective banding, whose chance candidates are fewer."""
+    from ndd_desktop.core.set_lsh import band_design
+
+    rng = np.random.default_rng(16)
+    design_j = ii.least_jaccard(0.7)
+    unrelated = [np.unique(rng.integers(0, 2**32, 600, dtype=np.uint64).astype(np.uint32)) for _ in range(3000)]
+    lens = np.array([s.shape[0] for s in unrelated])
+    assert band_design(unrelated, lens, np.arange(3000), design_j, 16, 512) == (1, 7)
+    alike = [np.unique(rng.choice(1200, 600, replace=False)).astype(np.uint32) for _ in range(3000)]
+    lens = np.array([s.shape[0] for s in alike])
+    assert band_design(alike, lens, np.arange(3000), design_j, 16, 512) == (2, 8)
