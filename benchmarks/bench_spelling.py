@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import time
 
-from ndd_desktop.core.spelling import SpellingCorrector, wordfreq_dictionary
+from ndd_desktop.core.spelling import SpellingCorrector
+from ndd_desktop.core.vocabulary import wordfreq_dictionary
 
 
 def main() -> None:

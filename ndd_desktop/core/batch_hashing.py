@@ -179,18 +179,31 @@ def _token_keys(raw: bytes, starts: np.ndarray, lengths: np.ndarray) -> np.ndarr
 @dataclass(frozen=True)
 class WordSpans:
     """Where the tokens of many texts lie in their UTF-8 bytes joined by single spaces:
-    token t is ``raw[starts[t] : starts[t] + lengths[t]]``; text k's tokens are
-    ``first[k] : first[k] + counts[k]``."""
+    token t is ``raw[starts[t] : starts[t] + lengths[t]]``; text k starts at byte
+    ``text_starts[k]`` and its tokens are ``first[k] : first[k] + counts[k]``."""
 
     raw: bytes
     starts: np.ndarray
     lengths: np.ndarray
     first: np.ndarray
     counts: np.ndarray
+    text_starts: np.ndarray
 
     def keys(self) -> np.ndarray:
         """64-bit keys of the tokens (see :func:`word_token_keys`)."""
         return _mix_inplace(_token_keys(self.raw, self.starts, self.lengths))
+
+    def whole_tokens(self) -> tuple[np.ndarray, np.ndarray]:
+        """(which texts are one token and nothing else, that token's key; 0 for the others)."""
+        ends = np.append(self.text_starts[1:] - 1, len(self.raw))
+        one = np.flatnonzero(self.counts == 1)
+        tok = self.first[one]
+        whole = np.zeros(self.counts.shape[0], dtype=bool)
+        whole[one] = (self.starts[tok] == self.text_starts[one]) & (self.starts[tok] + self.lengths[tok] == ends[one])
+        keys = np.zeros(self.counts.shape[0], dtype=np.uint64)
+        if whole.any():
+            keys[whole] = self.keys()[self.first[whole]]
+        return whole, keys
 
     def words(self, which: np.ndarray) -> list[str]:
         """The tokens at the indices ``which``, as text."""
@@ -221,7 +234,7 @@ def word_spans(texts: Sequence[str]) -> WordSpans:
         np.cumsum(lengths[:-1] + 1, out=text_starts[1:])
     first_tok = np.searchsorted(tok_starts, text_starts)
     ntok = np.diff(np.append(first_tok, tok_starts.shape[0]))
-    return WordSpans(raw, tok_starts, tok_lens, first_tok, ntok)
+    return WordSpans(raw, tok_starts, tok_lens, first_tok, ntok, text_starts)
 
 
 def word_token_keys(texts: Sequence[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -5,7 +5,7 @@ The approach follows source document 003 (hybrid typo-tolerant shingling): lette
 repeated more than twice become two ("Gooood" -> "Good"); an unknown word becomes the
 dictionary word with the highest Jaro similarity if that is at least a threshold (0.8 in
 the source), ties going to the more frequent word. The dictionary and the frequencies come
-from the ``wordfreq`` package (its packaged data, no file of ours), or are injected.
+from the ``wordfreq`` package (:mod:`core.vocabulary`), or are injected.
 
 Speed: each distinct word is corrected once (a per-corrector cache); unknown words are
 taken in batches of one length; candidates are limited to the lengths that can reach the
@@ -18,34 +18,20 @@ the threshold, so the result equals a scan of the whole dictionary with jellyfis
 from __future__ import annotations
 
 import functools
-import heapq
 import math
 import re
-import sys
 import unicodedata
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 from rapidfuzz import process
 from rapidfuzz.distance import Jaro
 
-from . import disk_cache
-from .normalize import normalize, tokens
-
-#: Languages offered for the dictionary (all have wordfreq word lists). Languages written
-#: without spaces (zh, ja) and Korean Hangul (ko) are split into characters by
-#: core.normalize, so nothing there is long enough to be corrected.
-LANGUAGES = (
-    "ar", "bg", "bn", "ca", "cs", "da", "de", "el", "en", "es", "fa", "fi", "fil", "fr",
-    "he", "hi", "hu", "id", "is", "it", "ja", "ko", "lt", "lv", "mk", "ms", "nb", "nl",
-    "pl", "pt", "ro", "ru", "sh", "sk", "sl", "sv", "ta", "tr", "uk", "ur", "vi", "zh",
-)  # fmt: skip
+from .normalize import tokens
+from .vocabulary import MAX_WORD_LEN, Vocabulary, letter_profile, wordfreq_vocabulary
 
 _REPEATS = re.compile(r"(.)\1\1+", re.DOTALL)  # any run of 3+; letters are checked on a hit
 _EPS = 1e-9
-_MAX_LEN = 32  # longest word corrected or kept in the dictionary
 _CACHE_LIMIT = 1_000_000  # unknown words remembered per corrector before starting afresh
 _BATCH = 512  # words of one length corrected together
 _FILTER_CELLS = 1 << 21  # (words x dictionary rows) per filter step
@@ -115,25 +101,9 @@ def jaro_length_bounds(length: int, threshold: float) -> tuple[int, int]:
 def is_correctable(word: str, min_length: int = 3) -> bool:
     """Whether a word is a candidate for correction: long enough and letters only
     (combining marks allowed), so numbers and codes like "a4" are left alone."""
-    if not min_length <= len(word) <= _MAX_LEN:
+    if not min_length <= len(word) <= MAX_WORD_LEN:
         return False
     return all(unicodedata.category(ch)[0] in "LM" for ch in word)
-
-
-def _letter_profile(word: str) -> tuple[int, int, int]:
-    """Bit-sliced character counts, characters bucketed by code point mod 32 (a-z get
-    distinct buckets): buckets seen at least once, at least twice, and the excess."""
-    counts: dict[int, int] = {}
-    for ch in word:
-        b = ord(ch) & 31
-        counts[b] = counts.get(b, 0) + 1
-    once = twice = excess = 0
-    for b, c in counts.items():
-        once |= 1 << b
-        if c >= 2:
-            twice |= 1 << b
-            excess += c - 2
-    return once, twice, min(excess, 255)
 
 
 def jaro_similarity(s1: str, s2: str) -> float:
@@ -141,54 +111,6 @@ def jaro_similarity(s1: str, s2: str) -> float:
     positions, half the out-of-order matches are transpositions; see :func:`jaro_formula`),
     computed by rapidfuzz; equal to ``jellyfish.jaro_similarity``."""
     return float(Jaro.similarity(s1, s2))
-
-
-@dataclass(frozen=True)
-class Vocabulary:
-    """A corrector's dictionary as arrays: the words (at most 32 characters) sorted by
-    length, then by falling frequency, then alphabetically; their frequencies; and each
-    word's letter profile (:func:`_letter_profile`: buckets held once, twice, and the excess)."""
-
-    words: list[str]
-    freqs: np.ndarray
-    once: np.ndarray
-    twice: np.ndarray
-    excess: np.ndarray
-
-    @classmethod
-    def build(cls, words: Mapping[str, float]) -> Vocabulary:
-        """From {word: frequency} (any positive scale; only the order of frequencies matters)."""
-        frequency = {w: float(f) for w, f in words.items() if 0 < len(w) <= _MAX_LEN}
-        ordered = sorted(frequency, key=lambda w: (len(w), -frequency[w], w))
-        count = len(ordered)
-        profiles = [_letter_profile(w) for w in ordered]
-        return cls(
-            ordered,
-            np.fromiter((frequency[w] for w in ordered), dtype=np.float64, count=count),
-            np.fromiter((p[0] for p in profiles), dtype=np.uint32, count=count),
-            np.fromiter((p[1] for p in profiles), dtype=np.uint32, count=count),
-            np.fromiter((p[2] for p in profiles), dtype=np.uint8, count=count),
-        )
-
-    def arrays(self) -> dict[str, np.ndarray]:
-        """The vocabulary as plain arrays (the words one UTF-8 run, separated by newlines)."""
-        joined = "\n".join(self.words).encode("utf-8", "surrogatepass")
-        return {"words": np.frombuffer(joined, dtype=np.uint8), "freqs": self.freqs,
-                "once": self.once, "twice": self.twice, "excess": self.excess}
-
-    @classmethod
-    def from_arrays(cls, a: Mapping[str, np.ndarray]) -> Vocabulary | None:
-        """The vocabulary :meth:`arrays` gave, or None when the arrays do not fit together."""
-        try:
-            raw = a["words"].tobytes()
-            words = raw.decode("utf-8", "surrogatepass").split("\n") if raw else []
-            parts = (a["freqs"].astype(np.float64, copy=False), a["once"].astype(np.uint32, copy=False),
-                     a["twice"].astype(np.uint32, copy=False), a["excess"].astype(np.uint8, copy=False))
-        except (KeyError, UnicodeDecodeError, ValueError):
-            return None
-        if any(p.ndim != 1 or p.shape[0] != len(words) for p in parts):
-            return None
-        return cls(words, *parts)
 
 
 class SpellingCorrector:
@@ -250,7 +172,7 @@ class SpellingCorrector:
         start, stop = (int(x) for x in np.searchsorted(self._lengths, [lo, hi + 1]))
         if start >= stop:
             return
-        profiles = [_letter_profile(w) for w in words]
+        profiles = [letter_profile(w) for w in words]
         q_once = np.array([p[0] for p in profiles], dtype=np.uint32)[:, None]
         q_twice = np.array([p[1] for p in profiles], dtype=np.uint32)[:, None]
         q_excess = np.array([p[2] for p in profiles], dtype=np.uint8)[:, None]
@@ -268,7 +190,7 @@ class SpellingCorrector:
     def candidates(self, word: str) -> list[str]:
         """Dictionary words that might reach the threshold (a superset of those that do):
         within :func:`jaro_length_bounds` and with enough characters in common."""
-        if not word or len(word) > _MAX_LEN:
+        if not word or len(word) > MAX_WORD_LEN:
             return []
         return [self._words[r] for _, rows in self._candidate_pairs([word]) for r in rows.tolist()]
 
@@ -279,7 +201,7 @@ class SpellingCorrector:
         out: dict[str, tuple[str, float]] = {}
         by_length: dict[int, list[str]] = {}
         for w in dict.fromkeys(words):
-            if 0 < len(w) <= _MAX_LEN:
+            if 0 < len(w) <= MAX_WORD_LEN:
                 by_length.setdefault(len(w), []).append(w)
         for _, group in sorted(by_length.items()):
             for g0 in range(0, len(group), _BATCH):
@@ -352,72 +274,6 @@ class SpellingCorrector:
     def correct_text(self, text: str) -> list[str]:
         """Tokens of a normalised text after collapsing repeats and correcting words."""
         return self.correct_tokens(tokens(collapse_repeats(text)))
-
-
-@functools.lru_cache(maxsize=8)
-def wordfreq_dictionary(language: str = "en", size: int = 50000) -> dict[str, float]:
-    """The ``size`` most frequent words of ``language`` from wordfreq, normalised and split
-    as core.normalize splits text ("don't" adds "don"; combining marks stay in their words,
-    so Hindi "नहीं" stays whole), word -> frequency."""
-    import wordfreq  # imported here: loading its data takes a noticeable moment
-
-    if language not in LANGUAGES:
-        raise ValueError(f"language: {language!r} is not one of {', '.join(LANGUAGES)}")
-    freqs = wordfreq.get_frequency_dict(language, wordlist="best")
-    top = heapq.nlargest(int(size), freqs.items(), key=lambda kv: (kv[1], kv[0]))
-    out: dict[str, float] = {}
-    for entry, freq in top:
-        for tok in tokens(normalize(entry)):
-            if freq > out.get(tok, -1.0):
-                out[tok] = freq
-    return out
-
-
-def wordfreq_vocabulary(language: str = "en", size: int = 50000) -> Vocabulary:
-    """:func:`wordfreq_dictionary` as a :class:`Vocabulary`, kept in the user's cache
-    folder (``core.disk_cache``) after its first use: reading and normalising wordfreq's
-    list and profiling its words take about a second in every process that corrects words
-    (each extraction worker and verification helper of a hybrid scan), loading the saved
-    arrays a few milliseconds. The file's stamp names wordfreq's list file and the code
-    that derives the vocabulary from it, so either changing makes it again."""
-    if language not in LANGUAGES:
-        raise ValueError(f"language: {language!r} is not one of {', '.join(LANGUAGES)}")
-    name, stamp = f"vocabulary-{language}-{int(size)}", _vocabulary_stamp(language, int(size))
-    saved = disk_cache.load(name, stamp)
-    vocab = Vocabulary.from_arrays(saved) if saved is not None else None
-    if vocab is None:
-        vocab = Vocabulary.build(wordfreq_dictionary(language, size))
-        disk_cache.save(name, stamp, vocab.arrays())
-    return vocab
-
-
-def _vocabulary_stamp(language: str, size: int) -> str:
-    """What a saved vocabulary was derived from: wordfreq's word list file for the language
-    (its size and time), this module and the normalisation (their source, else the
-    package's version), and the Unicode version of the normalisation's character data."""
-    import importlib.util
-
-    import xxhash
-
-    from .. import __version__
-
-    parts = [f"format 1; {language}; {size}; unicode {unicodedata.unidata_version}; python {sys.version_info[:2]}"]
-    spec = importlib.util.find_spec("wordfreq")
-    data = Path(spec.origin).parent / "data" if spec is not None and spec.origin else None
-    for kind in ("large", "small"):
-        try:
-            st = (data / f"{kind}_{language}.msgpack.gz").stat() if data is not None else None
-        except OSError:
-            st = None
-        if st is not None:
-            parts.append(f"{kind} {st.st_size} {st.st_mtime_ns}")
-    here = Path(__file__).parent
-    for module in ("spelling.py", "normalize.py", "code_point_classes.py"):
-        try:
-            parts.append(xxhash.xxh64_hexdigest((here / module).read_bytes()))
-        except OSError:
-            parts.append(f"{module} {__version__}")
-    return "; ".join(parts)
 
 
 @functools.lru_cache(maxsize=8)

@@ -35,19 +35,14 @@ class SketchSpool(MutableMapping):
         self._lock = threading.Lock()
 
     def __setitem__(self, doc_id: int, blob: bytes) -> None:
-        with self._lock:
-            self._file.seek(self._end)
-            self._file.write(blob)
-            self._where[int(doc_id)] = self._end << 32 | len(blob)
-            self._end += len(blob)
-            self._unflushed = True
+        self.update(((doc_id, blob),))
 
     def update(self, items=(), /, **kwargs) -> None:
         """Add many sketches with one write (a batch's sketches lie together in the file;
         one write a sketch cost a system call each, 0.7 s for qgram's 20,000)."""
-        pairs = list(items.items() if hasattr(items, "items") else items)
         if kwargs:
             raise TypeError("SketchSpool keys are document ids")
+        pairs = list(items.items() if hasattr(items, "items") else items)
         if not pairs:
             return
         blobs = [blob for _, blob in pairs]

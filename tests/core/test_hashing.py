@@ -212,3 +212,16 @@ def test_qgram_keys_of_wide_characters_are_their_polynomial_hash():
             with np.errstate(over="ignore"):
                 h = (window[0] * hashing.POLY_BASE + window[1]) * hashing.POLY_BASE + window[2] + np.uint64(3)
             assert keys[k] == batch_hashing._mix_inplace(np.array([h]))[0]
+
+
+def test_whole_tokens_are_the_texts_that_are_one_token_and_nothing_else():
+    """A text that is exactly one token gets that token's key (the key the same token has
+    inside any other text); a text of two tokens, of one token with other characters
+    around it, or of none gets no key."""
+    word_spans, word_token_keys = batch_hashing.word_spans, batch_hashing.word_token_keys
+    texts = ["council", "new-york", "", "naïve", " x", "b2b", "東京", "harbour."]
+    whole, keys = word_spans(texts).whole_tokens()
+    assert whole.tolist() == [True, False, False, True, False, True, False, False]
+    inside = word_token_keys(["the council of naïve b2b"])[0]
+    assert keys[[0, 3, 5]].tolist() == inside[[1, 3, 4]].tolist() and not keys[~whole].any()
+    assert word_spans([]).whole_tokens()[0].shape == (0,)

@@ -14,7 +14,8 @@ from ndd_desktop.core.hashing import hash_word_shingles
 from ndd_desktop.core.methods import get_method, hybrid
 from ndd_desktop.core.methods.hybrid import HybridMethod
 from ndd_desktop.core.normalize import normalize
-from ndd_desktop.core.spelling import SpellingCorrector, wordfreq_dictionary
+from ndd_desktop.core.spelling import SpellingCorrector
+from ndd_desktop.core.vocabulary import wordfreq_dictionary
 
 METHOD = get_method("hybrid")
 PARAMS = METHOD.params()

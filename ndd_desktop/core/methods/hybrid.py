@@ -45,7 +45,6 @@ from ..method import MEASURES
 from ..params import ignore_param, param
 from ..set_overlap_method import SetOverlapMethod
 from ..spelling import (
-    LANGUAGES,
     SpellingCorrector,
     collapse_repeats,
     collapse_repeats_many,
@@ -53,6 +52,7 @@ from ..spelling import (
 )
 from ..u64_set import U64Set
 from ..utf8_words import word_tokens
+from ..vocabulary import LANGUAGES
 
 
 @dataclass(frozen=True)
@@ -190,9 +190,8 @@ class HybridMethod(SetOverlapMethod):
             words = spans.words(look)
             fixed = corrector.correct_words(words)
             changed = sorted({c for w, c in fixed.items() if c != w})
-            fixes = word_spans(changed)
-            one = dict(zip(changed, (fixes.counts == 1).tolist()))
-            fix_hash = dict(zip(changed, fixes.keys()[np.minimum(fixes.first, max(len(fixes.starts) - 1, 0))].tolist()))
+            whole, keys = word_spans(changed).whole_tokens()
+            one, fix_hash = dict(zip(changed, whole.tolist())), dict(zip(changed, keys.tolist()))
             new_kept = []
             for i, word in zip(look.tolist(), words):
                 c = fixed[word]
@@ -200,7 +199,7 @@ class HybridMethod(SetOverlapMethod):
                     new_kept.append(int(h[i]))
                 elif one[c]:
                     h[i] = fix_hash[c]
-                else:  # not one token: the corrected words, hashed as a text
+                else:  # not one whole token: the corrected words, hashed as a text
                     redo.add(int(_text_of_token(spans, np.array([i]))[0]))
             kept.add_many(new_kept)
         w = params.w
@@ -243,15 +242,10 @@ class _KeptHashes:
     any typo's."""
 
     def __init__(self, corrector: SpellingCorrector) -> None:
-        words = corrector.unchanged_words()
-        spans = word_spans(words)
-        # words that are one whole token (a dictionary entry is; a word with other
+        # the words that are one whole token (a dictionary entry is; a word with other
         # characters in it would hash as its token only)
-        nbytes = np.fromiter((len(w) if w.isascii() else len(w.encode("utf-8", "surrogatepass")) for w in words),
-                             dtype=np.int64, count=len(words))
-        first = np.minimum(spans.first, max(spans.starts.shape[0] - 1, 0))
-        whole = (spans.counts == 1) & (spans.lengths[first] == nbytes) if len(words) else np.zeros(0, bool)
-        self._hashes = U64Set(spans.keys()[first[whole]] if whole.any() else None)
+        whole, keys = word_spans(corrector.unchanged_words()).whole_tokens()
+        self._hashes = U64Set(keys[whole])
         self._new: list[int] = []
 
     def holds(self, h: np.ndarray) -> np.ndarray:
