@@ -67,6 +67,11 @@ def sorted_runs(tokens: np.ndarray, starts: np.ndarray, counts: np.ndarray,
                         np.asarray(counts, dtype=np.int64), w)
 
 
+def is_loaded() -> bool:
+    """Whether :func:`load` has run in this process."""
+    return _loaded.is_set()
+
+
 def load() -> None:
     """Load the compiled kernel (from numba's cache) now; what the first call would do."""
     with _loading:

@@ -21,6 +21,7 @@ half of the text in common (see docs/quality.md).
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 from typing import Sequence
 
@@ -88,13 +89,10 @@ def share_in(a: Runs, b: Runs) -> float:
         return 0.0
     w = min(RUN, a.words, b.words)
     hit = _member(a.at(w), b.distinct(w))
-    # word i is covered when a matched run starts anywhere in [i - w + 1, i]
-    c = np.zeros(hit.shape[0] + 1, dtype=np.int64)
-    np.cumsum(hit, out=c[1:])
-    i = np.arange(a.words)
-    lo = np.clip(i - w + 1, 0, hit.shape[0])
-    hi = np.minimum(i + 1, hit.shape[0])
-    return float(np.count_nonzero(c[hi] > c[lo])) / a.words
+    # word i is covered when a matched run starts anywhere in [i - w + 1, i]: the full
+    # convolution with w ones counts those runs, one value per word
+    covered = np.convolve(hit.view(np.uint8), np.ones(w, dtype=np.uint8))
+    return float(np.count_nonzero(covered)) / a.words
 
 
 def _member(values: np.ndarray, sorted_pool: np.ndarray) -> np.ndarray:
@@ -105,21 +103,35 @@ def _member(values: np.ndarray, sorted_pool: np.ndarray) -> np.ndarray:
     return sorted_pool[pos] == values
 
 
-def shares(i: np.ndarray, j: np.ndarray, docs: Sequence[Runs]) -> tuple[np.ndarray, np.ndarray]:
+#: Words (both texts of every pair, summed over the pairs) up to which a process that has
+#: not loaded the compiled kernel verifies pair by pair with :func:`share_in` instead:
+#: about 0.2 us a word there, so at most about 0.2 s, where loading the kernel (numba)
+#: costs 0.7-0.8 s. A scan of a few thousand files has a few hundred candidates.
+UNCOMPILED_WORDS = 1_000_000
+
+
+def shares(i: np.ndarray, j: np.ndarray, docs: Sequence[Runs],
+           compiled: bool | None = None) -> tuple[np.ndarray, np.ndarray]:
     """``(share of i in j, share of j in i)`` for every pair of indices into ``docs``.
 
     One compiled call for the whole batch (core.share_kernel); pairs with a text shorter
-    than a run take the slower path of :func:`share_in`.
+    than a run take the slower path of :func:`share_in`. ``compiled``: whether to use the
+    kernel; None chooses :func:`share_in` for every pair when the batch is small
+    (:data:`UNCOMPILED_WORDS`) and the kernel is not loaded in this process yet.
     """
+    words = np.fromiter((d.words for d in docs), dtype=np.int64, count=len(docs))
+    i = np.asarray(i, dtype=np.int64)
+    j = np.asarray(j, dtype=np.int64)
+    if compiled is None:
+        compiled = kernel_loaded() or int(words[i].sum() + words[j].sum()) > UNCOMPILED_WORDS
+    if not compiled:
+        return _shares_one_by_one(i, j, docs)
     from .share_kernel import covered_batch, sorted_runs
 
-    words = np.fromiter((d.words for d in docs), dtype=np.int64, count=len(docs))
     starts = np.zeros(len(docs), dtype=np.int64)
     np.cumsum(words[:-1], out=starts[1:])
     tokens = np.concatenate([d.tokens for d in docs]) if docs else np.empty(0, dtype=np.uint64)
     srt, pos, off = sorted_runs(tokens, starts, words, RUN)
-    i = np.asarray(i, dtype=np.int64)
-    j = np.asarray(j, dtype=np.int64)
     ci, cj = covered_batch(srt, pos, off, i, j, RUN)
     with np.errstate(divide="ignore", invalid="ignore"):
         s_ij = np.where(words[i] > 0, ci / np.maximum(words[i], 1), 0.0)
@@ -129,6 +141,19 @@ def shares(i: np.ndarray, j: np.ndarray, docs: Sequence[Runs]) -> tuple[np.ndarr
         a, b = docs[int(i[k])], docs[int(j[k])]
         s_ij[k], s_ji[k] = share_in(a, b), share_in(b, a)
     return s_ij.astype(np.float64), s_ji.astype(np.float64)
+
+
+def _shares_one_by_one(i: np.ndarray, j: np.ndarray, docs: Sequence[Runs]) -> tuple[np.ndarray, np.ndarray]:
+    s_ij, s_ji = np.empty(i.shape[0], dtype=np.float64), np.empty(i.shape[0], dtype=np.float64)
+    for k, (a, b) in enumerate(zip(i.tolist(), j.tolist())):
+        s_ij[k], s_ji[k] = share_in(docs[a], docs[b]), share_in(docs[b], docs[a])
+    return s_ij, s_ji
+
+
+def kernel_loaded() -> bool:
+    """Whether this process has loaded the compiled kernel (asked without importing numba)."""
+    kernel = sys.modules.get(f"{__package__}.share_kernel")
+    return kernel is not None and kernel.is_loaded()
 
 
 def pair_score(s_ij: np.ndarray, s_ji: np.ndarray, containment: bool = False) -> np.ndarray:

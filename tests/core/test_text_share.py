@@ -83,7 +83,7 @@ def test_the_batch_agrees_with_one_pair_at_a_time():
     texts = [[rng.choice(vocab) for _ in range(rng.randint(0, 60))] for _ in range(30)]
     docs = [runs(t) for t in texts]
     i, j = np.triu_indices(len(docs), 1)
-    s_ij, s_ji = shares(i, j, docs)
+    s_ij, s_ji = shares(i, j, docs, compiled=True)
     for k in range(len(i)):
         assert s_ij[k] == pytest.approx(share_in(docs[i[k]], docs[j[k]]))
         assert s_ji[k] == pytest.approx(share_in(docs[j[k]], docs[i[k]]))
@@ -111,3 +111,32 @@ def test_the_compiled_runs_are_those_of_runs_at_sorted():
         mine, where = srt[off[k] : off[k + 1]], pos[off[k] : off[k + 1]]
         assert np.array_equal(mine, np.sort(at))
         assert np.array_equal(at[where], mine)
+
+
+def test_a_small_batch_is_verified_without_loading_the_compiled_kernel():
+    """A process that has not loaded numba verifies a few pairs with numpy (loading the
+    kernel costs most of a second, more than the pairs); a batch of more words than
+    UNCOMPILED_WORDS, or one asked to, loads it. Run in a fresh process: this one may
+    have loaded the kernel already."""
+    import subprocess
+    import sys
+
+    script = (
+        "import sys\n"
+        "import numpy as np\n"
+        "from ndd_desktop.core import text_share as ts\n"
+        "docs = ts.runs_many(['a b c d e f g h', 'a b c d e f x y', 'p q r s t u'])\n"
+        "i, j = np.array([0, 0]), np.array([1, 2])\n"
+        "small = ts.shares(i, j, docs)\n"
+        "print('numba' in sys.modules, small[0].tolist(), small[1].tolist())\n"
+        "ts.UNCOMPILED_WORDS = 10\n"
+        "big = ts.shares(i, j, docs)\n"
+        "print('numba' in sys.modules, big[0].tolist() == small[0].tolist(), big[1].tolist() == small[1].tolist())\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    first, second = done.stdout.splitlines()
+    # 'a b c d e f' is one text's first six words and the other's: runs of five words
+    # 'a b c d e' and 'b c d e f' cover six of the eight words of each
+    assert first == "False [0.75, 0.0] [0.75, 0.0]"
+    assert second == "True True True"
