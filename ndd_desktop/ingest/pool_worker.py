@@ -80,12 +80,20 @@ def server_preload(own: str, readers: tuple[str, ...] | None = None) -> list[str
     return modules
 
 
+#: The readers a server started before the walk preloads (:func:`prestart`): the formats
+#: are not known yet, and all readers with trafilatura cost the server most of a second
+#: before it forks any worker (the whole of a scan's start on a small folder). The plain
+#: text reader is light; a worker imports any other reader when it meets its format (one
+#: import in every worker at once, instead of all of them in the server before any starts).
+PRESTART_READERS = ("ndd_desktop.ingest.formats.txt",)
+
+
 def prestart(extractor_module: str) -> None:
     """Start the server the workers are forked from now, with what an extractor of
-    ``extractor_module`` preloads (it imports the readers: most of a second), so that it is
-    ready when :func:`extract_many` starts its first worker. Nothing where workers are
-    spawned instead."""
-    ctx = context(None, own=extractor_module)
+    ``extractor_module`` preloads and :data:`PRESTART_READERS`, so that it is ready when
+    :func:`extract_many` starts its first worker. Nothing where workers are spawned
+    instead."""
+    ctx = context(None, own=extractor_module, readers=PRESTART_READERS)
     if ctx.get_start_method() == "forkserver":
         from multiprocessing import forkserver
 

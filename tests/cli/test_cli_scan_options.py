@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+from pathlib import Path
 
 import pytest
 
@@ -119,13 +120,20 @@ def test_a_refused_scan_starts_no_workers_server(tmp_path):
 def test_ndd_scan_starts_the_workers_server_before_it_imports_the_database_layer(tmp_path):
     """``ndd scan`` into a new collection starts the workers' server right after parsing
     its arguments and checking its folders, so the server's imports run beside the
-    command line's own (SQLAlchemy, the commands, the pipeline) instead of after them."""
+    command line's own (SQLAlchemy, the commands, the pipeline) instead of after them.
+    That server preloads the plain text reader only (the formats are not known before the
+    walk): the workers import the PDF and web page readers when they meet such files."""
     import subprocess
     import sys
+
+    sys.path.insert(0, str(Path(__file__).parents[1] / "ingest"))  # the test file builders
+    from ingest_makers import make_pdf
 
     folder = tmp_path / "docs"
     folder.mkdir()
     (folder / "a.txt").write_text("one two three four five six seven", encoding="utf-8")
+    (folder / "b.html").write_text("<html><body><p>web words on a page</p></body></html>", encoding="utf-8")
+    (folder / "c.pdf").write_bytes(make_pdf(["words in a portable document"]))
     script = (
         "import sys\n"
         "import ndd_desktop.ingest.pool_worker as pw\n"
@@ -135,10 +143,11 @@ def test_ndd_scan_starts_the_workers_server_before_it_imports_the_database_layer
         "    real(module)\n"
         "pw.prestart = seen\n"
         "from ndd_desktop.cli import main\n"
-        f"rc = main(['scan', {str(folder)!r}, '--db', {str(tmp_path / 'new.ndd')!r}, '--quiet'])\n"
+        f"rc = main(['scan', {str(folder)!r}, '--db', {str(tmp_path / 'new.ndd')!r}])\n"
         "print('rc', rc)\n"
     )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
     lines = done.stdout.split("\n")
     assert lines[0] == "prestart False False", (done.stdout, done.stderr)
     assert "rc 0" in lines, (done.stdout, done.stderr)
+    assert "3 documents and 0 skipped or failed" in done.stderr, (done.stdout, done.stderr)
