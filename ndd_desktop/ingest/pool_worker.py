@@ -73,6 +73,8 @@ def server_preload(own: str, readers: tuple[str, ...] | None = None) -> list[str
     server already running keeps what it preloaded)."""
     readers = READER_MODULES if readers is None else readers
     modules = ["ndd_desktop.ingest.extract", *readers]
+    if ADDRESS_SPACE_READER not in modules:
+        modules.append(ADDRESS_SPACE_READER)
     if "ndd_desktop.ingest.formats.html" in readers:
         modules.append("trafilatura")
     if own.startswith("ndd_desktop.") and own not in modules:
@@ -80,6 +82,11 @@ def server_preload(own: str, readers: tuple[str, ...] | None = None) -> list[str
     return modules
 
 
+#: Always preloaded, whatever the readers asked for: PDFium reserves address space when it
+#: is loaded (32 GB with pypdfium2 4.x), which a worker's cap (:func:`limit_memory`, counted
+#: from the worker's start) must already hold; loaded later, every PDF of the worker failed
+#: with a MemoryError. It costs the server 0.04 s.
+ADDRESS_SPACE_READER = "ndd_desktop.ingest.formats.pdf"
 #: The readers a server started before the walk preloads (:func:`prestart`): the formats
 #: are not known yet, and all readers with trafilatura cost the server most of a second
 #: before it forks any worker (the whole of a scan's start on a small folder). The plain

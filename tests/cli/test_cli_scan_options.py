@@ -121,8 +121,9 @@ def test_ndd_scan_starts_the_workers_server_before_it_imports_the_database_layer
     """``ndd scan`` into a new collection starts the workers' server right after parsing
     its arguments and checking its folders, so the server's imports run beside the
     command line's own (SQLAlchemy, the commands, the pipeline) instead of after them.
-    That server preloads the plain text reader only (the formats are not known before the
-    walk): the workers import the PDF and web page readers when they meet such files."""
+    That server preloads the plain text and PDF readers only (the formats are not known
+    before the walk): the workers import the web page reader when they meet a page, and
+    read PDFs within their memory cap with the lowest pypdfium2 allowed as well."""
     import subprocess
     import sys
 

@@ -189,15 +189,18 @@ def test_a_pool_for_files_of_known_formats_preloads_their_readers_only():
     for odd in ("box.zip", "mail.eml", "old.tar.gz", "no-extension", "scan.xyz"):
         assert likely_readers(["x.txt", odd]) == READER_MODULES, odd
     lean = server_preload("ndd_desktop.pipeline.worker_sketch", likely_readers(["a.txt"]))
-    assert lean == ["ndd_desktop.ingest.extract", txt, "ndd_desktop.pipeline.worker_sketch"]
+    # the PDF reader always: PDFium's address space must be reserved before a worker's cap
+    assert lean == ["ndd_desktop.ingest.extract", txt, "ndd_desktop.ingest.formats.pdf",
+                    "ndd_desktop.pipeline.worker_sketch"]
     assert "trafilatura" in server_preload("ndd_desktop.pipeline.worker_sketch", likely_readers(["a.html"]))
     assert server_preload("ndd_desktop.pipeline.worker_sketch") == server_preload(
         "ndd_desktop.pipeline.worker_sketch", READER_MODULES)
 
 
 def test_a_reader_the_server_did_not_preload_is_imported_by_the_worker(tmp_path):
-    """Workers forked from a server that preloaded only the text reader still read a PDF
-    and a web page that came along (a fresh process, so its server starts lean)."""
+    """Workers forked from a server that preloaded only the text reader (and the PDF
+    reader, always) still read a web page that came along (a fresh process, so its server
+    starts lean)."""
     import subprocess
     import sys
 
