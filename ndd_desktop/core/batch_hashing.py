@@ -159,17 +159,33 @@ def _ascii_word_spans(raw: bytes) -> tuple[np.ndarray, np.ndarray]:
     return starts, edges[1::2] - starts
 
 
+def _aligned_words(raw: bytes) -> np.ndarray:
+    """``raw`` as little-endian uint64 words, zero-padded by at least one whole word."""
+    return np.frombuffer(raw + bytes(16 - len(raw) % 8), dtype="<u8")
+
+
+def _u64_at(words: np.ndarray, pos: np.ndarray) -> np.ndarray:
+    """The little-endian uint64 at each byte position ``pos`` of the bytes of ``words``
+    (:func:`_aligned_words`), from the two aligned words it straddles: a token's key is read
+    where it starts, without an unaligned word for every byte of the batch (a copy eight
+    times the size of the text)."""
+    q = pos >> 3
+    shift = ((pos & 7) << 3).astype(np.uint64)
+    lo = words[q] >> shift
+    # w << (64 - shift) without a shift by 64 (which numpy leaves to the hardware)
+    hi = (words[q + 1] << np.uint64(1)) << (np.uint64(63) - shift)
+    return lo | hi
+
+
 def _token_keys(raw: bytes, starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
     """64-bit keys of byte spans: the bytes themselves up to 8, 8-byte pieces folded beyond."""
-    padded = np.frombuffer(raw + bytes(8), dtype=np.uint8)
-    # np.take would copy the unaligned view anyway, more slowly than an explicit copy.
-    at = np.ascontiguousarray(_u64_at_every_byte(padded, len(raw)))
-    keys = np.take(at, starts)
+    words = _aligned_words(raw)
+    keys = _u64_at(words, starts)
     keys &= np.take(_LOW_MASKS, np.minimum(lengths, 8))
     longer = np.flatnonzero(lengths > 8)
     k = 1
     while longer.shape[0]:
-        piece = at[starts[longer] + 8 * k] & np.take(_LOW_MASKS, np.minimum(lengths[longer] - 8 * k, 8))
+        piece = _u64_at(words, starts[longer] + 8 * k) & np.take(_LOW_MASKS, np.minimum(lengths[longer] - 8 * k, 8))
         keys[longer] = _mix_inplace(keys[longer]) ^ piece
         k += 1
         longer = longer[lengths[longer] > 8 * k]

@@ -225,3 +225,13 @@ def test_whole_tokens_are_the_texts_that_are_one_token_and_nothing_else():
     inside = word_token_keys(["the council of naïve b2b"])[0]
     assert keys[[0, 3, 5]].tolist() == inside[[1, 3, 4]].tolist() and not keys[~whole].any()
     assert word_spans([]).whole_tokens()[0].shape == (0,)
+
+
+def test_a_token_key_is_the_little_endian_word_where_the_token_starts():
+    """Keys are read at token starts from the aligned words they straddle; the expected
+    words come from Python's int.from_bytes on the same bytes, zero past the end."""
+    raw = bytes(range(1, 20))  # 19 bytes: every start, aligned or not, up to the end
+    words = batch_hashing._aligned_words(raw)
+    pos = np.arange(len(raw), dtype=np.int64)
+    got = batch_hashing._u64_at(words, pos)
+    assert got.tolist() == [int.from_bytes(raw[p : p + 8].ljust(8, b"\0"), "little") for p in range(len(raw))]
