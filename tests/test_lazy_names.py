@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import importlib
-import subprocess
-import sys
 
 import pytest
+from fresh_python import fresh_python
 
 LAZY_PACKAGES = ("ndd_desktop.store", "ndd_desktop.pipeline")
 
@@ -40,6 +39,4 @@ def test_star_import_and_submodules_work_in_a_fresh_process():
         "from ndd_desktop.pipeline import *\n"
         "print(Store.__module__, ScanJob.__module__, Limits.__module__)\n"
     )
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.split() == ["ndd_desktop.store.store", "ndd_desktop.pipeline.job", "ndd_desktop.ingest.limits"]
+    assert fresh_python(script).split() == ["ndd_desktop.store.store", "ndd_desktop.pipeline.job", "ndd_desktop.ingest.limits"]

@@ -118,8 +118,7 @@ def test_a_small_batch_is_verified_without_loading_the_compiled_kernel():
     kernel costs most of a second, more than the pairs); a batch of more words than
     UNCOMPILED_WORDS, or one asked to, loads it. Run in a fresh process: this one may
     have loaded the kernel already."""
-    import subprocess
-    import sys
+    from fresh_python import fresh_python
 
     script = (
         "import sys\n"
@@ -133,9 +132,7 @@ def test_a_small_batch_is_verified_without_loading_the_compiled_kernel():
         "big = ts.shares(i, j, docs)\n"
         "print('numba' in sys.modules, big[0].tolist() == small[0].tolist(), big[1].tolist() == small[1].tolist())\n"
     )
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, done.stderr
-    first, second = done.stdout.splitlines()
+    first, second = fresh_python(script).splitlines()
     # 'a b c d e f' is one text's first six words and the other's: runs of five words
     # 'a b c d e' and 'b c d e f' cover six of the eight words of each
     assert first == "False [0.75, 0.0] [0.75, 0.0]"

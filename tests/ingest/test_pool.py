@@ -156,8 +156,7 @@ def test_the_workers_server_preloads_no_database_layer():
     """The server the scan's workers are forked from imports the readers and the scan's
     extractor, and not SQLAlchemy or the scan job (0.2 s before the first worker starts):
     the workers only extract, sketch and compress."""
-    import subprocess
-    import sys
+    from fresh_python import fresh_python
 
     from ndd_desktop.cli.scan_start import SCAN_EXTRACTOR_MODULE
     from ndd_desktop.ingest.pool_worker import server_preload
@@ -170,9 +169,7 @@ def test_the_workers_server_preloads_no_database_layer():
         "print(sorted(m for m in ('sqlalchemy', 'ndd_desktop.pipeline.job', 'ndd_desktop.store.store', 'numba')"
         " if m in sys.modules))\n"
     )
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == "[]"
+    assert fresh_python(script).strip() == "[]"
 
 
 def test_a_pool_for_files_of_known_formats_preloads_their_readers_only():
@@ -201,9 +198,7 @@ def test_a_reader_the_server_did_not_preload_is_imported_by_the_worker(tmp_path)
     """Workers forked from a server that preloaded only the text reader (and the PDF
     reader, always) still read a web page that came along (a fresh process, so its server
     starts lean)."""
-    import subprocess
-    import sys
-
+    from fresh_python import fresh_python
     from ingest_makers import make_pdf
 
     (tmp_path / "a.txt").write_text("plain words here", encoding="utf-8")
@@ -220,8 +215,6 @@ def test_a_reader_the_server_did_not_preload_is_imported_by_the_worker(tmp_path)
         "    for d in sorted(docs, key=lambda d: d.relpath): print(d.relpath, d.status, (d.text or '').strip())\n"
         "    print(sorted(m for m in ('ndd_desktop.ingest.formats.pdf', 'trafilatura') if m in sys.modules))\n"
     )
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, done.stderr
-    lines = done.stdout.strip().splitlines()
+    lines = fresh_python(script).strip().splitlines()
     assert lines[:3] == ["a.txt ok plain words here", "b.html ok web words here", "c.pdf ok pdf words here"]
     assert lines[3] == "[]"  # the scan's own process imported neither

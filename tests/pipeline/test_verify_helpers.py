@@ -185,8 +185,7 @@ def test_helpers_read_the_texts_the_store_reads_without_sqlalchemy(tmp_path):
     """A helper reads texts over a plain read-only sqlite3 connection (store.text_reading):
     the same texts as the store, whether kept compressed or read from their files, and its
     imports leave SQLAlchemy out (0.2 s of a core while the workers extract)."""
-    import subprocess
-    import sys
+    from fresh_python import fresh_python
 
     from ndd_desktop.store import Store
     from ndd_desktop.store.text_reading import TextReader
@@ -208,9 +207,7 @@ def test_helpers_read_the_texts_the_store_reads_without_sqlalchemy(tmp_path):
               "from ndd_desktop.core.methods import get_method\n"
               "from ndd_desktop.core import share_kernel\n"
               "print('sqlalchemy' in sys.modules)\n")
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == "False"
+    assert fresh_python(script).strip() == "False"
 
 
 def test_a_twin_that_cannot_be_forked_closes_its_pipe_and_the_helper_serves_on(scanned, verified_here, monkeypatch):

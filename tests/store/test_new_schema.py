@@ -22,15 +22,13 @@ def test_the_script_is_what_the_migrations_make():
 
 
 def test_a_new_collection_is_made_without_alembic(tmp_path):
-    import subprocess
-    import sys
+    from fresh_python import fresh_python
 
     path = tmp_path / "new.ndd"
     script = ("import sys\nfrom ndd_desktop.store import Store\n"
               f"Store.open({str(path)!r}).close()\n"
               "print(any(m == 'alembic' or m.startswith('alembic.') for m in sys.modules))")
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True, timeout=60)
-    assert done.stdout.strip() == "False"
+    assert fresh_python(script).strip() == "False"
     with sqlite3.connect(path) as conn:
         assert conn.execute("SELECT version_num FROM alembic_version").fetchall() == [(HEAD_REVISION,)]
         assert conn.execute("PRAGMA page_size").fetchone()[0] == 16_384
