@@ -26,6 +26,7 @@ from ..pipeline.pair_graph import PairGraph
 from ..store import DocumentTable
 from ..store.settings import GROUPING_KEY, KEEPER_RULE_KEY, threshold_key
 from .selection import Selection, choose_grouping, choose_threshold, select
+from ..core.unique import sorted_unique
 
 
 @dataclass
@@ -67,7 +68,7 @@ def read_pair_set(store, method: str, params: dict, pairs_key: str, floor: float
     verdicts = store.review.verdicts()
     named = np.concatenate((arrays.a, arrays.b, np.asarray([x for pair in verdicts for x in pair], dtype=np.int64),
                             np.asarray(sorted(store.review.keepers()), dtype=np.int64)))
-    docs = store.documents.table(np.unique(named).tolist())
+    docs = store.documents.table(sorted_unique(named).tolist())
     pset = store.pairs.find_set(method, pairs_key)
     complete_from = pset.complete_from if pset is not None else None
     return PairSetData(method, dict(params), pairs_key, floor, arrays, docs, verdicts, complete_from,

@@ -34,6 +34,7 @@ from ..core.band_words import DOC_BITS, band_word_codes, sorted_word_codes
 from ..core.oph import as_u32, size_cuts
 from ..core.sketch_batches import gather, sketch_sizes
 from .connect import cluster_lost, is_lost, worker_count
+from ..core.unique import sorted_unique
 
 #: Sketch values (set sketches) or key entries (minhash) per map partition.
 PART_VALUES = 8_000_000
@@ -143,7 +144,7 @@ def set_band_codes(df, n: int):
     words = df["word"].to_numpy()
     owners = df["doc"].to_numpy() if "doc" in df else None
     codes = []
-    for gi in np.unique(g).tolist():
+    for gi in sorted_unique(g).tolist():
         sel = g == gi
         codes.append(band_word_codes(words[sel], None if owners is None else owners[sel], n))
     return _frame({"code": _cat(codes, np.int64)})

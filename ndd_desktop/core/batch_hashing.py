@@ -30,6 +30,7 @@ import numpy as np
 
 from .hashing import POLY_BASE, combine_windows
 from .utf8_words import utf8_word_spans
+from .unique import sorted_unique
 
 _K1 = np.uint64(0x9FB21C651E98DF25)
 _K2 = np.uint64(0xC2B2AE3D27D4EB4F)
@@ -82,7 +83,7 @@ def _gram_keys(cps: np.ndarray, q: int) -> np.ndarray:
             return keys
         # the grams holding a code point >= 256 (few: each starts at most q - 1 before one)
         wide_at = np.flatnonzero(cps >= 256)
-        other = np.unique((wide_at[:, None] - np.arange(q)).ravel())
+        other = sorted_unique((wide_at[:, None] - np.arange(q)).ravel())
         other = other[(other >= 0) & (other < m)]
         h = wide[other]
         with np.errstate(over="ignore"):

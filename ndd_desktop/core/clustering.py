@@ -20,6 +20,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .unique import sorted_unique
+
 
 class UnionFind:
     """Disjoint sets over ``0..n-1`` with path compression, union by size and optional
@@ -134,7 +136,7 @@ def _component_ids(n: int, i: np.ndarray, j: np.ndarray, cannot_link) -> np.ndar
     if cl.shape[0] == 0:
         return roots
     # Only components holding a cannot-link pair depend on the edge order: replay those.
-    conflicted = np.unique(roots[cl[:, 0]][roots[cl[:, 0]] == roots[cl[:, 1]]])
+    conflicted = sorted_unique(roots[cl[:, 0]][roots[cl[:, 0]] == roots[cl[:, 1]]])
     if conflicted.shape[0] == 0:
         return roots
     in_conflict = np.zeros(n, dtype=bool)

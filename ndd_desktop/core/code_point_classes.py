@@ -18,6 +18,7 @@ import unicodedata
 import numpy as np
 
 from .normalize import NOSPACE_RANGES
+from .unique import sorted_unique
 
 #: A code point's flags: classified (every entry that was filled in), word character (a
 #: letter, a digit, "_" or a combining mark), written without spaces (and a word
@@ -40,7 +41,7 @@ def classes(cps: np.ndarray) -> np.ndarray:
     idx = cps.astype(np.intp, copy=False)
     flags = _FLAGS[idx]
     if not flags.all():
-        _classify(np.unique(idx[flags == 0]))
+        _classify(sorted_unique(idx[flags == 0]))
         flags = _FLAGS[idx]
     return flags
 

@@ -16,17 +16,10 @@ from typing import Sequence
 import numpy as np
 
 from .checkpoint import checkpoint
+from .unique import sorted_unique
 
 #: Entries per partition of the feature index and per verification batch.
 CHUNK_ENTRIES = 4_000_000
-
-
-def sorted_unique(values: np.ndarray) -> np.ndarray:
-    """Sorted distinct values (a sort and a mask; faster than np.unique on small arrays)."""
-    s = np.sort(values)
-    if s.shape[0] < 2:
-        return s
-    return s[np.concatenate(([True], s[1:] != s[:-1]))]
 
 
 def segment_positions(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
@@ -92,7 +85,7 @@ class FeatureIndex:
         # entries in a partition are one contiguous run.
         n_parts = math.ceil(total / CHUNK_ENTRIES)
         sample = np.sort(flat[:: max(1, total // (64 * n_parts))])
-        edges = np.unique(sample[(np.arange(1, n_parts) * sample.shape[0]) // n_parts])
+        edges = sorted_unique(sample[(np.arange(1, n_parts) * sample.shape[0]) // n_parts])
         bounds = np.empty((self.n_docs, edges.shape[0] + 2), dtype=np.int64)
         bounds[:, 0] = 0
         for d, s in enumerate(sketches):

@@ -19,6 +19,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .unique import sorted_unique
+
 #: Relations of a folder pair, from the shares.
 SAME, A_IN_B, B_IN_A, OVERLAP = "same", "a_in_b", "b_in_a", "overlap"
 
@@ -105,7 +107,7 @@ def folder_sizes(doc_folder: np.ndarray, anc: np.ndarray) -> np.ndarray:
 
 
 def _unique_keys(x: np.ndarray, y: np.ndarray, width: int) -> np.ndarray:
-    return np.unique(x.astype(np.int64) * width + y.astype(np.int64))
+    return sorted_unique(x.astype(np.int64) * width + y.astype(np.int64))
 
 
 def _class_matches(doc_folder: np.ndarray, hash_class: np.ndarray, anc: np.ndarray, n_folders: int):

@@ -17,7 +17,7 @@ from typing import Sequence
 import numpy as np
 
 from .batch_hashing import char_gram_values
-from .feature_index import sorted_unique
+from .unique import sorted_unique
 from .normalize import strip_to_letters
 from .utf8_words import letters_only
 

@@ -35,6 +35,7 @@ from .checkpoint import checkpoint
 from .hashing import mix64
 from .key_runs import run_pairs
 from .lsh import bucket_pairs
+from .unique import sorted_unique
 
 _BRUTE_ROWS = 256
 
@@ -259,7 +260,7 @@ def _covering_pairs(fps: np.ndarray, radius: int, parts: int) -> tuple[np.ndarra
             found.append(a * n + b)
     if not found:
         return np.empty((0, 2), dtype=np.int64), np.empty(0, dtype=np.int64)
-    codes = np.unique(np.concatenate(found))
+    codes = sorted_unique(np.concatenate(found))
     pairs = np.stack((codes // n, codes % n), axis=1).astype(np.int64)
     return pairs, pair_distances(fps, pairs)
 

@@ -39,6 +39,7 @@ from .seriation import chain_fit, kendall_tau, path_cost, shingle_sets, shortest
 from .normalize import normalize
 from .typo_fixes import typo_vote
 from .version_clues import VersionClues, name_clue, text_clues
+from .unique import sorted_unique
 
 #: Weight of each clue's vote on the direction. Stamps and version numbers are written to
 #: say when a text is from; the latest date or year mentioned is looser; length only leans.
@@ -250,7 +251,7 @@ def _fork(chain: VersionChain, path: list[int], ignore: Sequence[str]):
     ends = abs(_values_vote(chain.values, _positions(path), ignore)[0])
     p = np.asarray(path, dtype=np.int64)
     along = np.concatenate(([0.0], np.cumsum(chain.distances[p[:-1], p[1:]])))
-    roots = np.unique(np.linspace(MIN_BRANCH, n - 1 - MIN_BRANCH, min(24, n - 2 * MIN_BRANCH)).astype(np.int64))
+    roots = sorted_unique(np.linspace(MIN_BRANCH, n - 1 - MIN_BRANCH, min(24, n - 2 * MIN_BRANCH)).astype(np.int64))
     best = None
     for r in roots:
         away = np.empty(n, dtype=np.float64)

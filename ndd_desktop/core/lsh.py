@@ -22,6 +22,7 @@ from .checkpoint import checkpoint
 from .hashing import mix64
 from .band_grouping import installed
 from .key_runs import run_pairs
+from .unique import sorted_unique
 
 #: A bucket bigger than this is not expanded into all its pairs: each member is paired with
 #: the next MAX_BUCKET - 1 members in a per-feature random order (bounded work on
@@ -191,7 +192,7 @@ def feature_run_codes(rounds: np.ndarray, match: np.ndarray, rows: np.ndarray, n
     order = np.lexsort((rows, match, rounds))
     rounds, match, rows = rounds[order], match[order], rows[order]
     codes = []
-    for lo in np.unique(rounds).tolist():
+    for lo in sorted_unique(rounds).tolist():
         sel = slice(*np.searchsorted(rounds, [lo, lo + 1]))
         mt, rw = match[sel], rows[sel].copy()
         a, b = run_pairs(rw, mt[1:] == mt[:-1], max_bucket, salt=int(lo))

@@ -14,6 +14,7 @@ import numpy as np
 
 from .checkpoint import checkpoint
 from .feature_index import FeatureIndex
+from .unique import sorted_unique
 
 #: Pairs emitted per chunk (bounds the temporaries of pair generation).
 CHUNK_PAIRS = 4_000_000
@@ -119,9 +120,9 @@ def probe_groups(keys, docs, is_probe, n_docs, keep: PairFilter | None):
         if keep is not None:
             mask &= keep(a, b)
         a, b = a[mask], b[mask]
-        out.append(np.unique(np.minimum(a, b) * n_docs + np.maximum(a, b)))
+        out.append(sorted_unique(np.minimum(a, b) * n_docs + np.maximum(a, b)))
         start = stop
-    return np.unique(np.concatenate(out)) if out else np.empty(0, np.int64)
+    return sorted_unique(np.concatenate(out)) if out else np.empty(0, np.int64)
 
 
 def prefix_entries(index: FeatureIndex, rank: np.ndarray, prefix_len: np.ndarray):

@@ -19,6 +19,7 @@ import numpy as np
 
 from .hashing import hash_word_shingles, mix64
 from .normalize import normalize
+from .unique import sorted_unique
 
 SHINGLE_WORDS = 3
 #: At most this many distinct shingles (those not shared by every version) enter the
@@ -31,7 +32,7 @@ LINE_WEIGHT = 0.1
 def shingle_sets(texts: Sequence[str], *, normalized: bool = False) -> list[np.ndarray]:
     """Sorted unique word-3-shingle hashes of each text (normalised first unless
     ``normalized`` says it already is)."""
-    return [np.unique(hash_word_shingles(t if normalized else normalize(t or ""), SHINGLE_WORDS)) for t in texts]
+    return [sorted_unique(hash_word_shingles(t if normalized else normalize(t or ""), SHINGLE_WORDS)) for t in texts]
 
 
 def line_sets(texts: Sequence[str]) -> list[np.ndarray]:
@@ -43,7 +44,7 @@ def line_sets(texts: Sequence[str]) -> list[np.ndarray]:
     out = []
     for t in texts:
         lines = {ln.strip() for ln in (t or "").splitlines()} - {""}
-        out.append(np.unique(np.fromiter((hash(ln) for ln in lines), dtype=np.int64, count=len(lines)).view(np.uint64)))
+        out.append(sorted_unique(np.fromiter((hash(ln) for ln in lines), dtype=np.int64, count=len(lines)).view(np.uint64)))
     return out
 
 

@@ -47,6 +47,7 @@ from .oph import as_u32, batch_cuts, bin_shift, flat_batch, oph_signatures, roun
 from .oph_kernel import agreements, band_key_rows
 from .parallel import run_threads
 from .sketch_batches import gather, sketch_sizes
+from .unique import sorted_unique
 
 _SEED = 0x5E7
 #: Sets with a median size below this (bottom-k sketches) are "small".
@@ -319,7 +320,7 @@ def warm() -> None:
 
     rng = np.random.default_rng(0)
     for dtype, size in ((np.uint32, SMALL_SET + 64), (np.uint64, SMALL_SET + 64), (np.uint64, 64)):
-        values = np.unique(rng.integers(1, 1 << 31, 4 * size).astype(dtype))
+        values = sorted_unique(rng.integers(1, 1 << 31, 4 * size).astype(dtype))
         a, b = values[:size], values[size : 2 * size]
         sets = [a, a.copy(), b, b.copy()]  # two pairs for the bands to find
         i, j = lsh_pairs(sets, 0.5, screen=True)

@@ -29,6 +29,7 @@ from rapidfuzz.distance import Jaro
 
 from .normalize import tokens
 from .vocabulary import MAX_WORD_LEN, Vocabulary, letter_profile, wordfreq_vocabulary
+from .unique import sorted_unique
 
 _REPEATS = re.compile(r"(.)\1\1+", re.DOTALL)  # any run of 3+; letters are checked on a hit
 _EPS = 1e-9
@@ -69,7 +70,7 @@ def collapse_repeats_many(texts: Sequence[str]) -> list[str]:
     if hits.shape[0]:
         lengths = np.fromiter(map(len, texts), dtype=np.int64, count=len(texts))
         starts = np.cumsum(lengths + 1) - (lengths + 1)
-        for k in np.unique(np.searchsorted(starts, hits + 1, side="right") - 1).tolist():
+        for k in sorted_unique(np.searchsorted(starts, hits + 1, side="right") - 1).tolist():
             out[k] = _REPEATS.sub(_two_if_letter, texts[k])
     return out
 

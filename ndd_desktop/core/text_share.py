@@ -29,6 +29,7 @@ import numpy as np
 
 from .batch_hashing import word_token_keys
 from .hashing import POLY_BASE, mix64
+from .unique import sorted_unique
 
 #: Words in a row that count as shared text.
 RUN = 5
@@ -59,7 +60,7 @@ class Runs:
         key = f"_distinct{w}"
         cached = self.__dict__.get(key)
         if cached is None:
-            cached = np.unique(self.at(w))
+            cached = sorted_unique(self.at(w))
             object.__setattr__(self, key, cached)
         return cached
 

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .unique import sorted_unique
+
 _EMPTY = np.uint64(0)  # a free slot; the value 0 itself is kept aside (``_has_zero``)
 
 
@@ -21,7 +23,7 @@ class U64Set:
     """An immutable set of uint64 values with a vectorised membership test."""
 
     def __init__(self, values: np.ndarray | None = None) -> None:
-        values = np.unique(np.asarray(values if values is not None else [], dtype=np.uint64))
+        values = sorted_unique(np.asarray(values if values is not None else [], dtype=np.uint64))
         self._values = values  # sorted, distinct
         self._has_zero = bool(values.shape[0] and values[0] == _EMPTY)
         stored = values[1:] if self._has_zero else values

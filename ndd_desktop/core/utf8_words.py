@@ -16,6 +16,7 @@ import numpy as np
 
 from .code_point_classes import MARK, NOSPACE, NOSPACE_MIN, WORD, classes
 from .normalize import tokens
+from .unique import sorted_unique
 
 # bytes.translate's table: 1 for an ASCII word character, 0 for every other byte
 _ASCII_WORD_TABLE = bytes(int(c < 128 and (chr(c).isalnum() or c == ord("_"))) for c in range(256))
@@ -100,7 +101,7 @@ def _nospace_cuts(word: np.ndarray, lead: np.ndarray, size: np.ndarray, flags: n
     keep = (after < word.shape[0]) & ~next_mark
     after = after[keep]
     after = after[word[after]]
-    return np.unique(np.concatenate((at, after)))
+    return sorted_unique(np.concatenate((at, after)))
 
 
 def letters_only(text: str) -> str:

@@ -42,6 +42,7 @@ from ..store import DocumentInfo, PairArrays, Store
 from .group_edges import edges_at
 from .group_list import GroupList
 from .pair_graph import PairGraph
+from ..core.unique import sorted_unique
 
 KEEPER_RULES = ("reference-oldest", "oldest", "newest", "longest", "folder-priority", "latest")
 MEASURES = ("score", "containment")
@@ -225,7 +226,7 @@ def _graph_at(store: Store, pa: PairArrays, docs: dict[int, DocumentInfo] | None
     (the others cannot become edges), reading from the store those ``docs`` lacks."""
     value = PairGraph(pa, {}).by_value(measure).value
     keep = value >= threshold
-    wanted = np.unique(np.concatenate((pa.a[keep], pa.b[keep],
+    wanted = sorted_unique(np.concatenate((pa.a[keep], pa.b[keep],
                                        np.asarray([x for pair in verdicts for x in pair], dtype=np.int64))))
     known = docs or {}
     have = {i: known[i] for i in wanted.tolist() if i in known}

@@ -26,6 +26,7 @@ from ..core.method import Method, PairScores
 from ..core.normalize import normalize
 from ..core.text_share import Runs, pair_score, runs_many, shares
 from ..core.thread_slot import ThreadSlot
+from ..core.unique import sorted_unique
 
 if TYPE_CHECKING:
     from .verify_helpers import VerifyHelpers
@@ -153,7 +154,7 @@ def pair_shares(documents: TextSource, method: Method, params: Any, a: np.ndarra
             progress(start)
         stop = min(start + PAIR_BATCH, n)
         ca, cb = a[start:stop], b[start:stop]
-        needed = np.unique(np.concatenate((ca, cb)))
+        needed = sorted_unique(np.concatenate((ca, cb)))
         _load(documents, needed, cache, method, params)
         local = {int(d): k for k, d in enumerate(needed.tolist())}
         docs = [cache[int(d)] for d in needed.tolist()]

@@ -55,7 +55,7 @@ from typing import Any
 import numpy as np
 
 from ..hashing import hash_char_ngrams
-from ..feature_index import sorted_unique
+from ..unique import sorted_unique
 from ..method import MEASURES
 from ..params import ignore_param, param
 from ..set_overlap_method import SetOverlapMethod

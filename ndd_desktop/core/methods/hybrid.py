@@ -38,7 +38,7 @@ from typing import Any
 import numpy as np
 
 from ..batch_hashing import WordSpans, word_spans
-from ..feature_index import sorted_unique
+from ..unique import sorted_unique
 from ..hashing import shingles_of_token_hashes
 from ..inverted_index import least_jaccard
 from ..method import MEASURES
@@ -154,7 +154,7 @@ class HybridMethod(SetOverlapMethod):
         # its words); the others are corrected word by word
         spans = word_spans(collapsed)
         unknown = ~_kept_hashes(corrector).holds(spans.keys())
-        for k in np.unique(_text_of_token(spans, np.flatnonzero(unknown))).tolist():
+        for k in sorted_unique(_text_of_token(spans, np.flatnonzero(unknown))).tolist():
             f, c = int(spans.first[k]), int(spans.counts[k])
             toks = spans.words(np.arange(f, f + c))
             fixed = corrector.correct_words(toks)
@@ -229,7 +229,7 @@ def _shingle_hashes(words: list[str], w: int) -> np.ndarray:
 
 def _sketch_of_words(words: list[str], w: int) -> np.ndarray:
     """The sketch of a corrected token list: its sorted distinct shingle hashes."""
-    return np.unique(_shingle_hashes(words, w))
+    return sorted_unique(_shingle_hashes(words, w))
 
 
 class _KeptHashes:
@@ -307,9 +307,9 @@ def _sketch_long(text: str, params: HybridParams, corrector: SpellingCorrector) 
         words = tail + [fixed[t] for t in toks]
         count += len(toks)
         if len(words) >= w:
-            parts.append(np.unique(_shingle_hashes(words, w)))
+            parts.append(sorted_unique(_shingle_hashes(words, w)))
         tail = words[len(words) - (w - 1):] if w > 1 else []
     if count < w:  # fewer words than a shingle: one shingle of them all, as for short texts
         return _sketch_of_words(corrector.correct_tokens(word_tokens(collapse_repeats(text))), w)
-    return np.unique(np.concatenate(parts))
+    return sorted_unique(np.concatenate(parts))
 
