@@ -85,7 +85,7 @@ class _DocTable:
         return found
 
 
-def _columns(docs: Mapping[int, Any]) -> tuple[np.ndarray, list[str], list[float], list[float], list[str]]:
+def _columns(docs: Mapping[int, Any]) -> tuple[np.ndarray, list[str], Any, Any, list[str]]:
     """(ids, labels as doc_label gives them, sizes, dates as doc_date gives them (NaN for
     none), formats) of the documents, in order of id."""
     if isinstance(docs, DocumentTable):
@@ -93,9 +93,14 @@ def _columns(docs: Mapping[int, Any]) -> tuple[np.ndarray, list[str], list[float
         roots = docs.column("path")
         prefix = {root: label_prefix(root) for root in set(roots)}
         labels = [prefix[root] + rel for root, rel in zip(roots, docs.column("relpath"))]
-        dates = [date_or_mtime(d, m) for d, m in zip(docs.column("date"), docs.column("mtime_ns"))]
-        sizes = [float(s or 0) for s in docs.column("size")]
+        # date_or_mtime and float(size or 0) over whole columns (None reads as NaN)
+        date = np.array(docs.column("date"), dtype=np.float64)
+        mtime = np.array(docs.column("mtime_ns"), dtype=np.float64)
+        mtime[mtime == 0] = np.nan
+        dates = np.where(np.isnan(date), mtime / 1e9, date)
+        sizes = np.nan_to_num(np.array(docs.column("size"), dtype=np.float64), nan=0.0)
         formats = [str(f or "") for f in docs.column("format")]
+        return ids, labels, sizes, dates, formats
     else:
         ids = np.array(sorted(docs), dtype=np.int64)
         values = [docs[i] for i in ids.tolist()]

@@ -108,10 +108,12 @@ def test_a_table_of_rows_gives_the_columns_of_its_documents(tmp_path):
     with Store.open(tmp_path / "c.ndd") as store:
         store.documents.set_roots([Root(str(tmp_path / "letters")), Root(str(tmp_path / "más"), True)])
         rows = [("letters", "b/Zeta.txt", 3.0e9, "txt"), ("más", "caf\udce9.pdf", None, "pdf"),
-                ("letters", "a/alpha.txt", float("nan"), "txt"), ("más", "Beta.docx", 2.0e9, "docx")]
+                ("letters", "a/alpha.txt", float("nan"), "txt"), ("más", "Beta.docx", 2.0e9, "docx"),
+                ("letters", "c/zero.txt", None, "txt")]  # no date and a modification time of 0: none
+        mtime = [(k + 1) * 10**18 for k in range(4)] + [0]
         ids = store.scans.write_documents([
-            DocWrite(root=str(tmp_path / root), file_relpath=rel, file_size=k + 5, file_mtime_ns=(k + 1) * 10**18,
-                     file_xxh128=str(k), relpath=rel, container=None, size=k + 5, mtime_ns=(k + 1) * 10**18,
+            DocWrite(root=str(tmp_path / root), file_relpath=rel, file_size=k + 5, file_mtime_ns=mtime[k],
+                     file_xxh128=str(k), relpath=rel, container=None, size=k + 5, mtime_ns=mtime[k],
                      date=date, format=fmt, xxh128=str(k), sha256="s" * 64, text_length=9, status="ok", reason="",
                      text="some text") for k, (root, rel, date, fmt) in enumerate(rows)], "m", "k")
         table = store.documents.table(ids)
@@ -121,7 +123,9 @@ def test_a_table_of_rows_gives_the_columns_of_its_documents(tmp_path):
     assert from_rows.labels[ids[1]] == "más/caf\udce9.pdf" and from_rows.labels[ids[0]] == "letters/b/Zeta.txt"
     for name in ("size", "date", "path_rank", "fmt_rank"):
         assert np.array_equal(getattr(from_rows, name), getattr(from_docs, name), equal_nan=True), name
-    assert [from_rows.date[i] for i in ids] == [3.0e9, 2.0e9, 3.0e9, 2.0e9]  # no date: the file's time
-    assert from_rows.path_rank[ids].tolist() == [1, 3, 0, 2]  # letters/a, letters/b, más/Beta, más/caf
+    assert [from_rows.date[i] for i in ids[:4]] == [3.0e9, 2.0e9, 3.0e9, 2.0e9]  # no date: the file's time
+    assert np.isnan(from_rows.date[ids[4]])
+    assert from_rows.size[ids].tolist() == [5.0, 6.0, 7.0, 8.0, 9.0]
+    assert from_rows.path_rank[ids].tolist() == [1, 4, 0, 3, 2]  # letters/a, /b, /c, más/Beta, más/caf
     assert np.array_equal(from_rows.matching("ALPHA"), from_docs.matching("alpha"))
     assert np.flatnonzero(from_rows.matching("alpha")).tolist() == [ids[2]]
