@@ -64,11 +64,18 @@ def read_pair_set(store, method: str, params: dict, pairs_key: str, floor: float
     Only the documents of its pairs, of the reviewer's verdicts and of the chosen keepers
     are read (a group is formed from those): in a large collection most documents are in no
     pair, and reading them all cost the window seconds per 100,000 documents."""
-    arrays = store.pairs.arrays(method, pairs_key)
+    # the pairs of documents removed since the set was stored are dropped here, from the
+    # documents read anyway, instead of from every document id of the collection
+    arrays = store.pairs.arrays(method, pairs_key, check_documents=False)
     verdicts = store.review.verdicts()
     named = np.concatenate((arrays.a, arrays.b, np.asarray([x for pair in verdicts for x in pair], dtype=np.int64),
                             np.asarray(sorted(store.review.keepers()), dtype=np.int64)))
-    docs = store.documents.table(sorted_unique(named).tolist())
+    every = store.documents.table(sorted_unique(named).tolist(), status=None)  # a pair stays while both exist
+    held = np.fromiter(every.keys(), dtype=np.int64, count=len(every))
+    present = np.isin(arrays.a, held) & np.isin(arrays.b, held)
+    if not present.all():
+        arrays = arrays.where(present)
+    docs = every.with_status("ok")
     pset = store.pairs.find_set(method, pairs_key)
     complete_from = pset.complete_from if pset is not None else None
     return PairSetData(method, dict(params), pairs_key, floor, arrays, docs, verdicts, complete_from,

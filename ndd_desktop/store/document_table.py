@@ -52,6 +52,13 @@ class DocumentTable(Mapping[int, DocumentInfo]):
             return [decoded[v] for v in values] if decoded is not None else [dec_path(v) for v in values]
         return values
 
+    def with_status(self, status: str) -> DocumentTable:
+        """The documents of this status (this table itself when all of them are)."""
+        k = COLUMNS.index("status")
+        if all(row[k] == status for row in self._rows.values()):
+            return self
+        return DocumentTable([row for row in self._rows.values() if row[k] == status])
+
     def roots(self) -> set[str]:
         """The roots the documents lie in."""
         return set(self.column("path"))

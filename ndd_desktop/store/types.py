@@ -120,6 +120,11 @@ class PairArrays:
     def __len__(self) -> int:
         return int(self.pair_id.shape[0])
 
+    def where(self, keep: np.ndarray) -> "PairArrays":
+        """The pairs where ``keep`` (a boolean per pair) is true, in the same order."""
+        return PairArrays(self.pair_id[keep], self.a[keep], self.b[keep], self.score[keep], self.cont_ab[keep],
+                          self.cont_ba[keep], self.hamming[keep], self.estimate[keep])
+
     @classmethod
     def empty(cls) -> "PairArrays":
         """No pairs."""

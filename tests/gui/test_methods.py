@@ -68,7 +68,7 @@ def count_reads(store, monkeypatch) -> list:
     """The (method, pairs_key) of every pair set read from ``store`` from now on."""
     reads: list = []
     real = store.pairs.arrays
-    monkeypatch.setattr(store.pairs, "arrays", lambda *k: reads.append(k) or real(*k))
+    monkeypatch.setattr(store.pairs, "arrays", lambda *k, **kw: reads.append(k) or real(*k, **kw))
     return reads
 
 
