@@ -20,13 +20,13 @@ from typing import Any, Callable
 
 import numpy as np
 
+from ..core.unique import sorted_unique
 from ..export import ExportOptions, plan_export
 from ..pipeline.grouping import GROUPINGS, KEEPER_RULES, groups_at, load_kernels
 from ..pipeline.pair_graph import PairGraph
 from ..store import DocumentTable
 from ..store.settings import GROUPING_KEY, KEEPER_RULE_KEY, threshold_key
 from .selection import Selection, choose_grouping, choose_threshold, select
-from ..core.unique import sorted_unique
 
 
 @dataclass

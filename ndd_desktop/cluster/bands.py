@@ -33,8 +33,8 @@ from ..core import lsh, set_lsh
 from ..core.band_words import DOC_BITS, band_word_codes, sorted_word_codes
 from ..core.oph import as_u32, size_cuts
 from ..core.sketch_batches import gather, sketch_sizes
-from .connect import cluster_lost, is_lost, worker_count
 from ..core.unique import sorted_unique
+from .connect import cluster_lost, is_lost, worker_count
 
 #: Sketch values (set sketches) or key entries (minhash) per map partition.
 PART_VALUES = 8_000_000

@@ -29,8 +29,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from .hashing import POLY_BASE, combine_windows
-from .utf8_words import utf8_word_spans
 from .unique import sorted_unique
+from .utf8_words import utf8_word_spans
 
 _K1 = np.uint64(0x9FB21C651E98DF25)
 _K2 = np.uint64(0xC2B2AE3D27D4EB4F)

@@ -17,8 +17,8 @@ from typing import Sequence
 import numpy as np
 
 from .batch_hashing import char_gram_values
-from .unique import sorted_unique
 from .normalize import strip_to_letters
+from .unique import sorted_unique
 from .utf8_words import letters_only
 
 #: The Latin-1 bytes strip_to_letters drops (derived from it, so the two cannot drift).

@@ -28,8 +28,8 @@ from rapidfuzz import process
 from rapidfuzz.distance import Jaro
 
 from .normalize import tokens
-from .vocabulary import MAX_WORD_LEN, Vocabulary, letter_profile, wordfreq_vocabulary
 from .unique import sorted_unique
+from .vocabulary import MAX_WORD_LEN, Vocabulary, letter_profile, wordfreq_vocabulary
 
 _REPEATS = re.compile(r"(.)\1\1+", re.DOTALL)  # any run of 3+; letters are checked on a hit
 _EPS = 1e-9

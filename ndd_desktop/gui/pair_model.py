@@ -17,7 +17,7 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelInd
 from PySide6.QtGui import QBrush, QColor
 
 from ..store import DocumentTable
-from .formatting import date_or_mtime, doc_date, doc_label, fmt_date, human_size, label_prefix
+from .formatting import dates_or_mtimes, doc_label, fmt_date, human_size, label_prefix
 
 COLUMNS = ("Score", "Containment", "Document A", "Document B", "Sizes", "Formats", "Dates", "Verdict")
 COLUMN_TIPS = (
@@ -85,30 +85,23 @@ class _DocTable:
         return found
 
 
-def _columns(docs: Mapping[int, Any]) -> tuple[np.ndarray, list[str], Any, Any, list[str]]:
+def _columns(docs: Mapping[int, Any]) -> tuple[np.ndarray, list[str], np.ndarray, np.ndarray, list[str]]:
     """(ids, labels as doc_label gives them, sizes, dates as doc_date gives them (NaN for
-    none), formats) of the documents, in order of id."""
+    none), formats) of the documents, in order of id; a ``DocumentTable``'s from its
+    columns, without making a document of each."""
     if isinstance(docs, DocumentTable):
         ids = np.fromiter(docs.keys(), dtype=np.int64, count=len(docs))
         roots = docs.column("path")
         prefix = {root: label_prefix(root) for root in set(roots)}
         labels = [prefix[root] + rel for root, rel in zip(roots, docs.column("relpath"))]
-        # date_or_mtime and float(size or 0) over whole columns (None reads as NaN)
-        date = np.array(docs.column("date"), dtype=np.float64)
-        mtime = np.array(docs.column("mtime_ns"), dtype=np.float64)
-        mtime[mtime == 0] = np.nan
-        dates = np.where(np.isnan(date), mtime / 1e9, date)
-        sizes = np.nan_to_num(np.array(docs.column("size"), dtype=np.float64), nan=0.0)
-        formats = [str(f or "") for f in docs.column("format")]
-        return ids, labels, sizes, dates, formats
+        date, mtime, size, fmt = (docs.column(c) for c in ("date", "mtime_ns", "size", "format"))
     else:
         ids = np.array(sorted(docs), dtype=np.int64)
         values = [docs[i] for i in ids.tolist()]
         labels = [doc_label(d) for d in values]
-        dates = [doc_date(d) for d in values]
-        sizes = [float(getattr(d, "size", 0) or 0) for d in values]
-        formats = [str(getattr(d, "format", "")) for d in values]
-    return ids, labels, sizes, [np.nan if d is None else d for d in dates], formats
+        date, mtime, size, fmt = ([getattr(d, c, None) for d in values] for c in ("date", "mtime_ns", "size", "format"))
+    sizes = np.nan_to_num(np.array(size, dtype=np.float64), nan=0.0)  # float(size or 0)
+    return ids, labels, sizes, dates_or_mtimes(date, mtime), [str(f or "") for f in fmt]
 
 
 def _rank(strings: list[str]) -> np.ndarray:

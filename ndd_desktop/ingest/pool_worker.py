@@ -66,22 +66,6 @@ def context(method: str | None, extractor: Extractor = extract_entry, own: str |
     return ctx
 
 
-def server_preload(own: str, readers: tuple[str, ...] | None = None) -> list[str]:
-    """The modules the workers' server imports before it forks any: the readers (those
-    given, else all; trafilatura with the web page reader), and the extractor's module
-    ``own`` (the scan's: the methods), once in the server instead of once per worker (a
-    server already running keeps what it preloaded)."""
-    readers = READER_MODULES if readers is None else readers
-    modules = ["ndd_desktop.ingest.extract", *readers]
-    if ADDRESS_SPACE_READER not in modules:
-        modules.append(ADDRESS_SPACE_READER)
-    if "ndd_desktop.ingest.formats.html" in readers:
-        modules.append("trafilatura")
-    if own.startswith("ndd_desktop.") and own not in modules:
-        modules.append(own)
-    return modules
-
-
 #: Always preloaded, whatever the readers asked for: PDFium reserves address space when it
 #: is loaded (32 GB with pypdfium2 4.x), which a worker's cap (:func:`limit_memory`, counted
 #: from the worker's start) must already hold; loaded later, every PDF of the worker failed
@@ -93,6 +77,23 @@ ADDRESS_SPACE_READER = "ndd_desktop.ingest.formats.pdf"
 #: text reader is light; a worker imports any other reader when it meets its format (one
 #: import in every worker at once, instead of all of them in the server before any starts).
 PRESTART_READERS = ("ndd_desktop.ingest.formats.txt",)
+
+
+def server_preload(own: str, readers: tuple[str, ...] | None = None) -> list[str]:
+    """The modules the workers' server imports before it forks any: the readers (those
+    given, else all; trafilatura with the web page reader; the PDF reader always:
+    :data:`ADDRESS_SPACE_READER`), and the extractor's module
+    ``own`` (the scan's: the methods), once in the server instead of once per worker (a
+    server already running keeps what it preloaded)."""
+    readers = READER_MODULES if readers is None else readers
+    modules = ["ndd_desktop.ingest.extract", *readers]
+    if ADDRESS_SPACE_READER not in modules:
+        modules.append(ADDRESS_SPACE_READER)
+    if "ndd_desktop.ingest.formats.html" in readers:
+        modules.append("trafilatura")
+    if own.startswith("ndd_desktop.") and own not in modules:
+        modules.append(own)
+    return modules
 
 
 def prestart(extractor_module: str) -> None:

@@ -38,11 +38,11 @@ from ..core.clustering import (
     principal_group_arrays,
 )
 from ..core.cover import CoverArrays, cover_groups
+from ..core.unique import sorted_unique
 from ..store import DocumentInfo, PairArrays, Store
 from .group_edges import edges_at
 from .group_list import GroupList
 from .pair_graph import PairGraph
-from ..core.unique import sorted_unique
 
 KEEPER_RULES = ("reference-oldest", "oldest", "newest", "longest", "folder-priority", "latest")
 MEASURES = ("score", "containment")

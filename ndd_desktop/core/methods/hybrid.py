@@ -38,7 +38,6 @@ from typing import Any
 import numpy as np
 
 from ..batch_hashing import WordSpans, word_spans
-from ..unique import sorted_unique
 from ..hashing import shingles_of_token_hashes
 from ..inverted_index import least_jaccard
 from ..method import MEASURES
@@ -51,6 +50,7 @@ from ..spelling import (
     get_corrector,
 )
 from ..u64_set import U64Set
+from ..unique import sorted_unique
 from ..utf8_words import word_tokens
 from ..vocabulary import LANGUAGES
 
