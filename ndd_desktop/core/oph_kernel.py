@@ -70,7 +70,6 @@ def densify_rows(rows: np.ndarray) -> None:
 @njit(cache=True, nogil=True)
 def _round_row(flat: np.ndarray, a0: int, a1: int, seed: np.uint32, shift: np.uint32, row: np.ndarray) -> None:
     """Into ``row`` (bins): one densified one-permutation round of the values flat[a0:a1]."""
-    bins = row.shape[0]
     row[:] = _EMPTY
     for x in range(a0, a1):
         h = np.uint32(flat[x] * seed)

@@ -174,6 +174,20 @@ def params_hash(params: Any, *, sketch_only: bool = False) -> str:
     return hashlib.sha1(blob.encode("utf-8")).hexdigest()[:16]
 
 
+def max_df_param(values: str) -> Any:
+    """The candidate index's document-frequency cut of the set-overlap methods, declared as
+    ``max_df: float = max_df_param("q-grams")`` (``values``: what the method's sets hold)."""
+    return param(
+        0.5,
+        help=f"Leave {values} found in more than this share of documents out of the candidate "
+        "index (collections of 50+ documents); scores stay exact, recall may drop.",
+        label="max document frequency",
+        minimum=0.01,
+        maximum=1.0,
+        affects_sketch=False,
+    )
+
+
 def ignore_param() -> Any:
     """The parameter every method declares last as ``ignore: str = ignore_param()``: what
     to leave out of the text before sketching (see ``core.normalize.remove_ignored``).

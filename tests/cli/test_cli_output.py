@@ -71,7 +71,7 @@ def test_scan_of_a_file_names_its_folder(tmp_path, capsys):
     status = main(["scan", str(tmp_path / "one.txt"), "--db", str(tmp_path / "c.ndd")])
     err = capsys.readouterr().err
     assert status == 2
-    assert f"one.txt is a file; ndd scan takes folders" in err and f"scan its folder {tmp_path}" in err
+    assert "one.txt is a file; ndd scan takes folders" in err and f"scan its folder {tmp_path}" in err
     assert not (tmp_path / "c.ndd").exists()
 
 

@@ -8,7 +8,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ndd_desktop.core.hamming_index import _part_masks, covering_tables, hamming, radius_pairs
-from ndd_desktop.core.hashing import hash_bytes_windows
 from ndd_desktop.core.methods import get_method
 from ndd_desktop.core.methods.fingerprint import (
     block_checksums,

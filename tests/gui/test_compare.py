@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-import pytest
 from PySide6.QtGui import QTextCursor
 
 from ndd_desktop.gui import compare_view

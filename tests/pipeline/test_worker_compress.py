@@ -6,7 +6,7 @@ from __future__ import annotations
 import sqlite3
 
 import zstandard
-from pipehelp import make_corpus, pairs_by_path, scan, text_of
+from pipehelp import make_corpus, pairs_by_path, text_of
 
 from ndd_desktop.ingest.document import FileEntry
 from ndd_desktop.ingest.limits import Limits

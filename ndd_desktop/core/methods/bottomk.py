@@ -55,10 +55,10 @@ from typing import Any
 import numpy as np
 
 from ..hashing import hash_char_ngrams
-from ..unique import sorted_unique
 from ..method import MEASURES
-from ..params import ignore_param, param
+from ..params import ignore_param, max_df_param, param
 from ..set_overlap_method import SetOverlapMethod
+from ..unique import sorted_unique
 
 
 def bottom_k(hashes: np.ndarray, k: int) -> np.ndarray:
@@ -84,15 +84,7 @@ class BottomKParams:
         choices=MEASURES,
         affects_sketch=False,
     )
-    max_df: float = param(
-        0.5,
-        help="Leave sketch values found in more than this share of documents out of the candidate "
-        "index (collections of 50+ documents); scores stay exact, recall may drop.",
-        label="max document frequency",
-        minimum=0.01,
-        maximum=1.0,
-        affects_sketch=False,
-    )
+    max_df: float = max_df_param("sketch values")
     ignore: str = ignore_param()
 
 

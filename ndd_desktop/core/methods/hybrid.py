@@ -41,7 +41,7 @@ from ..batch_hashing import WordSpans, word_spans
 from ..hashing import shingles_of_token_hashes
 from ..inverted_index import least_jaccard
 from ..method import MEASURES
-from ..params import ignore_param, param
+from ..params import ignore_param, max_df_param, param
 from ..set_overlap_method import SetOverlapMethod
 from ..spelling import (
     SpellingCorrector,
@@ -82,15 +82,7 @@ class HybridParams:
         choices=MEASURES,
         affects_sketch=False,
     )
-    max_df: float = param(
-        0.5,
-        help="Leave shingles found in more than this share of documents out of the candidate "
-        "index (collections of 50+ documents); scores stay exact, recall may drop.",
-        label="max document frequency",
-        minimum=0.01,
-        maximum=1.0,
-        affects_sketch=False,
-    )
+    max_df: float = max_df_param("shingles")
     ignore: str = ignore_param()
 
 

@@ -34,7 +34,7 @@ import numpy as np
 
 from ..gram_sets import qgram_sets
 from ..method import MEASURES
-from ..params import ignore_param, param
+from ..params import ignore_param, max_df_param, param
 from ..set_overlap_method import SetOverlapMethod
 
 
@@ -76,15 +76,7 @@ class QGramParams:
         maximum=87600.0,
         affects_sketch=False,
     )
-    max_df: float = param(
-        0.5,
-        help="Leave q-grams found in more than this share of documents out of the candidate "
-        "index (collections of 50+ documents); scores stay exact, recall may drop.",
-        label="max document frequency",
-        minimum=0.01,
-        maximum=1.0,
-        affects_sketch=False,
-    )
+    max_df: float = max_df_param("q-grams")
     ignore: str = ignore_param()
 
 
