@@ -261,7 +261,7 @@ def test_desktop_entry_names_the_command_and_icon():
 
 def test_pyproject_declares_both_commands():
     project = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["project"]
-    assert project["scripts"]["ndd"] == "ndd_desktop.cli:main"
+    assert project["scripts"]["ndd"] == "ndd_desktop.cli:run"
     assert project["gui-scripts"]["ndd-desktop"] == "ndd_desktop.gui.app:main"
 
 

@@ -244,5 +244,23 @@ def _error(message: str) -> None:
     sys.stderr.flush()
 
 
+def run(argv: Sequence[str] | None = None) -> int:
+    """The ``ndd`` command as a process runs it: :func:`main`, then the objects it made are
+    moved out of the cycle collector's reach before the interpreter exits.
+
+    At exit the interpreter tears the modules down and collects cycles over every object
+    that is left: 0.1-0.15 s after a command such as ``ndd methods`` (0.5-0.6 s in all),
+    for memory the operating system frees anyway. ``gc.freeze()`` skips that collection;
+    objects are still released by their reference counts, and open files flushed and
+    closed, as before. :func:`main` itself stays free of it, for the tests that call it
+    many times in one process.
+    """
+    status = main(argv)
+    import gc
+
+    gc.freeze()
+    return status
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run())

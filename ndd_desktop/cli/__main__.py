@@ -2,7 +2,7 @@
 
 import sys
 
-from . import main
+from . import run
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run())

@@ -6,6 +6,6 @@ import sys
 if __name__ == "__main__":
     # Extraction runs in worker processes; a frozen program must route them here first.
     multiprocessing.freeze_support()
-    from ndd_desktop.cli import main
+    from ndd_desktop.cli import run
 
-    sys.exit(main())
+    sys.exit(run())

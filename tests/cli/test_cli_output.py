@@ -7,6 +7,8 @@ import re
 import io
 import json
 
+from fresh_python import fresh_python
+
 from ndd_desktop.cli import main
 from ndd_desktop.cli.output import ProgressBar, write_rows
 from ndd_desktop.pipeline import Progress
@@ -111,3 +113,16 @@ def test_scan_verbose_times_each_stage(tmp_path, capsys):
     assert lines == ["walk", "extract", "sketch", "pairs", "verify", "store"]
     assert re.search(r"^  extract +\d+\.\d\d s, 2 documents, [\d,]+ documents/s$", err, re.M)
     assert re.search(r"^  verify +\d+\.\d\d s, 1 pairs, [\d,]+ pairs/s$", err, re.M)
+
+
+def test_the_process_entry_point_returns_mains_status_and_skips_the_exit_collection(tmp_path):
+    script = (
+        "import gc\n"
+        "from ndd_desktop.cli import run\n"
+        "ok = run(['methods'])\n"
+        f"missing = run(['pairs', '--db', {str(tmp_path / 'none.ndd')!r}])\n"
+        "print('STATUS', ok, missing, gc.get_freeze_count() > 0)\n"
+    )
+    last = fresh_python(script).strip().splitlines()[-1]
+    # the methods listed, a missing collection refused as by main(); the objects left to the OS
+    assert last == "STATUS 0 2 True"
