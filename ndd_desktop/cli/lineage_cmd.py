@@ -36,7 +36,7 @@ def add_parser(sub, add_db, add_selection) -> None:
 def cmd_lineage(args: argparse.Namespace) -> int:
     """``ndd lineage``: the version order of each group (or of the groups named by --group)."""
     from ..app.analyses import version_orders
-    from ..pipeline.grouping import KEEPER_RULES
+    from ..pipeline.group_rules import KEEPER_RULES
     from .opening import open_store
     from .selection import grouping_options, open_session
     from .output import ProgressBar, clean

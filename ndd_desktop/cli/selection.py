@@ -68,7 +68,7 @@ def open_session(store: Store, args: argparse.Namespace, *, grouping: bool = Tru
 
 
 def _check_keeper_rule(args: argparse.Namespace) -> None:
-    from ..pipeline.grouping import KEEPER_RULES
+    from ..pipeline.group_rules import KEEPER_RULES
 
     if args.keeper_rule is not None and args.keeper_rule not in KEEPER_RULES:
         raise UsageError(f"unknown keeper rule {args.keeper_rule!r} (known: {', '.join(KEEPER_RULES)})")

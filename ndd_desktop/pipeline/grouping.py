@@ -42,11 +42,10 @@ from ..core.unique import sorted_unique
 from ..store import DocumentInfo, PairArrays, Store
 from .group_edges import edges_at
 from .group_list import GroupList
+from .group_rules import GROUPINGS, KEEPER_RULES  # noqa: F401 - the names, as before
 from .pair_graph import PairGraph
 
-KEEPER_RULES = ("reference-oldest", "oldest", "newest", "longest", "folder-priority", "latest")
 MEASURES = ("score", "containment")
-GROUPINGS = ("components", "principal")
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ The documents and sketches read so far are kept. psutil gives the figures on eve
 
 from __future__ import annotations
 
-import psutil
+import functools
 
 from .config import ScanStopped
 
@@ -23,6 +23,8 @@ LIMIT_SHARE = 0.75
 def physical_memory() -> int | None:
     """Bytes of physical memory (psutil: Linux, macOS and Windows), or None where the
     system does not say."""
+    import psutil  # imported when first asked: a rescan that reads nothing never asks
+
     try:
         return int(psutil.virtual_memory().total)
     except (OSError, RuntimeError, psutil.Error):
@@ -32,6 +34,8 @@ def physical_memory() -> int | None:
 def resident_memory() -> int | None:
     """Bytes this process holds in memory now (its resident set; the working set on
     Windows), or None where the system does not say."""
+    import psutil
+
     try:
         return int(psutil.Process().memory_info().rss)
     except (OSError, RuntimeError, psutil.Error):
@@ -43,9 +47,15 @@ class MemoryGuard:
     ``share`` of physical memory (does nothing where the system gives no figures)."""
 
     def __init__(self, floor: float, share: float = LIMIT_SHARE) -> None:
-        total = physical_memory()
         self.floor = floor
-        self.limit = int(total * share) if total else None
+        self._share = share
+
+    @functools.cached_property
+    def limit(self) -> int | None:
+        """Bytes the process may hold (None: no figures), asked at the first checkpoint: a
+        pair stage that searches nothing (an unchanged rescan) never asks."""
+        total = physical_memory()
+        return int(total * self._share) if total else None
 
     def __call__(self) -> None:
         if self.limit is None:

@@ -25,7 +25,7 @@ from typing import Any
 from ..core.methods import get_method
 from ..store import Settings
 from ..store.settings import GROUPING_KEY, KEEPER_RULE_KEY
-from .grouping import GROUPINGS, KEEPER_RULES
+from .group_rules import GROUPINGS, KEEPER_RULES
 
 
 class SelectionError(Exception):
