@@ -226,15 +226,26 @@ class ClusterTree(QWidget):
         self.view.scrollTo(idx)
         return True
 
+    def current_pair(self) -> tuple[int, int] | None:
+        """The two documents the selected member row compares: (its group's principal, the
+        member), or for the principal's own row (the principal, another member); None when
+        no member row is selected."""
+        return self._pair_at(self.view.currentIndex())
+
+    def _pair_at(self, index: QModelIndex) -> tuple[int, int] | None:
+        doc = index.data(DOC_ROLE) if index.isValid() else None
+        group = self._group(index.data(GROUP_ROLE)) if doc is not None else None
+        if group is None:
+            return None
+        if doc != group.principal:
+            return group.principal, doc
+        return doc, next((m for m in group.members if m != doc), doc)
+
     def _on_current(self, current: QModelIndex, _previous: QModelIndex) -> None:
-        doc = current.data(DOC_ROLE)
-        group = self._group(current.data(GROUP_ROLE)) if current.isValid() else None
-        self.keep_button.setEnabled(doc is not None and not self.read_only)
-        if doc is not None and group is not None:
-            other = group.principal if doc != group.principal else next(
-                (m for m in group.members if m != doc), doc)
-            self.memberSelected.emit(group.principal if doc != group.principal else doc,
-                                     doc if doc != group.principal else other)
+        self.keep_button.setEnabled(current.data(DOC_ROLE) is not None and not self.read_only)
+        pair = self._pair_at(current)
+        if pair is not None:
+            self.memberSelected.emit(*pair)
 
     def choose_current_as_keeper(self) -> None:
         """Make the selected document its group's keeper."""

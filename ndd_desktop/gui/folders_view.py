@@ -191,12 +191,23 @@ class FoldersView(LazyTab):
                 self.side.setItem(r, c, item)
             self.side.setItem(r, 2, QTableWidgetItem("" if score is None else f"{score:.2f}"))
 
-    def _choose(self, row: int) -> None:
-        """A matched row chosen: its two documents go to the compare view."""
+    def current_documents(self) -> tuple[int, int] | None:
+        """The two documents of the side-by-side list's selected row (None: no row, or a
+        document without a match)."""
+        return self._documents_at(self.side.currentRow())
+
+    def _documents_at(self, row: int) -> tuple[int, int] | None:
         if 0 <= row < len(self._side_docs):
             da, db = self._side_docs[row]
             if da is not None and db is not None:
-                self.documentsChosen.emit(da.id, db.id)
+                return da.id, db.id
+        return None
+
+    def _choose(self, row: int) -> None:
+        """A matched row chosen: its two documents go to the compare view."""
+        docs = self._documents_at(row)
+        if docs is not None:
+            self.documentsChosen.emit(*docs)
 
     def clear(self) -> None:
         """Forget the collection (it was closed)."""

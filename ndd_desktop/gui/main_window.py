@@ -184,16 +184,15 @@ class MainWindow(OpeningMixin, ScanEventsMixin, PairSetViewsMixin, QMainWindow):
         self.threshold.thresholdChanged.connect(self.pairs.set_threshold)
         self.threshold.thresholdChanged.connect(self._threshold_moved)
         self.threshold.thresholdSettled.connect(self._threshold_settled)
-        self.pairs.pairSelected.connect(self._show_pair)
-        self.clusters.memberSelected.connect(self._show_docs)
         self.clusters.keeperRuleChanged.connect(lambda _: self._apply_keeper_rule())
         self.clusters.groupingModeChanged.connect(lambda _: self._apply_keeper_rule())
         self.clusters.keeperChosen.connect(lambda d, members: self.collection and self.collection.set_keeper(d, members))
         self.methods.runMethodRequested.connect(self.run_method)
-        self.folders.documentsChosen.connect(self._show_docs)
+        from .compare_follow import install_compare_follow  # the compare view follows the tab on screen
         from .group_view import install_group_view  # the group view, opened from the Groups tab
         from .passage_nav import install_passage_nav  # next/previous shared passage in the compare view
 
+        install_compare_follow(self)
         install_group_view(self)
         install_passage_nav(self)
 

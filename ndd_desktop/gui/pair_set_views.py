@@ -186,12 +186,6 @@ class PairSetViewsMixin:
         dropped = grouping.covered_count()  # from the arrays: no group is made for it
         self.threshold.set_counts(self.collection.pairs_at_threshold(), len(grouping.groups), dropped)
 
-    def _show_pair(self, pair: Any) -> None:
-        if pair is None:
-            self.compare.clear()
-            return
-        self._show_docs(pair.a, pair.b)
-
     def _show_docs(self, a: int, b: int) -> None:
         if self.collection is None or self.collection.data is None:
             return

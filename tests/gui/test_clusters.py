@@ -54,12 +54,59 @@ def test_groups_tree_and_keepers(qtbot, window, tmp_path):
 
 def test_selecting_a_member_compares_it_with_the_principal(qtbot, scanned):
     tree = scanned.clusters
+    scanned.tabs.setCurrentWidget(tree)
     group = scanned.collection.grouping.groups[0]
     member = group.members[1]
     with qtbot.waitSignal(scanned.compare.loaded, timeout=10000):
         tree.select_document(member)
     assert scanned.compare.header_a.doc.id == group.principal
     assert scanned.compare.header_b.doc.id == member
+
+
+def _shown(window) -> tuple[int, int] | None:
+    a, b = window.compare.header_a.doc, window.compare.header_b.doc
+    return None if a is None or b is None else (a.id, b.id)
+
+
+def test_the_compare_view_shows_the_selection_of_the_tab_on_screen(qtbot, scanned):
+    """A view's selection reaches the compare view only while its tab is shown, and turning
+    to a tab shows that tab's selection: never a pair of the Groups tab under the highlighted
+    row of the Pairs tab."""
+    w = scanned
+    assert w.tabs.currentWidget() is w.pairs
+    row = min(2, w.pairs.model.total_rows() - 1)
+    w.pairs.select_row(row)
+    pair = w.pairs.model.pair(row)
+    qtbot.waitUntil(lambda: _shown(w) == (pair.a, pair.b) and not w.compare.busy(), timeout=10000)
+
+    # a member of a group that is not that pair, chosen in the Groups tab
+    tree = w.clusters
+    w.tabs.setCurrentWidget(tree)
+    group = next(g for g in w.collection.grouping.groups if {pair.a, pair.b} != {g.principal, g.members[-1]})
+    member = next(m for m in group.members if m != group.principal)
+    tree.select_document(member)
+    qtbot.waitUntil(lambda: _shown(w) == (group.principal, member), timeout=10000)
+
+    # back on the Pairs tab: its own selection, not the group's
+    w.tabs.setCurrentWidget(w.pairs)
+    assert _shown(w) == (pair.a, pair.b)
+    # the group tree selects its member again after a regrouping; on the Pairs tab that is
+    # not heard (the pair stays, at a threshold that keeps it)
+    w.threshold.set_threshold(max(w.collection.data.floor, 0.35))
+    wait_idle(qtbot, w)
+    qtbot.waitUntil(lambda: tree.fully_filled(), timeout=10000)
+    assert tree.current_pair() == (group.principal, member)
+    assert w.pairs.current_pair() is not None and _shown(w) == (w.pairs.current_pair().a, w.pairs.current_pair().b)
+
+    # a tab with nothing selected shows nothing; one that chooses no documents leaves it
+    tree.view.setCurrentIndex(tree.model.index(-1, -1))
+    w.tabs.setCurrentWidget(tree)
+    assert _shown(w) is None
+    w.tabs.setCurrentWidget(w.pairs)
+    shown = _shown(w)
+    assert shown == (w.pairs.current_pair().a, w.pairs.current_pair().b)
+    w.tabs.setCurrentWidget(w.methods)
+    assert _shown(w) == shown
 
 
 def test_grouping_mode_switches_and_chained_members_say_so(qtbot, window, tmp_path):
