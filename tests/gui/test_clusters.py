@@ -107,6 +107,14 @@ def test_the_compare_view_shows_the_selection_of_the_tab_on_screen(qtbot, scanne
     assert shown == (w.pairs.current_pair().a, w.pairs.current_pair().b)
     w.tabs.setCurrentWidget(w.methods)
     assert _shown(w) == shown
+    # there the pairs table leads: another method's pair set shows its own first pair
+    other = "minhash" if w.collection.data.method != "minhash" else "qgram"
+    w.run_method(other)
+    qtbot.waitUntil(lambda: w.collection.data is not None and w.collection.data.method == other, timeout=60000)
+    wait_idle(qtbot, w)
+    first = w.pairs.model.pair(0)
+    assert w.pairs.current_row() == 0
+    qtbot.waitUntil(lambda: _shown(w) == (first.a, first.b), timeout=10000)
 
 
 def test_grouping_mode_switches_and_chained_members_say_so(qtbot, window, tmp_path):
