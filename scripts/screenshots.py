@@ -141,7 +141,9 @@ def main() -> int:
         w.run_method(other)
         pump(lambda: idle(w), 180)
         w.tabs.setCurrentIndex(2)
-        pump(lambda: not w.methods.busy() and w.methods.result is not None, 30)
+        pump(lambda: not w.methods.busy() and w.methods.result is not None and w.methods.model.rowCount() > 0, 30)
+        w.methods.view.setCurrentIndex(w.methods.model.index(w.methods.model.rowCount() - 1, 0))
+        pump(lambda: not w.compare.busy(), 30)
         pump(timeout=0.3)
         shot(w, "methods")
 

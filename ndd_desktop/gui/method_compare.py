@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-from PySide6.QtCore import Signal
+from PySide6.QtCore import QModelIndex, Qt, Signal
 from PySide6.QtGui import QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import (
     QComboBox,
@@ -36,6 +36,10 @@ from .worker import Worker
 MAX_LISTED = 5000
 VIEWS = (("only_a", "Only the first method finds"), ("only_b", "Only the second method finds"),
          ("both", "Both methods find"))
+
+
+#: Item data of a row's first cell: the pair (a, b) of document ids.
+_PAIR_ROLE = Qt.ItemDataRole.UserRole + 1
 
 
 @dataclass
@@ -83,6 +87,7 @@ class MethodComparePanel(QWidget):
 
     runMethodRequested = Signal(str)
     compared = Signal(object)  # Agreement
+    pairChosen = Signal(int, int)  # a row of the list chosen: its two document ids
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
@@ -141,7 +146,9 @@ class MethodComparePanel(QWidget):
         self.view.verticalHeader().hide()
         self.view.setSortingEnabled(True)
         self.view.setEditTriggers(QTableView.EditTrigger.NoEditTriggers)
-        self.view.setToolTip("The pairs of the chosen kind with both methods' scores (– below the floor)")
+        self.view.setToolTip("The pairs of the chosen kind with both methods' scores (– below the floor); "
+                             "choose one to compare its two documents below")
+        self.view.selectionModel().currentRowChanged.connect(self._on_current)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(6, 6, 6, 6)
         lay.addLayout(grid)
@@ -285,6 +292,21 @@ class MethodComparePanel(QWidget):
             return self.docs
         return {**self.docs, **{d.id: d for d in self.store.documents.all(missing)}}
 
+    def current_pair(self) -> tuple[int, int] | None:
+        """The document ids of the list's selected row (None: no row)."""
+        return self._pair_at(self.view.currentIndex())
+
+    def _pair_at(self, index: QModelIndex) -> tuple[int, int] | None:
+        if not index.isValid():
+            return None
+        pair = self.model.item(index.row(), 0).data(_PAIR_ROLE)
+        return None if pair is None else (int(pair[0]), int(pair[1]))
+
+    def _on_current(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        pair = self._pair_at(current)
+        if pair is not None:
+            self.pairChosen.emit(*pair)
+
     def _fill_list(self) -> None:
         self._list_stale = False
         self.model.clear()
@@ -297,8 +319,10 @@ class MethodComparePanel(QWidget):
         second = self.result.score_b.values(rows[:, 0], rows[:, 1]).tolist()
         docs = self._docs_of(rows)
         for (a, b), sa, sb in zip(rows.tolist(), first, second):
+            name_a = QStandardItem(doc_label(docs[a]) if a in docs else f"#{a}")
+            name_a.setData((a, b), _PAIR_ROLE)  # the row's pair, wherever sorting puts the row
             self.model.appendRow([
-                QStandardItem(doc_label(docs[a]) if a in docs else f"#{a}"),
+                name_a,
                 QStandardItem(doc_label(docs[b]) if b in docs else f"#{b}"),
                 QStandardItem("–" if math.isnan(sa) else f"{sa:.3f}"),
                 QStandardItem("–" if math.isnan(sb) else f"{sb:.3f}"),

@@ -186,13 +186,6 @@ class PairSetViewsMixin:
         dropped = grouping.covered_count()  # from the arrays: no group is made for it
         self.threshold.set_counts(self.collection.pairs_at_threshold(), len(grouping.groups), dropped)
 
-    def _show_docs(self, a: int, b: int) -> None:
-        if self.collection is None or self.collection.data is None:
-            return
-        docs, store = self.collection.data.docs, self.collection.store
-        if a in docs and b in docs:
-            self.compare.show_pair(docs[a], docs[b], store.documents.text, store.documents.text_missing)
-
 
 def _params_text(params: dict) -> str:
     return ", ".join(f"{k}={v}" for k, v in sorted(params.items())) or "the defaults"

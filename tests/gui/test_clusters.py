@@ -105,16 +105,40 @@ def test_the_compare_view_shows_the_selection_of_the_tab_on_screen(qtbot, scanne
     w.tabs.setCurrentWidget(w.pairs)
     shown = _shown(w)
     assert shown == (w.pairs.current_pair().a, w.pairs.current_pair().b)
-    w.tabs.setCurrentWidget(w.methods)
+    w.tabs.setCurrentWidget(w.errors)
     assert _shown(w) == shown
     # there the pairs table leads: another method's pair set shows its own first pair
-    other = "minhash" if w.collection.data.method != "minhash" else "qgram"
+    first_method = w.collection.data.method
+    other = "minhash" if first_method != "minhash" else "qgram"
     w.run_method(other)
     qtbot.waitUntil(lambda: w.collection.data is not None and w.collection.data.method == other, timeout=60000)
     wait_idle(qtbot, w)
     first = w.pairs.model.pair(0)
     assert w.pairs.current_row() == 0
     qtbot.waitUntil(lambda: _shown(w) == (first.a, first.b), timeout=10000)
+
+    # the Methods tab's list of the two methods' pairs: a chosen row is compared
+    w.tabs.setCurrentWidget(w.methods)
+    assert _shown(w) is None  # no row chosen yet
+    qtbot.waitUntil(lambda: not w.methods.busy() and w.methods.result is not None
+                    and w.methods.model.rowCount() > 0, timeout=20000)
+    last = w.methods.model.rowCount() - 1
+    w.methods.view.setCurrentIndex(w.methods.model.index(last, 0))
+    chosen = w.methods.current_pair()
+    assert chosen is not None and _shown(w) == chosen
+    w.tabs.setCurrentWidget(w.pairs)
+    assert _shown(w) == (first.a, first.b)
+
+    # a pair only another method found may name documents the pair set shown does not hold:
+    # they are read from the store; a document that is gone shows nothing
+    from types import SimpleNamespace
+
+    from ndd_desktop.gui.compare_follow import _documents
+
+    none_held = SimpleNamespace(docs={})
+    a, b = _documents(w.collection, none_held, chosen)
+    assert (a.id, b.id) == chosen and a.relpath and b.relpath
+    assert _documents(w.collection, none_held, (chosen[0], 10**9)) is None
 
 
 def test_grouping_mode_switches_and_chained_members_say_so(qtbot, window, tmp_path):
