@@ -52,9 +52,11 @@ def cmd_export(args: argparse.Namespace) -> int:
         sys.stderr.write(f"the bag in {result.dest} was already complete ({result.files_planned} files); "
                          f"validated again: {'valid' if result.bag_valid else 'NOT valid'}\n")
     else:
+        from ..app.elapsed import elapsed
+
         sys.stderr.write(
             f"exported {done} of {result.files_planned} files to {result.dest} ({result.copied} copied, "
-            f"{result.linked} linked, {result.skipped} already there) in {result.seconds:.1f} s\n"
+            f"{result.linked} linked, {result.skipped} already there) in {elapsed(result.seconds)}\n"
         )
     if not result.ok:
         raise CommandError(f"export incomplete: {len(result.failed)} files failed" +

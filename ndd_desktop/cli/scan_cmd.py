@@ -85,12 +85,14 @@ def cmd_scan(args: argparse.Namespace) -> int:
             if bar:
                 bar.close()
     if not args.quiet:
+        from ..app.elapsed import elapsed
+
         write_failures(failed, sys.stderr, str(args.db))
         # new/changed/moved/removed count every record, the skipped and failed ones too
         sys.stderr.write(
             f"{summary.documents} documents and {summary.errors} skipped or failed "
             f"({summary.new} new, {summary.changed} changed, {summary.moved} moved, {summary.removed} removed), "
-            f"{summary.pairs} pairs [{method.name}] in {summary.seconds:.1f} s\n"
+            f"{summary.pairs} pairs [{method.name}] in {elapsed(summary.seconds)}\n"
         )
         threshold = _pairs_at_threshold_note(listed, summary.pairs)
         if summary.reattached:

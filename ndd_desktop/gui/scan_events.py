@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..app.elapsed import elapsed
+
 
 class ScanEventsMixin:
     """The scan handling of the main window."""
@@ -73,7 +75,7 @@ class ScanEventsMixin:
             unused = (f"; {failed:,} file{'s' if failed != 1 else ''} skipped or failed (Errors tab)"
                       if failed else "")
             self.progress.finish(f"Done: {summary.documents:,} documents, {summary.pairs:,} pairs "
-                                 f"in {summary.seconds:.1f} s{unused}")
+                                 f"in {elapsed(summary.seconds)}{unused}")
             self.statusBar().showMessage(
                 f"Scan finished: {summary.documents:,} documents ({summary.new:,} new, {summary.changed:,} changed), "
                 f"{summary.errors:,} errors, {summary.pairs:,} pairs.")
