@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Iterable, NamedTuple, Sequence
 
 from . import scanwrite, text_codec
-from ._sql import chunks, dec_path, enc_path, placeholders
+from ._sql import chunks, dec_path, enc_path, placeholders, plain_cursor
 from .scanwrite import DocWrite
 from .types import ScanRun
 
@@ -125,9 +125,8 @@ class Scans:
             retry = {r[0] for r in conn.exec_driver_sql(
                 f"SELECT DISTINCT file_id FROM documents WHERE status = 'error' AND ({starts})", args)}
             roots = {i: dec_path(p) for i, p in conn.exec_driver_sql("SELECT id, path FROM roots")}
-            cur = conn.connection.dbapi_connection.cursor()  # plain tuples: a row per file
-            rows = cur.execute("SELECT id, root_id, relpath, size, mtime_ns, xxh128 FROM files").fetchall()
-            cur.close()
+            with plain_cursor(conn) as cur:  # plain tuples: a row per file
+                rows = cur.execute("SELECT id, root_id, relpath, size, mtime_ns, xxh128 FROM files").fetchall()
         out = {}
         for file_id, root_id, relpath, size, mtime_ns, xxh in rows:
             root, rel = roots[root_id], dec_path(relpath)
@@ -191,15 +190,11 @@ class Scans:
         processes that compress texts for :meth:`write_documents` (``DocWrite.text_blob``).
         When there is none yet, one is trained on ``texts`` and stored, in one transaction, if
         they are enough to train on; None when there is still none."""
-        with (self._db._write() if texts else self._db._read()) as conn:
-            cur = conn.connection.dbapi_connection.cursor()
-            try:
-                if texts:
-                    dictionary = text_codec.dictionary_for(cur, self._db._codec, texts)
-                else:
-                    dictionary = text_codec.current_dictionary(cur, self._db._codec)
-            finally:
-                cur.close()
+        with (self._db._write() if texts else self._db._read()) as conn, plain_cursor(conn) as cur:
+            if texts:
+                dictionary = text_codec.dictionary_for(cur, self._db._codec, texts)
+            else:
+                dictionary = text_codec.current_dictionary(cur, self._db._codec)
         return None if dictionary is None else dictionary.as_bytes()
 
     def touch_files(self, items: Sequence[tuple[int, int, int]]) -> None:

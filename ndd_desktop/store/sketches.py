@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence
 
 import numpy as np
 
-from ._sql import chunks, placeholders
+from ._sql import chunks, placeholders, plain_cursor
 from .scanwrite import PUT_SKETCH, sketch_from_text
 from .sketch_spool import SketchSpool, SpooledSketches
 from .types import StoreError
@@ -52,8 +52,8 @@ class Sketches:
 
     def inventory(self, method: str, sketch_key: str) -> tuple[np.ndarray, list[str], np.ndarray]:
         """(doc ids, content hashes, reference flags) of the ok documents with a sketch, by id."""
-        with self._db._read() as conn:
-            rows = conn.exec_driver_sql(
+        with self._db._read() as conn, plain_cursor(conn) as cur:
+            rows = cur.execute(
                 "SELECT d.id, d.xxh128, r.reference FROM sketches s JOIN documents d ON d.id = s.doc_id "
                 "JOIN roots r ON r.id = d.root_id WHERE s.method = ? AND s.sketch_key = ? AND d.status = 'ok' ORDER BY d.id",
                 (method, sketch_key),
@@ -85,14 +85,14 @@ class Sketches:
             spool = SketchSpool()
         remake: list[int] = []
         where: list[tuple[int, int]] = []
-        with self._db._read() as conn:
-            cur = conn.exec_driver_sql(
+        with self._db._read() as conn, plain_cursor(conn) as cur:
+            rows = cur.execute(  # row by row: the bytes of every sketch are never held at once
                 "SELECT d.id, s.data, d.date, r.reference FROM sketches s JOIN documents d ON d.id = s.doc_id "
                 "JOIN roots r ON r.id = d.root_id WHERE s.method = ? AND s.sketch_key = ? AND d.status = 'ok' ORDER BY d.id",
                 (method, sketch_key),
             )
             ids, blobs, dates, refs = [], [], [], []
-            for doc_id, data, date, ref in cur:
+            for doc_id, data, date, ref in rows:
                 if derived and not data:
                     held = None if spool is None else spool.location(doc_id)
                     if held is None:
