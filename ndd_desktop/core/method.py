@@ -158,6 +158,16 @@ class Method:
         """Inverse of :meth:`to_bytes`."""
         return np.frombuffer(blob, dtype=self.sketch_dtype).copy()
 
+    #: Whether the pair stage hands this method's stored sketches to :meth:`from_bytes_many`
+    #: all at once (sketches of one size, which the search stacks into a matrix anyway)
+    #: rather than to :meth:`from_bytes` one by one as they are read.
+    decodes_together: ClassVar[bool] = False
+
+    def from_bytes_many(self, blobs: Sequence[bytes]) -> Sequence[np.ndarray]:
+        """:meth:`from_bytes` of every blob (a method with ``decodes_together`` may return
+        one 2-D array whose rows are the sketches)."""
+        return [self.from_bytes(b) for b in blobs]
+
     # -- comparing ----------------------------------------------------------------------
     def score(self, a: np.ndarray, b: np.ndarray, params: Any) -> float:
         """Score of two sketches in [0, 1]; symmetric; 1.0 for identical sketches."""

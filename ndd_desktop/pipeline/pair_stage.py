@@ -145,9 +145,13 @@ def compute_pairs(store: Store, method: Method, params: Any, params_dict: dict, 
     # those this scan made; they wait in a temporary file (store.sketch_spool), read batch by
     # batch by the search, so the memory does not grow with the collection
     spool_dtype = method.sketch_dtype if method.sketch_from_text else None
-    ids, sketches, dates, refs = store.sketches.load(method.name, sketch_key, decode=method.from_bytes,
+    together = method.decodes_together and spool_dtype is None
+    ids, sketches, dates, refs = store.sketches.load(method.name, sketch_key,
+                                                     decode=None if together else method.from_bytes,
                                                      derive=lambda texts: sketch_texts(method, params, texts),
                                                      spool_dtype=spool_dtype)
+    if together:
+        sketches = method.from_bytes_many(sketches)
     cancel.raise_if_cancelled()
     def check() -> None:
         cancel.raise_if_cancelled()

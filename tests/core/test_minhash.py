@@ -435,3 +435,20 @@ def test_the_shingle_size_a_unit_does_not_use_changes_no_key():
     assert m.sketch_key(m.params({"unit": "chars", "w": 9})) == m.sketch_key(chars)
     assert m.sketch_key(m.params({"w": 4})) != m.sketch_key(words)  # w is used: new sketches
     assert m.sketch_key(m.params({"unit": "chars", "q": 6})) != m.sketch_key(chars)
+
+
+def test_stored_sketches_decode_together_into_the_rows_they_were():
+    m = get_method("minhash")
+    p = m.params({})
+    texts = ["the quick brown fox jumps over the lazy dog", "", "a b c d e f g", "one two three four five six"]
+    sketches = m.sketch_many([normalize(t) for t in texts], p)
+    blobs = [m.to_bytes(s) for s in sketches]
+    matrix = m.from_bytes_many(blobs)
+    assert matrix.shape == (4, p.t + 1) and matrix.flags.writeable
+    for row, blob in zip(matrix, blobs):
+        assert row.tobytes() == blob
+    assert m.from_bytes_many([]).shape[0] == 0
+    # bytes of unequal lengths (never written so) still come back row by row, as they were
+    short = np.arange(3, dtype=np.uint32).tobytes()
+    odd = m.from_bytes_many([short, short + short])
+    assert [r.tolist() for r in odd] == [[0, 1, 2], [0, 1, 2, 0, 1, 2]]
