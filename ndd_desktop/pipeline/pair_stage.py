@@ -136,8 +136,8 @@ def compute_pairs(store: Store, method: Method, params: Any, params_dict: dict, 
     sketch_key, pairs_key = method.sketch_key(params), method.pairs_key(params)
     guard = MemoryGuard(floor)
     meter.stage("pairs", None)
-    ids, hashes, refs, digest = _inventory(store, method, sketch_key, pairs_key, floor, reading)
-    if store.pairs.input_hash(method.name, pairs_key) == digest:
+    stored = store.pairs.input_hash(method.name, pairs_key)
+    if stored is not None and _inventory(store, method, sketch_key, pairs_key, floor, reading)[3] == stored:
         existing = store.pairs.find_set(method.name, pairs_key)
         meter.finish("unchanged")
         return existing.count if existing else 0
@@ -146,10 +146,13 @@ def compute_pairs(store: Store, method: Method, params: Any, params_dict: dict, 
     # batch by the search, so the memory does not grow with the collection
     spool_dtype = method.sketch_dtype if method.sketch_from_text else None
     together = method.decodes_together and spool_dtype is None
+    hashes: list[str] = []  # the input's digest, from the same pass (no inventory of its own)
     ids, sketches, dates, refs = store.sketches.load(method.name, sketch_key,
                                                      decode=None if together else method.from_bytes,
                                                      derive=lambda texts: sketch_texts(method, params, texts),
-                                                     spool_dtype=spool_dtype)
+                                                     spool_dtype=spool_dtype, hashes=hashes)
+    digest = input_hash(ids, hashes, refs, floor, pairs_key, reading)
+    del hashes
     if together:
         sketches = method.from_bytes_many(sketches)
     cancel.raise_if_cancelled()

@@ -65,6 +65,7 @@ class Sketches:
     def load(
         self, method: str, sketch_key: str, decode: Callable[[bytes], Any] | None = None,
         derive: Callable[[list[str]], list[Any]] | None = None, spool_dtype: np.dtype | None = None,
+        hashes: list[str] | None = None,
     ) -> tuple[np.ndarray, Sequence, np.ndarray, np.ndarray]:
         """(doc ids, sketches, dates (NaN unknown), reference flags) of sketched ok documents, by id.
 
@@ -76,7 +77,9 @@ class Sketches:
         when such a sketch must be made and no ``derive`` is given). With ``spool_dtype``
         such a method's sketches stay in the spool: a :class:`~.sketch_spool.SpooledSketches`
         of arrays of that dtype (the bytes are ``Method.to_bytes`` arrays) is returned
-        instead of a list, so the memory does not grow with the collection.
+        instead of a list, so the memory does not grow with the collection. ``hashes``, when
+        given, receives each document's content hash in the same order (what
+        :meth:`inventory` gives, read in the same pass).
         """
         derived = sketch_from_text(method)
         spool = self._db._carried.pop((method, sketch_key), None) if derived else None
@@ -87,12 +90,14 @@ class Sketches:
         where: list[tuple[int, int]] = []
         with self._db._read() as conn, plain_cursor(conn) as cur:
             rows = cur.execute(  # row by row: the bytes of every sketch are never held at once
-                "SELECT d.id, s.data, d.date, r.reference FROM sketches s JOIN documents d ON d.id = s.doc_id "
+                "SELECT d.id, s.data, d.date, r.reference, d.xxh128 FROM sketches s JOIN documents d ON d.id = s.doc_id "
                 "JOIN roots r ON r.id = d.root_id WHERE s.method = ? AND s.sketch_key = ? AND d.status = 'ok' ORDER BY d.id",
                 (method, sketch_key),
             )
             ids, blobs, dates, refs = [], [], [], []
-            for doc_id, data, date, ref in rows:
+            for doc_id, data, date, ref, content in rows:
+                if hashes is not None:
+                    hashes.append(content)
                 if derived and not data:
                     held = None if spool is None else spool.location(doc_id)
                     if held is None:

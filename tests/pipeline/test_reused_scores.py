@@ -75,3 +75,26 @@ def test_a_pair_set_left_stale_by_a_stopped_scan_is_verified_again(tmp_path, ver
         again = pairs_by_path(store, "minhash")
     assert any(ids["doc005.txt"] in pair for pair in verified)  # not taken from the stale set
     assert again == fresh_pairs(tmp_path, folder, "fresh")
+
+
+@pytest.mark.parametrize("method", ["minhash", "qgram"])
+def test_an_unchanged_rescan_finds_the_pair_set_current_and_verifies_nothing(tmp_path, verified, method):
+    """The first scan stores the digest of its pair stage's input as it reads the sketches;
+    the check of a later scan, which reads them apart, must come to the same digest."""
+    from ndd_desktop.core.methods import get_method
+    from ndd_desktop.ingest.options import ExtractOptions
+    from ndd_desktop.pipeline.pair_stage import pair_set_current
+    from ndd_desktop.pipeline.reading import reading_digest
+
+    folder = tmp_path / "docs"
+    make_corpus(folder, n=24, dup_every=3)
+    with Store.open(str(tmp_path / "c.ndd")) as store:
+        scan(store, [folder], method=method)
+        assert verified
+        m = get_method(method)
+        params = m.params({})
+        floor = store.pairs.find_set(method, m.pairs_key(params)).floor
+        assert pair_set_current(store, m, params, floor, reading_digest(ExtractOptions()))
+        verified.clear()
+        scan(store, [folder], method=method)
+        assert verified == []
