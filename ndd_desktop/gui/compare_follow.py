@@ -11,7 +11,8 @@ table (the tabs that choose no documents, Errors and Threads, leave it to the pa
 whose new pair set shows its first pair as before). Turning to a tab that chooses documents
 shows its selection (an empty compare view when it has none); turning to another changes
 nothing. When a new pair set comes, the leading view's selection is shown again from the
-new documents, or nothing when they are gone.
+new documents, or nothing when they are gone; so does another list of the Methods tab
+(which has no row chosen yet).
 """
 
 from __future__ import annotations
@@ -61,6 +62,7 @@ def install_compare_follow(window: Any) -> None:
     window.folders.documentsChosen.connect(lambda a, b: show(window.folders, (a, b)))
     window.tabs.currentChanged.connect(lambda _index: window.tabs.currentWidget() in current and refresh())
     window.pairs.model.modelReset.connect(refresh)  # a new pair set, or none
+    window.methods.model.modelReset.connect(refresh)  # another list of the Methods tab: no row chosen
 
 
 def _pair_ids(pair: Any) -> DocPair | None:

@@ -126,6 +126,12 @@ def test_the_compare_view_shows_the_selection_of_the_tab_on_screen(qtbot, scanne
     w.methods.view.setCurrentIndex(w.methods.model.index(last, 0))
     chosen = w.methods.current_pair()
     assert chosen is not None and _shown(w) == chosen
+    # another list (its rows are other pairs): no row is chosen, nothing is compared
+    w.methods.which.setCurrentIndex((w.methods.which.currentIndex() + 1) % w.methods.which.count())
+    assert w.methods.current_pair() is None and _shown(w) is None
+    w.methods.which.setCurrentIndex((w.methods.which.currentIndex() - 1) % w.methods.which.count())
+    w.methods.view.setCurrentIndex(w.methods.model.index(last, 0))
+    assert _shown(w) == w.methods.current_pair()
     w.tabs.setCurrentWidget(w.pairs)
     assert _shown(w) == (first.a, first.b)
 
