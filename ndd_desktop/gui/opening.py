@@ -16,6 +16,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QFileDialog
 
 from ..core.methods import DEFAULT_METHOD, get_method
+from ..pipeline.job import prestart_workers
 from ..pipeline.reading import reading_choice
 from ..store import Root, Store, StoreError
 from . import heap, resources
@@ -115,6 +116,8 @@ class OpeningMixin:
         self._close_collection()
         try:
             self._show_store(store, path)
+            if not store.read_only:  # a new collection: its first scan's workers get ready now
+                prestart_workers(store)
         except StoreError as exc:  # a damaged file can fail at any first read
             self._close_collection()
             store.close()

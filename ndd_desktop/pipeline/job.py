@@ -43,6 +43,19 @@ def own_files(store_path: str) -> set[str]:
     return {base + suffix for suffix in COMPANION_SUFFIXES}
 
 
+def prestart_workers(store: Store) -> bool:
+    """Start the extraction workers' server now when ``store`` holds no document yet: its
+    next scan reads every file, and the server's imports (about half a second) are then
+    done before the scan asks for workers. Whether it was asked to start (a server that
+    runs already is left as it is)."""
+    if store.documents.count(status=None):
+        return False
+    from ..ingest.pool_worker import prestart
+
+    prestart(SketchingExtractor.__module__)
+    return True
+
+
 def normalise_roots(roots: list[Root]) -> list[Root]:
     """Absolute root paths; a root listed twice keeps its first entry.
 
@@ -121,13 +134,10 @@ class ScanJob:
         stage = None
         warmup = None
         try:
-            if self.config.workers != 0 and isinstance(self.engine, LocalEngine) \
-                    and not self.store.documents.count(status=None):
+            if self.config.workers != 0 and isinstance(self.engine, LocalEngine):
                 # a first scan reads every file: the workers' server loads the readers
                 # while this process walks
-                from ..ingest.pool_worker import prestart
-
-                prestart(SketchingExtractor.__module__)
+                prestart_workers(self.store)
             # one entry per file and one record per known file: no cycles for the
             # collector to find while they are made (core.gc_pause)
             with gc_pause.paused():
