@@ -38,8 +38,8 @@ import numpy as np
 from .seriation import chain_fit, kendall_tau, path_cost, shingle_sets, shortest_path, version_distances
 from .normalize import normalize
 from .typo_fixes import typo_vote
-from .version_clues import VersionClues, name_clue, text_clues
 from .unique import sorted_unique
+from .version_clues import VersionClues, name_clue, text_clues
 
 #: Weight of each clue's vote on the direction. Stamps and version numbers are written to
 #: say when a text is from; the latest date or year mentioned is looser; length only leans.

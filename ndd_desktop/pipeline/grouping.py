@@ -226,7 +226,7 @@ def _graph_at(store: Store, pa: PairArrays, docs: dict[int, DocumentInfo] | None
     value = PairGraph(pa, {}).by_value(measure).value
     keep = value >= threshold
     wanted = sorted_unique(np.concatenate((pa.a[keep], pa.b[keep],
-                                       np.asarray([x for pair in verdicts for x in pair], dtype=np.int64))))
+                                           np.asarray([x for pair in verdicts for x in pair], dtype=np.int64))))
     known = docs or {}
     have = {i: known[i] for i in wanted.tolist() if i in known}
     missing = [i for i in wanted.tolist() if i not in have]

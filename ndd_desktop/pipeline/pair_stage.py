@@ -70,22 +70,22 @@ def input_hash(ids: np.ndarray, hashes: list[str], refs: np.ndarray, floor: floa
     return h.hexdigest()
 
 
-def _inventory(store: Store, method: Method, sketch_key: str, pairs_key: str, floor: float,
-               reading: str) -> tuple[np.ndarray, list[str], np.ndarray, str]:
-    """(ids, content hashes, reference flags) of the sketched documents, and their
-    :func:`input_hash`."""
+def _stored_set_current(store: Store, method: Method, sketch_key: str, pairs_key: str, floor: float,
+                        reading: str) -> bool:
+    """Whether a pair set of ``pairs_key`` is stored and its :func:`input_hash` is that of
+    the sketched documents now (read apart from the sketches: ids, hashes, reference flags)."""
+    stored = store.pairs.input_hash(method.name, pairs_key)
+    if stored is None:
+        return False
     with gc_pause.paused():  # a row per sketched document, no cycles among them
         ids, hashes, refs = store.sketches.inventory(method.name, sketch_key)
-        return ids, hashes, refs, input_hash(ids, hashes, refs, floor, pairs_key, reading)
+        return input_hash(ids, hashes, refs, floor, pairs_key, reading) == stored
 
 
 def pair_set_current(store: Store, method: Method, params: Any, floor: float, reading: str = "") -> bool:
     """Whether the method's stored pair set is the one its input gives now: every score
     in it is that of the documents as they are (a scan asks before it changes any)."""
-    pairs_key = method.pairs_key(params)
-    stored = store.pairs.input_hash(method.name, pairs_key)
-    return stored is not None and _inventory(store, method, method.sketch_key(params), pairs_key, floor,
-                                             reading)[3] == stored
+    return _stored_set_current(store, method, method.sketch_key(params), method.pairs_key(params), floor, reading)
 
 
 _reuse: "ThreadSlot[set[int]]" = ThreadSlot()
@@ -136,8 +136,7 @@ def compute_pairs(store: Store, method: Method, params: Any, params_dict: dict, 
     sketch_key, pairs_key = method.sketch_key(params), method.pairs_key(params)
     guard = MemoryGuard(floor)
     meter.stage("pairs", None)
-    stored = store.pairs.input_hash(method.name, pairs_key)
-    if stored is not None and _inventory(store, method, sketch_key, pairs_key, floor, reading)[3] == stored:
+    if _stored_set_current(store, method, sketch_key, pairs_key, floor, reading):
         existing = store.pairs.find_set(method.name, pairs_key)
         meter.finish("unchanged")
         return existing.count if existing else 0

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Callable, Iterator
 import numpy as np
 
 from . import scanwrite
-from ._sql import DOC_COLUMNS, DOC_WIDTH, doc_from_row, like_pattern
+from ._sql import DOC_COLUMNS, DOC_WIDTH, doc_from_row, like_pattern, plain_cursor
 from .types import PairArrays, PairRow, PairSet
 
 if TYPE_CHECKING:
@@ -97,10 +97,9 @@ class Pairs:
         ``check_documents=False`` leaves in the pairs of documents removed since the set was
         stored, for a caller that reads the documents the pairs name anyway and drops them
         then (reading every document id costs 0.6-0.8 s at a million documents)."""
-        with self._db._read() as conn:
-            # The sqlite3 cursor itself, in the read transaction: SQLAlchemy's rows cost more
-            # than the query here (2 s of 5 for a million document ids).
-            cur = conn.connection.dbapi_connection.cursor()
+        # The sqlite3 cursor itself, in the read transaction: SQLAlchemy's rows cost more
+        # than the query here (2 s of 5 for a million document ids).
+        with self._db._read() as conn, plain_cursor(conn) as cur:
             found = cur.execute("SELECT id FROM pair_sets WHERE method = ? AND pairs_key = ?",
                                 (method, pairs_key)).fetchone()
             lo, hi = (None, None) if found is None else cur.execute(
@@ -121,7 +120,6 @@ class Pairs:
                 int_parts.append(block[:, :3].astype(np.int64))
                 float_parts.append(block[:, 3:])
             if not int_parts:
-                cur.close()
                 return PairArrays.empty()
             # Pairs of documents removed since the set was stored are left out: one read of
             # the document ids (in the same snapshot) instead of two joins per pair, which
@@ -130,7 +128,6 @@ class Pairs:
             if check_documents:
                 rows = cur.execute("SELECT id FROM documents").fetchall()
                 known = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
-            cur.close()
         ints = np.concatenate(int_parts).T
         floats = np.concatenate(float_parts).T
         if known is not None:

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from fresh_python import fresh_python
 
+#: Run after two lines that set WORK (an empty folder) and WHICH ("new" or "held").
 _SCRIPT = """
-import os, sys, tempfile, time
+import os
 os.environ["QT_QPA_PLATFORM"] = "offscreen"
 from pathlib import Path
 import psutil
@@ -21,10 +22,9 @@ def servers():
     return [p for p in psutil.Process().children() if "multiprocessing.forkserver" in " ".join(p.cmdline())]
 
 app = create_application()
-work = Path(sys.argv[1])
+work = Path(WORK)
 w = MainWindow(settings=Settings.at(str(work / "settings.ini")), data_dir=work / "data")
-which = sys.argv[2]
-if which == "new":
+if WHICH == "new":
     folder = work / "docs"
     folder.mkdir()
     (folder / "a.txt").write_text("a letter about the mill", encoding="utf-8")
@@ -46,12 +46,10 @@ w.close()
 
 
 def test_a_new_collection_gets_its_workers_server_at_once(tmp_path):
-    script = _SCRIPT.replace('sys.argv[1]', repr(str(tmp_path))).replace('sys.argv[2]', '"new"')
-    out = fresh_python(script).strip().splitlines()[-1]
+    out = fresh_python(f"WORK = {str(tmp_path)!r}\nWHICH = 'new'\n" + _SCRIPT).strip().splitlines()[-1]
     assert out == "SERVERS 1 0"
 
 
 def test_a_collection_with_documents_starts_no_server(tmp_path):
-    script = _SCRIPT.replace('sys.argv[1]', repr(str(tmp_path))).replace('sys.argv[2]', '"held"')
-    out = fresh_python(script).strip().splitlines()[-1]
+    out = fresh_python(f"WORK = {str(tmp_path)!r}\nWHICH = 'held'\n" + _SCRIPT).strip().splitlines()[-1]
     assert out == "SERVERS 0 1"
