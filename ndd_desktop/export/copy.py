@@ -16,6 +16,7 @@ import stat
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from ..ingest.walk import path_inside
 from .errors import ExportCancelled
 
 CHUNK = 1 << 20
@@ -66,13 +67,6 @@ def sha256_file(path: str, cancel=None) -> tuple[str, int]:
     return h.hexdigest(), size
 
 
-def _inside(path: str, root: str) -> bool:
-    try:
-        return os.path.commonpath([path, root]) == root
-    except ValueError:  # different drives on Windows
-        return False
-
-
 def resolve_source(source: str, roots: Iterable[str] | None = None) -> tuple[str, os.stat_result]:
     """The path to read for ``source`` and its ``lstat``: a regular file, never a link.
 
@@ -97,7 +91,7 @@ def resolve_source(source: str, roots: Iterable[str] | None = None) -> tuple[str
         if stat.S_ISLNK(st.st_mode):
             raise FileProblem("the source is now a symbolic link; it is not followed")
     elif real != path:
-        if not any(_inside(real, os.path.realpath(r)) for r in roots):
+        if not any(path_inside(real, os.path.realpath(r)) for r in roots):
             raise FileProblem("the source is now reached through a symbolic link that leads outside "
                               "the scanned folders; it is not followed")
         try:

@@ -18,9 +18,10 @@ STATUS_SKIPPED = "skipped"
 STATUS_ERROR = "error"
 
 
-@dataclass
+@dataclass(slots=True)
 class FileEntry:
-    """A regular file found by :func:`ndd_desktop.ingest.walk`."""
+    """A regular file found by :func:`ndd_desktop.ingest.walk` (slots: a walk makes one per
+    file, and they are the largest list a rescan holds)."""
 
     root: str  # the root folder, absolute, as the user chose it
     relpath: str  # POSIX path relative to root (may contain odd characters)

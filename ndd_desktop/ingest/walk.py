@@ -92,7 +92,13 @@ def _walk_dir(root, real_roots, follow, visited, report) -> Iterator[FileEntry]:
         for entry in entries:
             rel = f"{prefix}/{entry.name}" if prefix else entry.name
             try:
-                found = _classify(entry, rel, root, real_roots, follow, report)
+                # most entries are plain files: found here, without _classify's call (the
+                # entry keeps its stat, so a folder is not asked twice)
+                st = None if entry.is_symlink() else entry.stat(follow_symlinks=False)
+                if st is not None and stat.S_ISREG(st.st_mode):
+                    found = FileEntry(root, rel, entry.path, st.st_size, st.st_mtime_ns)
+                else:
+                    found = _classify(entry, rel, root, real_roots, follow, report)
             except FileNotFoundError:
                 report(root, rel, STATUS_ERROR, R.VANISHED)
                 continue
@@ -128,7 +134,7 @@ def _classify(entry, rel, root, real_roots, follow, report):
             report(root, rel, STATUS_SKIPPED, R.LINK_NOT_FOLLOWED)
             return None
         target = os.path.realpath(entry.path)
-        if not any(_inside(target, r) for r in real_roots):
+        if not any(path_inside(target, r) for r in real_roots):
             report(root, rel, STATUS_SKIPPED, R.LINK_OUTSIDE)
             return None
         try:
@@ -149,7 +155,8 @@ def _classify(entry, rel, root, real_roots, follow, report):
     return None
 
 
-def _inside(path: str, root: str) -> bool:
+def path_inside(path: str, root: str) -> bool:
+    """Whether ``path`` is ``root`` or lies below it (both absolute, as given)."""
     try:
         return os.path.commonpath([path, root]) == root
     except ValueError:  # different drives on Windows

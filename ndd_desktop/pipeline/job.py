@@ -43,6 +43,15 @@ def own_files(store_path: str) -> set[str]:
     return {base + suffix for suffix in COMPANION_SUFFIXES}
 
 
+def own_files_inside(store_path: str, roots: list[str]) -> set[str]:
+    """:func:`own_files` that lie in one of ``roots`` (followed to their real paths): the
+    only ones a walk of the roots can meet."""
+    from ..ingest.walk import path_inside
+
+    real_roots = [os.path.realpath(r) for r in roots]
+    return {p for p in own_files(store_path) if any(path_inside(p, r) for r in real_roots)}
+
+
 def prestart_workers(store: Store) -> bool:
     """Start the extraction workers' server now when ``store`` holds no document yet: its
     next scan reads every file, and the server's imports (about half a second) are then
@@ -215,12 +224,14 @@ class ScanJob:
         self.meter.stage("walk", None)
         errors: list[ExtractedDocument] = []
         entries: list[FileEntry] = []
-        own = own_files(self.store.path)
+        # the collection file itself, kept inside a scanned folder, is no document; every
+        # file the walk gives lies in a root's real path, so only a collection inside one
+        # needs the check (by the name first: a realpath per file would cost ~1.4 s per
+        # 100,000 files)
+        own = own_files_inside(self.store.path, roots)
         own_names = {os.path.basename(p) for p in own}
         for entry in walk(roots, on_error=errors.append):
-            # the collection file itself, kept inside a scanned folder (the name first: a
-            # realpath per file would cost ~1.4 s per 100,000 files)
-            if os.path.basename(entry.abspath) in own_names and os.path.realpath(entry.abspath) in own:
+            if own and os.path.basename(entry.abspath) in own_names and os.path.realpath(entry.abspath) in own:
                 continue
             entries.append(entry)
             if len(entries) % 256 == 0:

@@ -73,31 +73,34 @@ def make_plan(
     known: dict[tuple[str, str], KnownFile] = scans.known_files(RETRIED_REASONS)
     plan = ScanPlan(walk_errors=walk_errors, reading_changed=reread is not None, recorded_files=len(known))
     reread = reread or set()
+    # a pass per walked file: the names it uses are local, the counts summed at the end
+    walked, lookup, to_extract, touched = plan.entries, known.get, plan.to_extract, plan.touched
+    new = unchanged = changed = read_again = 0
     for entry in entries:
         key = (entry.root, entry.relpath)
-        plan.entries[key] = entry
+        walked[key] = entry
         if on_entry is not None:
             on_entry(entry)
-        kf = known.get(key)
+        kf = lookup(key)
         if kf is None:
-            plan.new_files += 1
-            plan.to_extract.append(entry)
+            new += 1
+            to_extract.append(entry)
         elif kf.retry:  # failed for a passing reason (a timeout, a permission): read again
-            plan.to_extract.append(entry)
-        elif key in reread:  # read with other options: its text may differ
-            plan.reread_files += 1
-            plan.to_extract.append(entry)
+            to_extract.append(entry)
+        elif reread and key in reread:  # read with other options: its text may differ
+            read_again += 1
+            to_extract.append(entry)
         elif kf.size == entry.size and kf.mtime_ns == entry.mtime_ns:
-            plan.unchanged_files += 1
+            unchanged += 1
         elif kf.size == entry.size and kf.xxh128 and file_xxh128(entry.abspath) == kf.xxh128:
-            plan.unchanged_files += 1
-            plan.touched.append((kf.file_id, entry.size, entry.mtime_ns))
+            unchanged += 1
+            touched.append((kf.file_id, entry.size, entry.mtime_ns))
         else:
-            plan.changed_files += 1
-            plan.to_extract.append(entry)
-    seen = set(plan.entries)
-    seen.update((d.root, d.container or d.relpath) for d in walk_errors)
-    plan.missing_file_ids = [kf.file_id for key, kf in known.items() if key not in seen]
+            changed += 1
+            to_extract.append(entry)
+    plan.new_files, plan.unchanged_files, plan.changed_files, plan.reread_files = new, unchanged, changed, read_again
+    failed = {(d.root, d.container or d.relpath) for d in walk_errors}
+    plan.missing_file_ids = [kf.file_id for key, kf in known.items() if key not in walked and key not in failed]
     for doc in scans.documents_of_files(plan.missing_file_ids):
         if doc.status == "ok" and doc.xxh128:
             plan.move_pool.setdefault(doc.xxh128, []).append(doc.doc_id)

@@ -58,9 +58,10 @@ class Sketches:
                 "JOIN roots r ON r.id = d.root_id WHERE s.method = ? AND s.sketch_key = ? AND d.status = 'ok' ORDER BY d.id",
                 (method, sketch_key),
             ).fetchall()
-        ids = np.array([r[0] for r in rows], dtype=np.int64)
-        refs = np.array([bool(r[2]) for r in rows], dtype=bool)
-        return ids, [r[1] for r in rows], refs
+        if not rows:
+            return np.empty(0, dtype=np.int64), [], np.empty(0, dtype=bool)
+        ids, hashes, refs = zip(*rows)  # the three columns in one pass (a rescan reads them all)
+        return np.array(ids, dtype=np.int64), list(hashes), np.array([bool(r) for r in refs], dtype=bool)
 
     def load(
         self, method: str, sketch_key: str, decode: Callable[[bytes], Any] | None = None,

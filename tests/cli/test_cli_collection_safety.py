@@ -62,6 +62,31 @@ def test_the_collection_file_inside_a_scanned_folder_is_not_a_document(capsys, t
     assert relpaths(db) == ["a.txt"]  # not c.ndd, c.ndd-wal, c.ndd.lock ...
 
 
+def test_the_collection_file_is_no_document_when_its_folder_is_scanned_through_a_link(capsys, two_folders):
+    # the folder named is a symbolic link to the folder that holds the collection file,
+    # which the scan is told by that folder's real path: the file is still recognised
+    link = two_folders / "link"
+    link.symlink_to(two_folders / "a", target_is_directory=True)
+    db = two_folders / "a" / "c.ndd"
+    assert run(capsys, "scan", link, "--db", db)[0] == 0
+    status, _, err = run(capsys, "scan", link, "--db", db)
+    assert status == 0 and "0 new, 0 changed" in err
+    assert relpaths(db) == ["a.txt"]
+
+
+def test_only_a_collection_file_inside_a_scanned_folder_is_looked_for(two_folders):
+    from ndd_desktop.pipeline.job import own_files_inside
+
+    link = two_folders / "link"
+    link.symlink_to(two_folders / "a", target_is_directory=True)
+    inside = own_files_inside(str(two_folders / "a" / "c.ndd"), [str(link)])
+    assert str((two_folders / "a" / "c.ndd").resolve()) in inside
+    assert str((two_folders / "a" / "c.ndd-wal").resolve()) in inside
+    assert own_files_inside(str(two_folders / "c.ndd"), [str(link), str(two_folders / "b")]) == set()
+    # a folder whose name only begins like the one holding the file does not hold it
+    assert own_files_inside(str(two_folders / "ab" / "c.ndd"), [str(link)]) == set()
+
+
 def test_zip_members_of_one_name_and_a_file_named_like_a_member_all_stay(capsys, tmp_path):
     folder = tmp_path / "box"
     folder.mkdir()
