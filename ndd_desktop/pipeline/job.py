@@ -35,21 +35,17 @@ from .worker_sketch import SketchingExtractor
 COMPANION_SUFFIXES = ("", "-wal", "-shm", "-journal", LOCK_SUFFIX)
 
 
-def own_files(store_path: str) -> set[str]:
-    """Real paths of a collection file and its companions: never documents of the scan."""
+def own_files_inside(store_path: str, roots: list[str]) -> set[str]:
+    """Real paths of a collection file and its companions (never documents of the scan)
+    that lie in one of ``roots``, followed to their real paths: the only ones a walk of the
+    roots can meet."""
     if not store_path or store_path == ":memory:":
         return set()
-    base = os.path.realpath(store_path)
-    return {base + suffix for suffix in COMPANION_SUFFIXES}
-
-
-def own_files_inside(store_path: str, roots: list[str]) -> set[str]:
-    """:func:`own_files` that lie in one of ``roots`` (followed to their real paths): the
-    only ones a walk of the roots can meet."""
     from ..ingest.walk import path_inside
 
+    base = os.path.realpath(store_path)
     real_roots = [os.path.realpath(r) for r in roots]
-    return {p for p in own_files(store_path) if any(path_inside(p, r) for r in real_roots)}
+    return {base + suffix for suffix in COMPANION_SUFFIXES if any(path_inside(base + suffix, r) for r in real_roots)}
 
 
 def prestart_workers(store: Store) -> bool:

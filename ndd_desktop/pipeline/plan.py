@@ -72,7 +72,6 @@ def make_plan(
     """
     known: dict[tuple[str, str], KnownFile] = scans.known_files(RETRIED_REASONS)
     plan = ScanPlan(walk_errors=walk_errors, reading_changed=reread is not None, recorded_files=len(known))
-    reread = reread or set()
     # a pass per walked file: the names it uses are local, the counts summed at the end
     walked, lookup, to_extract, touched = plan.entries, known.get, plan.to_extract, plan.touched
     new = unchanged = changed = read_again = 0

@@ -61,7 +61,7 @@ class Sketches:
         if not rows:
             return np.empty(0, dtype=np.int64), [], np.empty(0, dtype=bool)
         ids, hashes, refs = zip(*rows)  # the three columns in one pass (a rescan reads them all)
-        return np.array(ids, dtype=np.int64), list(hashes), np.array([bool(r) for r in refs], dtype=bool)
+        return np.array(ids, dtype=np.int64), list(hashes), np.array(refs, dtype=bool)
 
     def load(
         self, method: str, sketch_key: str, decode: Callable[[bytes], Any] | None = None,

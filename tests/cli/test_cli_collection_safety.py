@@ -7,6 +7,7 @@ import zipfile
 
 import pytest
 
+from ndd_desktop.pipeline.job import own_files_inside
 from ndd_desktop.pipeline.scan_lock import scan_lock
 from ndd_desktop.store import Store
 from cli_run import run
@@ -75,8 +76,6 @@ def test_the_collection_file_is_no_document_when_its_folder_is_scanned_through_a
 
 
 def test_only_a_collection_file_inside_a_scanned_folder_is_looked_for(two_folders):
-    from ndd_desktop.pipeline.job import own_files_inside
-
     link = two_folders / "link"
     link.symlink_to(two_folders / "a", target_is_directory=True)
     inside = own_files_inside(str(two_folders / "a" / "c.ndd"), [str(link)])
