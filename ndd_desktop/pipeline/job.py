@@ -17,6 +17,7 @@ from ..core import gc_pause
 from ..core.methods import get_method
 from ..core.params import params_dict
 from ..ingest.document import ExtractedDocument, FileEntry
+from ..ingest.reasons import RETRIED_REASONS
 from ..store import DocumentInfo, Root, Store
 from .cancel import CancelToken, ScanCancelled
 from .config import ScanConfig, ScanError, ScanSummary, default_floor
@@ -175,6 +176,8 @@ class ScanJob:
             with helped_by(stage.helpers or None), reusing(set(done.written) if current else None):
                 n_pairs = self.engine.compute_pairs(self.store, method, params, pdict, floor, self.meter,
                                                     self.cancel, reading=reading_digest(options))
+            if plan.listing is not None and not plan.as_recorded:  # (see plan.make_plan)
+                self.store.scans.keep_listing(plan.listing, RETRIED_REASONS)
             total = self.store.documents.count(status=None)
             errors = total - self.store.documents.count("ok")
             counts = {

@@ -34,7 +34,15 @@ SKETCH_BATCH = 500
 def sketch_missing(store: Store, method: Method, params: Any, sketch_key: str,
                    meter: ProgressMeter, cancel: CancelToken) -> int:
     """Sketch stored documents that have no sketch for (method, sketch_key); how many."""
-    ids = store.sketches.unsketched(method.name, sketch_key)
+    # "every document has its sketch" is kept (store.facts) until a document or sketch changes
+    fact = f"sketched:{method.name}:{sketch_key}"
+    if store.facts.get(fact) is not None:
+        ids = []
+    else:
+        ticket = store.facts.ticket(fact)
+        ids = store.sketches.unsketched(method.name, sketch_key)
+        if not ids:
+            store.facts.settle(fact, ticket, "every document")
     meter.stage("sketch", len(ids))
     if method.sketch_from_text:  # only marks: the pair stage makes the sketches it needs
         store.sketches.put(method.name, sketch_key, [(i, b"") for i in ids])
@@ -70,16 +78,31 @@ def input_hash(ids: np.ndarray, hashes: list[str], refs: np.ndarray, floor: floa
     return h.hexdigest()
 
 
+def _current_fact(method: Method, sketch_key: str, pairs_key: str, floor: float, reading: str) -> str:
+    """The key under which ``store.facts`` keeps the :func:`input_hash` of the sketched
+    documents for this input (kept until a document, sketch or root changes)."""
+    spec = f"{method.name}|{sketch_key}|{pairs_key}|{float(floor)!r}|{VERIFY_VERSION}|{completion.VERSION}|{reading}"
+    return "pairs:" + hashlib.sha256(spec.encode()).hexdigest()[:32]
+
+
 def _stored_set_current(store: Store, method: Method, sketch_key: str, pairs_key: str, floor: float,
                         reading: str) -> bool:
     """Whether a pair set of ``pairs_key`` is stored and its :func:`input_hash` is that of
-    the sketched documents now (read apart from the sketches: ids, hashes, reference flags)."""
+    the sketched documents now (read apart from the sketches: ids, hashes, reference flags;
+    or the hash kept since they last changed)."""
     stored = store.pairs.input_hash(method.name, pairs_key)
     if stored is None:
         return False
+    fact = _current_fact(method, sketch_key, pairs_key, floor, reading)
+    if store.facts.get(fact) == stored:
+        return True
+    ticket = store.facts.ticket(fact)
     with gc_pause.paused():  # a row per sketched document, no cycles among them
         ids, hashes, refs = store.sketches.inventory(method.name, sketch_key)
-        return input_hash(ids, hashes, refs, floor, pairs_key, reading) == stored
+        current = input_hash(ids, hashes, refs, floor, pairs_key, reading) == stored
+    if current:
+        store.facts.settle(fact, ticket, stored)
+    return current
 
 
 def pair_set_current(store: Store, method: Method, params: Any, floor: float, reading: str = "") -> bool:
@@ -143,6 +166,9 @@ def compute_pairs(store: Store, method: Method, params: Any, params_dict: dict, 
     # a sketch_from_text method's sketches are made again from the stored texts, except
     # those this scan made; they wait in a temporary file (store.sketch_spool), read batch by
     # batch by the search, so the memory does not grow with the collection
+    # the input read below is kept as current once its pair set is stored, if nothing changed
+    fact = _current_fact(method, sketch_key, pairs_key, floor, reading)
+    ticket = store.facts.ticket(fact)
     spool_dtype = method.sketch_dtype if method.sketch_from_text else None
     together = method.decodes_together and spool_dtype is None
     hashes: list[str] = []  # the input's digest, from the same pass (no inventory of its own)
@@ -199,5 +225,6 @@ def compute_pairs(store: Store, method: Method, params: Any, params_dict: dict, 
 
     n = store.pairs.replace(method.name, pairs_key, sketch_key, params_dict, floor, digest, to_columns(scores, ids),
                             complete_from=scores.complete_from, on_chunk=stored)
+    store.facts.settle(fact, ticket, digest)
     meter.finish()
     return n

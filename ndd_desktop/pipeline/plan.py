@@ -9,18 +9,25 @@ the store knows but the walk did not find are missing: their documents become th
 that a new file with the same content hash is matched against (a move), and what is left
 of them is removed once extraction is complete. Files named in ``reread`` (their documents
 were read with other options, ``pipeline.reading``) are extracted even when unchanged.
+
+The walk is summed up in one digest (:func:`listing_of`). A finished scan whose file
+records match its walk keeps that digest in the collection (``store.scans.keep_listing``)
+until a file record, a document or a root changes; a later walk with the same digest is
+then planned as unchanged without reading a record (an unchanged rescan's plan costs the
+digest, not a pass over every file row).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, Iterable
+from typing import Sequence
 
+import numpy as np
 import xxhash
 
 from ..ingest.document import ExtractedDocument, FileEntry
 from ..ingest.reasons import RETRIED_REASONS
-from ..store import KnownFile, Scans
+from ..store import KnownFile, Listing, Scans
 
 _READ_CHUNK = 1 << 20
 
@@ -44,6 +51,30 @@ class ScanPlan:
     reread_files: int = 0  # unchanged files read again for the new reading options
     #: files the collection recorded before the scan (0: no document to match; None: unknown)
     recorded_files: int | None = None
+    #: the walk summed up (None after a walk with errors: such a walk is never kept)
+    listing: Listing | None = None
+    #: planned from the kept listing: every file as recorded, no record read
+    as_recorded: bool = False
+
+
+def listing_of(entries: Sequence[FileEntry]) -> Listing:
+    """The walk in one digest: each root with its files' relative paths, sizes and
+    modification times, in the walk's order, and the count and sums the file records are
+    checked against before it is kept."""
+    parts: list[str] = []
+    root = None
+    for e in entries:
+        if e.root != root:  # an empty field marks a root (no relative path is empty)
+            root = e.root
+            parts += ("", root)
+        parts.append(e.relpath)
+    sizes = np.fromiter((e.size for e in entries), dtype=np.int64, count=len(entries))
+    mtimes = np.fromiter((e.mtime_ns for e in entries), dtype=np.int64, count=len(entries))
+    h = xxhash.xxh3_128()
+    h.update("\0".join(parts).encode("utf-8", "surrogatepass"))
+    h.update(sizes.tobytes())
+    h.update(mtimes.tobytes())
+    return Listing(h.hexdigest(), len(entries), int(sizes.sum()), int((mtimes & 0xFFFFFFFF).sum()))
 
 
 def file_xxh128(path: str) -> str | None:
@@ -60,9 +91,8 @@ def file_xxh128(path: str) -> str | None:
 
 def make_plan(
     scans: Scans,
-    entries: Iterable[FileEntry],
+    entries: Sequence[FileEntry],
     walk_errors: list[ExtractedDocument],
-    on_entry: Callable[[FileEntry], None] | None = None,
     reread: set[tuple[str, str]] | None = None,
 ) -> ScanPlan:
     """Sort the walked files into unchanged, in doubt (hashed), changed and new.
@@ -70,16 +100,20 @@ def make_plan(
     ``reread``: None when the reading options are those the documents were read with;
     otherwise the files (root, relative path) to read again even when unchanged.
     """
+    listing = None if walk_errors else listing_of(entries)
+    if listing is not None and reread is None and scans.recorded_listing() == listing.digest:
+        plan = ScanPlan(recorded_files=len(entries), listing=listing, as_recorded=True, unchanged_files=len(entries))
+        plan.entries = {(e.root, e.relpath): e for e in entries}
+        return plan
     known: dict[tuple[str, str], KnownFile] = scans.known_files(RETRIED_REASONS)
-    plan = ScanPlan(walk_errors=walk_errors, reading_changed=reread is not None, recorded_files=len(known))
+    plan = ScanPlan(walk_errors=walk_errors, reading_changed=reread is not None, recorded_files=len(known),
+                    listing=listing)
     # a pass per walked file: the names it uses are local, the counts summed at the end
     walked, lookup, to_extract, touched = plan.entries, known.get, plan.to_extract, plan.touched
     new = unchanged = changed = read_again = 0
     for entry in entries:
         key = (entry.root, entry.relpath)
         walked[key] = entry
-        if on_entry is not None:
-            on_entry(entry)
         kf = lookup(key)
         if kf is None:
             new += 1

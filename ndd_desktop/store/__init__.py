@@ -21,10 +21,12 @@ _HOME = {
     "DocumentTable": ".document_table",
     "Documents": ".documents",
     "Emails": ".email",
+    "Facts": ".facts",
     "Pairs": ".pairs",
     "Review": ".review",
     "KnownDocument": ".scans",
     "KnownFile": ".scans",
+    "Listing": ".scans",
     "Scans": ".scans",
     "DocWrite": ".scanwrite",
     "Settings": ".settings",
@@ -48,9 +50,10 @@ if TYPE_CHECKING:  # what the names are, for type checkers and editors
     from .document_table import DocumentTable  # noqa: F401
     from .documents import Documents  # noqa: F401
     from .email import Emails  # noqa: F401
+    from .facts import Facts  # noqa: F401
     from .pairs import Pairs  # noqa: F401
     from .review import Review  # noqa: F401
-    from .scans import KnownDocument, KnownFile, Scans  # noqa: F401
+    from .scans import KnownDocument, KnownFile, Listing, Scans  # noqa: F401
     from .scanwrite import DocWrite  # noqa: F401
     from .settings import Settings  # noqa: F401
     from .sketches import Sketches  # noqa: F401

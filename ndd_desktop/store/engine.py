@@ -24,7 +24,7 @@ from .text_reading import BUSY_TIMEOUT_S, read_only_uri
 from .types import StoreDamaged, StoreError, StoreFull, StoreReadOnly
 
 #: The newest schema revision this code knows (alembic revision ids are 4-digit numbers).
-HEAD_REVISION = "0008"
+HEAD_REVISION = "0009"
 #: The first schema revision (tests create a store at it and upgrade).
 FIRST_REVISION = "0001"
 BUSY_TIMEOUT_MS = int(BUSY_TIMEOUT_S * 1000)

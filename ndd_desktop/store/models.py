@@ -201,3 +201,12 @@ class SettingRow(Base):
     __tablename__ = "settings"
     key: Mapped[str] = mapped_column(Text, primary_key=True)
     value: Mapped[str] = mapped_column(Text)  # JSON
+
+
+class ContentFact(Base):
+    """An answer about the content kept until a row it rests on changes (``store.facts``;
+    the triggers that delete it are in migration 0009)."""
+
+    __tablename__ = "content_facts"
+    key: Mapped[str] = mapped_column(Text, primary_key=True)
+    value: Mapped[str] = mapped_column(Text)

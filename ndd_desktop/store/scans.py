@@ -15,8 +15,9 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Iterable, NamedTuple, Sequence
 
-from . import scanwrite, text_codec
+from . import facts, scanwrite, text_codec
 from ._sql import chunks, dec_path, enc_path, placeholders, plain_cursor
+from .facts import LISTING
 from .scanwrite import DocWrite
 from .types import ScanRun
 
@@ -47,6 +48,16 @@ class KnownDocument:
     relpath: str
     xxh128: str
     status: str
+
+
+class Listing(NamedTuple):
+    """The files a walk found, as one digest (``pipeline.plan.listing_of``), with the sums
+    the files' records are checked against before the digest is kept."""
+
+    digest: str
+    files: int
+    bytes: int  # sum of the sizes
+    mtimes: int  # sum of the modification times' low 32 bits
 
 
 def _known_doc(r) -> KnownDocument:
@@ -132,6 +143,32 @@ class Scans:
             root, rel = roots[root_id], dec_path(relpath)
             out[(root, rel)] = KnownFile(file_id, root, rel, size, mtime_ns, xxh, file_id in retry)
         return out
+
+    def recorded_listing(self) -> str | None:
+        """The digest of the walk whose files the records still match exactly (kept by
+        :meth:`keep_listing`, deleted by any change to a file record, a document or a
+        root); None when there is none."""
+        return self._db.facts.get(LISTING)
+
+    def keep_listing(self, listing: Listing, retry_reasons: Sequence[str] = ()) -> bool:
+        """Keep ``listing`` as the walk the file records match, at the end of a finished
+        scan that recorded every file it walked, when no document waits to be read again
+        (failed for one of ``retry_reasons``). The file records are checked against the
+        listing's count and sums in the same transaction. Whether it was kept."""
+        if self._db.read_only:
+            return False
+        starts = " OR ".join("substr(reason, 1, ?) = ?" for _ in retry_reasons) or "0"
+        args = tuple(x for r in retry_reasons for x in (len(r), r))
+        with self._db._write() as conn:
+            recorded = tuple(conn.exec_driver_sql(
+                "SELECT count(*), coalesce(sum(size), 0), coalesce(sum(mtime_ns & 4294967295), 0) FROM files").one())
+            if recorded != (listing.files, listing.bytes, listing.mtimes):
+                return False
+            if conn.exec_driver_sql(f"SELECT 1 FROM documents WHERE status = 'error' AND ({starts}) LIMIT 1",
+                                    args).first() is not None:
+                return False
+            facts.keep(conn, LISTING, listing.digest)
+        return True
 
     def documents_of_files(self, file_ids: Iterable[int]) -> list[KnownDocument]:
         """The stored documents of the given files."""

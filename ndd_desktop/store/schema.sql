@@ -3,7 +3,12 @@ CREATE TABLE alembic_version (
 	version_num VARCHAR(32) NOT NULL, 
 	CONSTRAINT alembic_version_pkc PRIMARY KEY (version_num)
 );
-INSERT INTO "alembic_version" VALUES('0008');
+INSERT INTO "alembic_version" VALUES('0009');
+CREATE TABLE content_facts (
+	"key" TEXT NOT NULL, 
+	value TEXT NOT NULL, 
+	PRIMARY KEY ("key")
+);
 CREATE TABLE decisions (
 	id INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT, 
 	time FLOAT NOT NULL, 
@@ -137,4 +142,12 @@ CREATE INDEX ix_documents_file_id ON documents (file_id);
 CREATE INDEX ix_pairs_set_score ON pairs (set_id, score);
 CREATE INDEX ix_documents_xxh128 ON documents (xxh128);
 CREATE INDEX ix_decisions_kind_a_b ON decisions (kind, a, b);
+CREATE TRIGGER facts_files_update AFTER UPDATE ON files FOR EACH ROW WHEN EXISTS (SELECT 1 FROM content_facts WHERE key = 'listing') BEGIN DELETE FROM content_facts WHERE key = 'listing'; END;
+CREATE TRIGGER facts_files_delete AFTER DELETE ON files FOR EACH ROW WHEN EXISTS (SELECT 1 FROM content_facts WHERE key = 'listing') BEGIN DELETE FROM content_facts WHERE key = 'listing'; END;
+CREATE TRIGGER facts_sketches_delete AFTER DELETE ON sketches FOR EACH ROW WHEN EXISTS (SELECT 1 FROM content_facts WHERE key <> 'listing') BEGIN DELETE FROM content_facts WHERE key <> 'listing'; END;
+CREATE TRIGGER facts_documents_update AFTER UPDATE ON documents FOR EACH ROW WHEN EXISTS (SELECT 1 FROM content_facts) BEGIN DELETE FROM content_facts WHERE 1; END;
+CREATE TRIGGER facts_documents_delete AFTER DELETE ON documents FOR EACH ROW WHEN EXISTS (SELECT 1 FROM content_facts) BEGIN DELETE FROM content_facts WHERE 1; END;
+CREATE TRIGGER facts_roots_insert AFTER INSERT ON roots FOR EACH ROW WHEN EXISTS (SELECT 1 FROM content_facts) BEGIN DELETE FROM content_facts WHERE 1; END;
+CREATE TRIGGER facts_roots_delete AFTER DELETE ON roots FOR EACH ROW WHEN EXISTS (SELECT 1 FROM content_facts) BEGIN DELETE FROM content_facts WHERE 1; END;
+CREATE TRIGGER facts_roots_update AFTER UPDATE ON roots FOR EACH ROW WHEN (NEW.path IS NOT OLD.path OR NEW.reference IS NOT OLD.reference) AND EXISTS (SELECT 1 FROM content_facts) BEGIN DELETE FROM content_facts WHERE 1; END;
 COMMIT;

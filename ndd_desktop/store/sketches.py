@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence
 
 import numpy as np
 
+from . import facts
 from ._sql import chunks, placeholders, plain_cursor
 from .scanwrite import PUT_SKETCH, sketch_from_text
 from .sketch_spool import SketchSpool, SpooledSketches
@@ -157,5 +158,6 @@ class Sketches:
         derived = sketch_from_text(method)
         with self._db._write() as conn:
             conn.exec_driver_sql(PUT_SKETCH, [(int(i), method, sketch_key, b"" if derived else blob) for i, blob in items])
+            facts.forget_sketch_answers(conn)  # (an added sketch fires no trigger: see store.facts)
         if derived:  # see scanwrite.write_documents (an empty blob is only a mark)
             self._db._carry(method, sketch_key).update((int(i), blob) for i, blob in items if blob)

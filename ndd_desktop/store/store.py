@@ -5,8 +5,8 @@ read and written through narrow interfaces, one per concern, each an attribute:
 ``store.documents`` (:class:`~.documents.Documents`), ``store.pairs``
 (:class:`~.pairs.Pairs`), ``store.sketches`` (:class:`~.sketches.Sketches`),
 ``store.scans`` (:class:`~.scans.Scans`), ``store.review`` (:class:`~.review.Review`),
-``store.settings`` (:class:`~.settings.Settings`) and ``store.emails``
-(:class:`~.email.Emails`). A caller names the one it needs.
+``store.settings`` (:class:`~.settings.Settings`), ``store.emails``
+(:class:`~.email.Emails`) and ``store.facts`` (:class:`~.facts.Facts`). A caller names the one it needs.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from sqlalchemy import Connection
 from . import engine as _engine
 from .documents import Documents
 from .email import Emails
+from .facts import Facts
 from .pairs import Pairs
 from .review import Review
 from .scans import Scans
@@ -67,6 +68,7 @@ class Store:
         self.review = Review(self)
         self.settings = Settings(self)
         self.emails = Emails(self)
+        self.facts = Facts(self)
 
     @classmethod
     def open(cls, path: str | os.PathLike, *, create: bool = True, revision: str = "head",

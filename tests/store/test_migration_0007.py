@@ -51,7 +51,7 @@ def test_an_0006_file_is_migrated_with_its_review_and_pairs_and_shrinks(tmp_path
     ids, texts = make_0006_file(path)
     before = os.path.getsize(path)
     with Store.open(path) as s:
-        assert s.schema_revision() == "0008"
+        assert s.schema_revision() == "0009"
         assert s.documents.texts(ids) == dict(zip(ids, texts))
         assert s.review.verdicts() == {(ids[0], ids[1]): "duplicate", (ids[2], ids[3]): "not_duplicate"}
         assert s.review.keepers() == {ids[0]} and s.settings.get("keeper_rule") == "newest"

@@ -39,4 +39,4 @@ def test_a_0004_file_gains_the_table(tmp_path):
     assert "email_headers" not in {r[0] for r in raw.execute("SELECT name FROM sqlite_master WHERE type='table'")}
     raw.close()
     with Store.open(path) as store:
-        assert store.schema_revision() == "0008" and store.emails.headers() == []
+        assert store.schema_revision() == "0009" and store.emails.headers() == []

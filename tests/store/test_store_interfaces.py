@@ -8,12 +8,12 @@ import pytest
 from storehelp import doc
 
 from ndd_desktop.store import (
-    Documents, Emails, Pairs, Review, Root, Scans, Settings, Sketches, Store, StoreReadOnly,
+    Documents, Emails, Facts, Pairs, Review, Root, Scans, Settings, Sketches, Store, StoreReadOnly,
 )
 
 CONNECTION = {"open", "close", "path", "read_only", "schema_revision", "integrity_check"}
 INTERFACES = {"documents": Documents, "pairs": Pairs, "sketches": Sketches, "scans": Scans, "review": Review,
-              "settings": Settings, "emails": Emails}
+              "settings": Settings, "emails": Emails, "facts": Facts}
 
 
 def test_the_store_offers_its_connection_and_one_interface_per_concern(tmp_path):

@@ -91,7 +91,7 @@ def test_a_0003_file_is_migrated_and_keeps_its_data(tmp_path):
     raw.commit()
     raw.close()
     s = Store.open(path)
-    assert s.schema_revision() == store_engine.HEAD_REVISION == "0008"
+    assert s.schema_revision() == store_engine.HEAD_REVISION == "0009"
     assert [(d.kind, d.a, d.value) for d in s.review.history()] == [("keeper", 7, "keep")]
     assert s.settings.all() == {} and s.settings.get("keeper_rule", "reference-oldest") == "reference-oldest"
     s.settings.put("keeper_rule", "oldest")

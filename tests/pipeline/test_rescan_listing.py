@@ -1,0 +1,123 @@
+"""An unchanged rescan is planned from the kept listing of the walk and keeps the stored
+pair set by its kept input hash (``store.facts``); any change to what those rest on, made by
+whatever program, sends the rescan back to reading every record."""
+
+from __future__ import annotations
+
+import sqlite3
+
+from pipehelp import make_corpus, pairs_by_path, scan, touch
+
+from ndd_desktop.ingest.document import FileEntry, problem
+from ndd_desktop.ingest.walk import walk
+from ndd_desktop.pipeline.plan import listing_of, make_plan
+from ndd_desktop.store import Root
+
+
+def _plan(store, folder, reread=None):
+    errors = []
+    entries = list(walk([str(folder)], on_error=errors.append))
+    return make_plan(store.scans, entries, errors, reread=reread)
+
+
+def _raw(path, sql: str, args=()) -> None:
+    con = sqlite3.connect(path)
+    con.execute("PRAGMA foreign_keys = ON")
+    con.execute(sql, args)
+    con.commit()
+    con.close()
+
+
+def test_the_listing_names_every_root_path_size_and_time():
+    base = [FileEntry("/r", "a/b.txt", "/r/a/b.txt", 10, 100), FileEntry("/r", "c.txt", "/r/c.txt", 20, 200)]
+    same = listing_of(list(base))
+    assert same == listing_of(base) and (same.files, same.bytes, same.mtimes) == (2, 30, 300)
+    others = [
+        [base[0], FileEntry("/r", "c.txt", "/r/c.txt", 21, 200)],
+        [base[0], FileEntry("/r", "c.txt", "/r/c.txt", 20, 201)],
+        [base[0], FileEntry("/r", "d.txt", "/r/d.txt", 20, 200)],
+        [base[0], FileEntry("/s", "c.txt", "/s/c.txt", 20, 200)],
+        [FileEntry("/r/a", "b.txt", "/r/a/b.txt", 10, 100), base[1]],  # the same files under another root
+        [base[1], base[0]],
+        base[:1],
+    ]
+    assert len({same.digest} | {listing_of(o).digest for o in others}) == len(others) + 1
+    assert listing_of([FileEntry("/r", "x", "/r/x", 1, -1)]).mtimes == 0xFFFFFFFF  # (as SQLite sums them)
+
+
+def test_a_finished_scan_keeps_its_listing_and_the_next_plan_reads_no_record(tmp_path, store, calls):
+    make_corpus(tmp_path / "c", n=9)
+    scan(store, [tmp_path / "c"])
+    plan = _plan(store, tmp_path / "c")
+    assert plan.as_recorded and plan.unchanged_files == 9 and not plan.to_extract and not plan.missing_file_ids
+    assert len(plan.entries) == 9
+    # other reading options read every file again: the listing is not enough
+    reread = {(str(tmp_path / "c"), "doc000.txt")}
+    assert not _plan(store, tmp_path / "c", reread=reread).as_recorded
+    before = pairs_by_path(store)
+    calls["extract"], calls["sketch"] = 0, {}
+    s = scan(store, [tmp_path / "c"])
+    assert (s.new, s.changed, s.removed, s.unchanged, s.pairs) == (0, 0, 0, 9, len(before))
+    assert calls["extract"] == 0 and calls["sketch"] == {} and pairs_by_path(store) == before
+
+
+def test_a_walk_that_differs_is_planned_from_the_records(tmp_path, store, calls):
+    files = make_corpus(tmp_path / "c", n=6)
+    scan(store, [tmp_path / "c"])
+    touch(tmp_path / "c" / "doc000.txt")
+    plan = _plan(store, tmp_path / "c")
+    assert not plan.as_recorded and plan.touched and plan.unchanged_files == 6
+    (tmp_path / "c" / "doc001.txt").write_text(files["doc001.txt"] + " and a new line")
+    calls["extract"] = 0
+    s = scan(store, [tmp_path / "c"])
+    assert (s.changed, calls["extract"]) == (1, 1)
+    assert _plan(store, tmp_path / "c").as_recorded  # kept again at the end of that scan
+
+
+def test_a_record_changed_by_another_program_is_read_again(tmp_path, store, calls):
+    make_corpus(tmp_path / "c", n=6)
+    scan(store, [tmp_path / "c"])
+    _raw(store.path, "DELETE FROM files WHERE relpath = 'doc003.txt'")  # its document goes with it
+    calls["extract"] = 0
+    s = scan(store, [tmp_path / "c"])
+    assert (s.new, calls["extract"], s.documents) == (1, 1, 6)
+
+
+def test_a_walk_with_errors_is_never_kept(tmp_path, store):
+    make_corpus(tmp_path / "c", n=3)
+    scan(store, [tmp_path / "c"])
+    assert store.scans.recorded_listing() is not None
+    entries = list(walk([str(tmp_path / "c")]))
+    plan = make_plan(store.scans, entries, [problem(None, "error", "unreadable folder", root=str(tmp_path / "c"),
+                                                    relpath="sub")])
+    assert plan.listing is None and not plan.as_recorded
+
+
+def test_a_reference_flag_set_since_the_pairs_were_found_drops_them(tmp_path, store):
+    make_corpus(tmp_path / "c", n=9)
+    first = scan(store, [tmp_path / "c"])
+    assert first.pairs > 0 and any(k.startswith("pairs:") for k in _facts(store))
+    # the same folder as a reference: pairs of two reference documents are not kept
+    s = scan(store, [Root(str(tmp_path / "c"), True)])
+    assert s.pairs == 0 and pairs_by_path(store) == []
+
+
+def test_a_sketch_lost_since_the_last_scan_is_made_again(tmp_path, store, calls):
+    make_corpus(tmp_path / "c", n=6)
+    scan(store, [tmp_path / "c"], method="bottomk")
+    doc = next(d for d in store.documents.all() if d.relpath == "doc002.txt")
+    _raw(store.path, "DELETE FROM sketches WHERE doc_id = ?", (doc.id,))
+    calls["sketch"] = {}
+    scan(store, [tmp_path / "c"], method="bottomk")
+    assert calls["sketch"] == {"bottomk": 1}
+    con = sqlite3.connect(store.path)
+    assert con.execute("SELECT COUNT(*) FROM sketches WHERE doc_id = ?", (doc.id,)).fetchone() == (1,)
+    con.close()
+
+
+def _facts(store) -> list[str]:
+    con = sqlite3.connect(store.path)
+    try:
+        return [k for (k,) in con.execute("SELECT key FROM content_facts")]
+    finally:
+        con.close()
