@@ -80,8 +80,7 @@ def _walk_dir(root, real_roots, follow, visited, report) -> Iterator[FileEntry]:
             continue
         visited.add(key)
         try:
-            with os.scandir(folder) as it:
-                entries = _in_byte_order(it)
+            fd, entries = _listing(folder)
         except FileNotFoundError:
             report(root, prefix, STATUS_ERROR, R.FOLDER_VANISHED)
             continue
@@ -89,28 +88,59 @@ def _walk_dir(root, real_roots, follow, visited, report) -> Iterator[FileEntry]:
             report(root, prefix, STATUS_ERROR, f"{R.UNREADABLE_FOLDER} {exc.strerror or exc}")
             continue
         subfolders = []
-        for entry in entries:
-            rel = f"{prefix}/{entry.name}" if prefix else entry.name
-            try:
-                # most entries are plain files: found here, without _classify's call (the
-                # entry keeps its stat, so a folder is not asked twice)
-                st = None if entry.is_symlink() else entry.stat(follow_symlinks=False)
-                if st is not None and stat.S_ISREG(st.st_mode):
-                    found = FileEntry(root, rel, entry.path, st.st_size, st.st_mtime_ns)
-                else:
-                    found = _classify(entry, rel, root, real_roots, follow, report)
-            except FileNotFoundError:
-                report(root, rel, STATUS_ERROR, R.VANISHED)
-                continue
-            except OSError as exc:
-                report(root, rel, STATUS_ERROR, f"{R.UNREADABLE} {exc.strerror or exc}")
-                continue
-            if isinstance(found, FileEntry):
-                yield found
-            elif found is not None:
-                path, sub_key, is_link = found
-                (linked if is_link else subfolders).append((path, rel, sub_key))
+        pre = f"{prefix}/" if prefix else ""
+        base = os.path.join(folder, "")  # the folder with one separator at its end
+        try:
+            for entry in entries:
+                name = entry.name
+                rel = pre + name
+                try:
+                    # most entries are plain files: found here, without _classify's call (the
+                    # entry keeps its stat, so a folder is not asked twice)
+                    if not entry.is_symlink():
+                        st = entry.stat(follow_symlinks=False)
+                        if stat.S_ISREG(st.st_mode):
+                            yield FileEntry(root, rel, base + name, st.st_size, st.st_mtime_ns)
+                            continue
+                    found = _classify(entry, base + name, rel, root, real_roots, follow, report)
+                except FileNotFoundError:
+                    report(root, rel, STATUS_ERROR, R.VANISHED)
+                    continue
+                except OSError as exc:
+                    report(root, rel, STATUS_ERROR, f"{R.UNREADABLE} {exc.strerror or exc}")
+                    continue
+                if isinstance(found, FileEntry):
+                    yield found
+                elif found is not None:
+                    path, sub_key, is_link = found
+                    (linked if is_link else subfolders).append((path, rel, sub_key))
+        finally:
+            if fd is not None:
+                os.close(fd)
         stack.extend(reversed(subfolders))
+
+
+#: Whether a folder can be listed through its descriptor: each entry's stat then names the
+#: entry alone, not its whole path, which the system looks up component by component (a
+#: tenth of a rescan's walk). Windows lists by path.
+_BY_DESCRIPTOR = os.scandir in os.supports_fd and hasattr(os, "O_DIRECTORY")
+
+
+def _listing(folder: str) -> tuple[int | None, list]:
+    """(the open descriptor the entries stat through, or None; the entries of ``folder`` in
+    the order of their names' bytes). The caller closes the descriptor once it has asked
+    every entry: a descriptor closed earlier could be reused by another open, and an entry
+    would then stat in the wrong folder."""
+    if not _BY_DESCRIPTOR:
+        with os.scandir(folder) as it:
+            return None, _in_byte_order(it)
+    fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        with os.scandir(fd) as it:
+            return fd, _in_byte_order(it)
+    except BaseException:
+        os.close(fd)
+        raise
 
 
 def _in_byte_order(entries) -> list:
@@ -126,14 +156,15 @@ def _in_byte_order(entries) -> list:
 _NAME = operator.attrgetter("name")
 
 
-def _classify(entry, rel, root, real_roots, follow, report):
-    """A FileEntry, (folder path, (dev, ino), via link) to enter, or None (reported)."""
+def _classify(entry, path, rel, root, real_roots, follow, report):
+    """A FileEntry, (folder path, (dev, ino), via link) to enter, or None (reported);
+    ``path``: the entry's full path."""
     is_link = entry.is_symlink()
     if is_link:
         if not follow:
             report(root, rel, STATUS_SKIPPED, R.LINK_NOT_FOLLOWED)
             return None
-        target = os.path.realpath(entry.path)
+        target = os.path.realpath(path)
         if not any(path_inside(target, r) for r in real_roots):
             report(root, rel, STATUS_SKIPPED, R.LINK_OUTSIDE)
             return None
@@ -142,14 +173,14 @@ def _classify(entry, rel, root, real_roots, follow, report):
         except FileNotFoundError:
             report(root, rel, STATUS_SKIPPED, R.BROKEN_LINK)
             return None
-        path = target
+        file_path = target
     else:
         st = entry.stat(follow_symlinks=False)
-        path = entry.path
+        file_path = path
     if stat.S_ISDIR(st.st_mode):
-        return entry.path, (st.st_dev, st.st_ino), is_link
+        return path, (st.st_dev, st.st_ino), is_link
     if stat.S_ISREG(st.st_mode):
-        return FileEntry(root, rel, path, st.st_size, st.st_mtime_ns)
+        return FileEntry(root, rel, file_path, st.st_size, st.st_mtime_ns)
     kind = "FIFO" if stat.S_ISFIFO(st.st_mode) else "socket" if stat.S_ISSOCK(st.st_mode) else "device"
     report(root, rel, STATUS_SKIPPED, f"{R.NOT_REGULAR} ({kind})")
     return None

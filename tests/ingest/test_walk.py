@@ -31,6 +31,35 @@ def test_walk_is_deterministic_posix_and_relative(tmp_path):
     assert [x.relpath for x in walk([tmp_path / "r"])] == [x.relpath for x in entries]
 
 
+def test_listing_by_descriptor_or_by_path_gives_the_same_walk(tmp_path, monkeypatch):
+    make_tree(tmp_path / "r")
+    os.symlink(tmp_path / "r" / "a", tmp_path / "r" / "link")
+    walk_module = importlib.import_module("ndd_desktop.ingest.walk")
+    got = {}
+    for by_descriptor in (True, False):  # (Windows lists by path)
+        monkeypatch.setattr(walk_module, "_BY_DESCRIPTOR", by_descriptor)
+        entries, problems = walk_all([tmp_path / "r"])
+        followed = list(walk([tmp_path / "r"], follow_symlinks=True))
+        got[by_descriptor] = ([(e.relpath, e.abspath, e.size, e.mtime_ns) for e in entries],
+                              [(p.relpath, p.reason) for p in problems], [e.abspath for e in followed])
+    assert got[True] == got[False]
+    assert got[True][1] == [("link", "symbolic link (not followed)")]
+    assert got[True][0][1][:2] == ("a/x.txt", str(tmp_path / "r" / "a" / "x.txt"))
+
+
+def test_a_walk_left_early_closes_the_folder_it_was_listing(tmp_path):
+    for k in range(3):
+        (tmp_path / "r" / f"d{k}").mkdir(parents=True)
+        for n in range(3):
+            (tmp_path / "r" / f"d{k}" / f"{n}.txt").write_text("x")
+    before = set(os.listdir("/dev/fd"))
+    it = walk([tmp_path / "r"])
+    assert next(it).relpath == "d0/0.txt"  # a folder's descriptor is open while it is listed
+    it.close()
+    assert set(os.listdir("/dev/fd")) == before
+    assert len(list(walk([tmp_path / "r"]))) == 9 and set(os.listdir("/dev/fd")) == before
+
+
 def test_single_file_roots_and_missing_roots(tmp_path):
     f = tmp_path / "one.txt"
     f.write_text("x")
@@ -139,14 +168,17 @@ def test_unreadable_folder(tmp_path, monkeypatch):
     (tmp_path / "closed" / "f.txt").write_text("x")
     walk_module = importlib.import_module("ndd_desktop.ingest.walk")  # the package's walk is the function
 
-    real_scandir = os.scandir
+    real_scandir, real_open = os.scandir, os.open
 
-    def deny(p):
-        if os.fspath(p).endswith("closed"):
+    def deny(p, *args):
+        if not isinstance(p, int) and os.fspath(p).endswith("closed"):
             raise PermissionError(13, "Permission denied")
-        return real_scandir(p)
+        return (real_open if args else real_scandir)(p, *args)
 
+    # (the tests run as root here, whom no mode keeps out) a folder is listed through its
+    # descriptor where the system allows, else by its path: both are refused
     monkeypatch.setattr(walk_module.os, "scandir", deny)
+    monkeypatch.setattr(walk_module.os, "open", deny)
     entries, problems = walk_all([tmp_path])
     assert entries == []
     assert [(p.relpath, p.status, p.reason) for p in problems] == [
