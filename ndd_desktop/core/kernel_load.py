@@ -13,7 +13,8 @@ Loading compiled code makes numba import its NumPy support, which asks for SciPy
 about a second for nothing the kernels of this package use. While a kernel is first called
 here, that module is hidden (an import of it fails at once), so numba records "no BLAS"
 for the process; the stand-in is removed afterwards, so a later import of SciPy works.
-(``core.share_kernel`` does the same for the verification kernel.)
+(``core.share_kernel`` does the same for the verification kernel, ``core.set_lsh.warm`` for
+the banded search's.)
 """
 
 from __future__ import annotations

@@ -41,6 +41,7 @@ from typing import Sequence
 import numpy as np
 
 from .checkpoint import checkpoint
+from .kernel_load import KernelLoader
 from .band_grouping import installed
 from .band_words import DOC_BITS, band_word_codes
 from .oph import as_u32, batch_cuts, bin_shift, flat_batch, oph_signatures, round_seed
@@ -309,7 +310,7 @@ def lsh_pairs(sketches: Sequence[np.ndarray], jaccard: float, screen: bool = Fal
     return screen_candidates(sketches, i, j, jaccard) if screen else (i, j)
 
 
-def warm() -> None:
+def _warm() -> None:
     """Load the compiled kernels of the banded search and of the exact verification after
     it, for the set types of every set-based method (32-bit q-gram sets, large and small
     64-bit sets), by running them on a few tiny sets. Numba's import and the loading of its
@@ -325,3 +326,9 @@ def warm() -> None:
         sets = [a, a.copy(), b, b.copy()]  # two pairs for the bands to find
         i, j = lsh_pairs(sets, 0.5, screen=True)
         merge_shared_counts(sets, i, j)
+
+
+#: :func:`_warm` once per process, numba's NumPy support loaded without SciPy's BLAS
+#: (``core.kernel_load``: importing ``scipy.linalg`` cost the scan's process a quarter of a
+#: CPU second while its workers read the files).
+warm = KernelLoader(_warm)

@@ -66,7 +66,7 @@ class SetOverlapMethod(Method):
         return None
 
     def pair_search_warmup(self, documents: int) -> Callable[[], None] | None:
-        """The banded search's kernels (:func:`core.set_lsh.warm`) for a collection large
+        """The banded search's kernels (``core.set_lsh.warm``) for a collection large
         enough that the join may choose it (more than the documents it samples to decide)."""
         if documents <= SAMPLE_DOCS:
             return None

@@ -166,3 +166,22 @@ def test_agreements_count_equal_bins():
     sig = rng.integers(0, 4, (30, 128)).astype(np.uint32)
     a, b = rng.integers(0, 30, 500), rng.integers(0, 30, 500)
     assert agreements(sig, a, b).tolist() == [int((sig[x] == sig[y]).sum()) for x, y in zip(a, b)]
+
+
+def test_the_banded_search_warms_up_without_scipy_linalg_and_once():
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from ndd_desktop.core import set_lsh\n"
+        "set_lsh.warm()\n"
+        "print('scipy.linalg' in sys.modules, 'scipy.linalg.cython_blas' in sys.modules)\n"
+        "calls = []\n"
+        "set_lsh.lsh_pairs = lambda *a, **k: calls.append(1)\n"  # a second warm-up runs nothing
+        "set_lsh.warm()\n"
+        "import scipy.linalg\n"  # the stand-in that refused BLAS is gone: SciPy imports as usual
+        "print(len(calls), 'scipy.linalg' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    assert out == ["False", "False", "0", "True"]
