@@ -51,16 +51,18 @@ class ScanPlan:
     reread_files: int = 0  # unchanged files read again for the new reading options
     #: files the collection recorded before the scan (0: no document to match; None: unknown)
     recorded_files: int | None = None
-    #: the walk summed up (None after a walk with errors: such a walk is never kept)
+    #: the walk summed up (:func:`listing_of`)
     listing: Listing | None = None
     #: planned from the kept listing: every file as recorded, no record read
     as_recorded: bool = False
 
 
-def listing_of(entries: Sequence[FileEntry]) -> Listing:
+def listing_of(entries: Sequence[FileEntry], problems: Sequence[ExtractedDocument] = ()) -> Listing:
     """The walk in one digest: each root with its files' relative paths, sizes and
-    modification times, in the walk's order, and the count and sums the file records are
-    checked against before it is kept."""
+    modification times, in the walk's order, then what it could not use (a link not
+    followed, a FIFO, an unreadable folder: each is recorded as a document with a file row
+    of its own); with the count and sums the file records are checked against before the
+    digest is kept."""
     parts: list[str] = []
     root = None
     for e in entries:
@@ -70,11 +72,16 @@ def listing_of(entries: Sequence[FileEntry]) -> Listing:
         parts.append(e.relpath)
     sizes = np.fromiter((e.size for e in entries), dtype=np.int64, count=len(entries))
     mtimes = np.fromiter((e.mtime_ns for e in entries), dtype=np.int64, count=len(entries))
+    met = "\0".join(f"{p.root}\0{p.container or p.relpath}\0{p.relpath}\0{p.status}\0{p.reason}" for p in problems)
     h = xxhash.xxh3_128()
-    h.update("\0".join(parts).encode("utf-8", "surrogatepass"))
-    h.update(sizes.tobytes())
-    h.update(mtimes.tobytes())
-    return Listing(h.hexdigest(), len(entries), int(sizes.sum()), int((mtimes & 0xFFFFFFFF).sum()))
+    for part in ("\0".join(parts).encode("utf-8", "surrogatepass"), sizes.tobytes(), mtimes.tobytes(),
+                 met.encode("utf-8", "surrogatepass")):
+        h.update(len(part).to_bytes(8, "little"))  # each part's length first: no two walks read alike
+        h.update(part)
+    # the problems' file rows (``_doc_write``: a walk problem is its own file, of its size and time)
+    rows = {(p.root, p.container or p.relpath): (p.size, p.mtime_ns) for p in problems}
+    return Listing(h.hexdigest(), len(entries) + len(rows), int(sizes.sum()) + sum(z for z, _ in rows.values()),
+                   int((mtimes & 0xFFFFFFFF).sum()) + sum(t & 0xFFFFFFFF for _, t in rows.values()))
 
 
 def file_xxh128(path: str) -> str | None:
@@ -100,9 +107,12 @@ def make_plan(
     ``reread``: None when the reading options are those the documents were read with;
     otherwise the files (root, relative path) to read again even when unchanged.
     """
-    listing = None if walk_errors else listing_of(entries)
-    if listing is not None and reread is None and scans.recorded_listing() == listing.digest:
-        plan = ScanPlan(recorded_files=len(entries), listing=listing, as_recorded=True, unchanged_files=len(entries))
+    listing = listing_of(entries, walk_errors)
+    if reread is None and scans.recorded_listing() == listing.digest:
+        # the files and the problems of the walk are those recorded, with their documents:
+        # nothing to read, and the problems' documents are not written again
+        plan = ScanPlan(recorded_files=listing.files, listing=listing, as_recorded=True,
+                        unchanged_files=len(entries))
         plan.entries = {(e.root, e.relpath): e for e in entries}
         return plan
     known: dict[tuple[str, str], KnownFile] = scans.known_files(RETRIED_REASONS)

@@ -4,11 +4,12 @@ whatever program, sends the rescan back to reading every record."""
 
 from __future__ import annotations
 
+import os
 import sqlite3
 
 from pipehelp import make_corpus, pairs_by_path, scan, touch
 
-from ndd_desktop.ingest.document import FileEntry, problem
+from ndd_desktop.ingest.document import FileEntry
 from ndd_desktop.ingest.walk import walk
 from ndd_desktop.pipeline.plan import listing_of, make_plan
 from ndd_desktop.store import Root
@@ -83,14 +84,37 @@ def test_a_record_changed_by_another_program_is_read_again(tmp_path, store, call
     assert (s.new, calls["extract"], s.documents) == (1, 1, 6)
 
 
-def test_a_walk_with_errors_is_never_kept(tmp_path, store):
+def test_what_the_walk_could_not_use_is_part_of_the_listing(tmp_path, store, calls):
+    make_corpus(tmp_path / "c", n=4)
+    os.symlink(tmp_path / "c" / "doc000.txt", tmp_path / "c" / "link.txt")
+    os.mkfifo(tmp_path / "c" / "pipe")
+    first = scan(store, [tmp_path / "c"])
+    assert (first.documents, first.errors) == (4, 2)
+    plan = _plan(store, tmp_path / "c")
+    assert plan.as_recorded and plan.walk_errors == []  # recorded already: not written again
+    calls["extract"] = 0
+    s = scan(store, [tmp_path / "c"])
+    assert (s.documents, s.errors, s.new, s.removed, calls["extract"]) == (4, 2, 0, 0, 0)
+    assert sorted(d.relpath for d in store.documents.errors()) == ["link.txt", "pipe"]
+    # one more link: the walk is not the kept one, and the link is recorded
+    os.symlink(tmp_path / "c" / "doc001.txt", tmp_path / "c" / "link2.txt")
+    assert not _plan(store, tmp_path / "c").as_recorded
+    s = scan(store, [tmp_path / "c"])
+    assert (s.documents, s.errors) == (4, 3) and _plan(store, tmp_path / "c").as_recorded
+    (tmp_path / "c" / "pipe").unlink()
+    s = scan(store, [tmp_path / "c"])
+    assert (s.errors, s.removed) == (2, 1)
+
+
+def test_a_listing_is_kept_only_when_every_walked_file_was_recorded(tmp_path, store):
     make_corpus(tmp_path / "c", n=3)
+    errors = []
+    entries = list(walk([str(tmp_path / "c")], on_error=errors.append))
+    extra = FileEntry(str(tmp_path / "c"), "never-read.txt", str(tmp_path / "c" / "never-read.txt"), 5, 7)
     scan(store, [tmp_path / "c"])
-    assert store.scans.recorded_listing() is not None
-    entries = list(walk([str(tmp_path / "c")]))
-    plan = make_plan(store.scans, entries, [problem(None, "error", "unreadable folder", root=str(tmp_path / "c"),
-                                                    relpath="sub")])
-    assert plan.listing is None and not plan.as_recorded
+    assert store.scans.keep_listing(listing_of(entries))  # (kept by the scan already)
+    assert not store.scans.keep_listing(listing_of([*entries, extra]))
+    assert not store.scans.keep_listing(listing_of(entries[1:]))
 
 
 def test_a_reference_flag_set_since_the_pairs_were_found_drops_them(tmp_path, store):
