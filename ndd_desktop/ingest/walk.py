@@ -81,11 +81,8 @@ def _walk_dir(root, real_roots, follow, visited, report) -> Iterator[FileEntry]:
         visited.add(key)
         try:
             fd, entries = _listing(folder)
-        except FileNotFoundError:
-            report(root, prefix, STATUS_ERROR, R.FOLDER_VANISHED)
-            continue
         except OSError as exc:
-            report(root, prefix, STATUS_ERROR, f"{R.UNREADABLE_FOLDER} {exc.strerror or exc}")
+            report(root, prefix, STATUS_ERROR, _failure(exc, R.FOLDER_VANISHED, R.UNREADABLE_FOLDER))
             continue
         subfolders = []
         pre = f"{prefix}/" if prefix else ""
@@ -103,11 +100,8 @@ def _walk_dir(root, real_roots, follow, visited, report) -> Iterator[FileEntry]:
                             yield FileEntry(root, rel, base + name, st.st_size, st.st_mtime_ns)
                             continue
                     found = _classify(entry, base + name, rel, root, real_roots, follow, report)
-                except FileNotFoundError:
-                    report(root, rel, STATUS_ERROR, R.VANISHED)
-                    continue
                 except OSError as exc:
-                    report(root, rel, STATUS_ERROR, f"{R.UNREADABLE} {exc.strerror or exc}")
+                    report(root, rel, STATUS_ERROR, _failure(exc, R.VANISHED, R.UNREADABLE))
                     continue
                 if isinstance(found, FileEntry):
                     yield found
@@ -118,6 +112,14 @@ def _walk_dir(root, real_roots, follow, visited, report) -> Iterator[FileEntry]:
             if fd is not None:
                 os.close(fd)
         stack.extend(reversed(subfolders))
+
+
+def _failure(exc: OSError, vanished: str, unreadable: str) -> str:
+    """The reason a folder or entry could not be asked: ``vanished`` when it is gone, else
+    ``unreadable`` with the system's words."""
+    if isinstance(exc, FileNotFoundError):
+        return vanished
+    return f"{unreadable} {exc.strerror or exc}"
 
 
 #: Whether a folder can be listed through its descriptor: each entry's stat then names the
