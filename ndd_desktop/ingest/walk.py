@@ -22,6 +22,7 @@ from ndd_desktop.ingest import reasons as R
 from ndd_desktop.ingest.document import (
     STATUS_ERROR, STATUS_SKIPPED, ExtractedDocument, FileEntry, problem,
 )
+from ndd_desktop.ingest.walked import WalkedFiles
 
 OnError = Callable[[ExtractedDocument], None]
 
@@ -38,6 +39,29 @@ def walk(
     missing root, file vanished) is passed to ``on_error`` as an ExtractedDocument with
     status "error" or "skipped" and a reason.
     """
+    out = WalkedFiles()
+    for _ in _walking(roots, follow_symlinks, on_error, out):
+        yield from out.take()
+
+
+def walk_files(
+    roots: Iterable[str | os.PathLike],
+    *,
+    follow_symlinks: bool = False,
+    on_error: OnError | None = None,
+    on_folder: Callable[[WalkedFiles], None] | None = None,
+) -> WalkedFiles:
+    """:func:`walk`'s files as columns (no object per file: a rescan's walk); ``on_folder``
+    is called with what was found so far after each folder (progress, a cancel)."""
+    out = WalkedFiles()
+    for _ in _walking(roots, follow_symlinks, on_error, out):
+        if on_folder is not None:
+            on_folder(out)
+    return out
+
+
+def _walking(roots, follow_symlinks: bool, on_error: OnError | None, out: WalkedFiles) -> Iterator[None]:
+    """Walk ``roots`` into ``out``, yielding after each folder and each single-file root."""
     roots = [os.path.abspath(os.fspath(r)) for r in roots]
     real_roots = [os.path.realpath(r) for r in roots]
     visited: set[tuple[int, int]] = set()
@@ -57,18 +81,23 @@ def walk(
             continue
         if stat.S_ISREG(st.st_mode):
             parent, name = os.path.split(root)
-            yield FileEntry(parent, name, root, st.st_size, st.st_mtime_ns)
+            out.add(FileEntry(parent, name, root, st.st_size, st.st_mtime_ns))
+            yield None
         elif stat.S_ISDIR(st.st_mode):
-            yield from _walk_dir(root, real_roots, follow_symlinks, visited, report)
+            yield from _walk_dir(root, real_roots, follow_symlinks, visited, report, out)
         else:
             report(root, "", STATUS_SKIPPED, f"{R.NOT_REGULAR} or folder")
 
 
-def _walk_dir(root, real_roots, follow, visited, report) -> Iterator[FileEntry]:
+def _walk_dir(root, real_roots, follow, visited, report, out: WalkedFiles) -> Iterator[None]:
+    """The folders of ``root``'s tree into ``out``, one at a time (yielding after each)."""
     st = os.stat(root)
     if (st.st_dev, st.st_ino) in visited:
         report(root, "", STATUS_SKIPPED, R.FOLDER_OTHER_ROOT)
         return
+    out.start_root(root)
+    # the plain files go straight into the columns (no object per file)
+    add_rel, add_size, add_mtime = out.relpaths.append, out.sizes.append, out.mtimes.append
     # Folders reached through a symbolic link wait until the real tree is done, so a
     # folder is listed under its real path and the link is the one reported as an alias.
     stack: list[tuple[str, str, tuple[int, int]]] = [(root, "", (st.st_dev, st.st_ino))]
@@ -97,14 +126,16 @@ def _walk_dir(root, real_roots, follow, visited, report) -> Iterator[FileEntry]:
                     if not entry.is_symlink():
                         st = entry.stat(follow_symlinks=False)
                         if stat.S_ISREG(st.st_mode):
-                            yield FileEntry(root, rel, base + name, st.st_size, st.st_mtime_ns)
+                            add_rel(rel)
+                            add_size(st.st_size)
+                            add_mtime(st.st_mtime_ns)
                             continue
                     found = _classify(entry, base + name, rel, root, real_roots, follow, report)
                 except OSError as exc:
                     report(root, rel, STATUS_ERROR, _failure(exc, R.VANISHED, R.UNREADABLE))
                     continue
-                if isinstance(found, FileEntry):
-                    yield found
+                if isinstance(found, FileEntry):  # reached through a link: its own path
+                    out.add(found)
                 elif found is not None:
                     path, sub_key, is_link = found
                     (linked if is_link else subfolders).append((path, rel, sub_key))
@@ -112,6 +143,7 @@ def _walk_dir(root, real_roots, follow, visited, report) -> Iterator[FileEntry]:
             if fd is not None:
                 os.close(fd)
         stack.extend(reversed(subfolders))
+        yield None
 
 
 def _failure(exc: OSError, vanished: str, unreadable: str) -> str:

@@ -16,8 +16,9 @@ from typing import Callable
 from ..core import gc_pause
 from ..core.methods import get_method
 from ..core.params import params_dict
-from ..ingest.document import ExtractedDocument, FileEntry
+from ..ingest.document import ExtractedDocument
 from ..ingest.reasons import RETRIED_REASONS
+from ..ingest.walked import WalkedFiles
 from ..store import DocumentInfo, Root, Store
 from .cancel import CancelToken, ScanCancelled
 from .config import ScanConfig, ScanError, ScanSummary, default_floor
@@ -147,11 +148,11 @@ class ScanJob:
             # one entry per file and one record per known file: no cycles for the
             # collector to find while they are made (core.gc_pause)
             with gc_pause.paused():
-                entries, walk_errors = self._walk([r.path for r in roots])
+                walked, walk_errors = self._walk([r.path for r in roots])
                 options = self.config.extract_options
                 # None: the documents were read with these options; else the files to read again
                 reread = start_reading(self.store, options)
-                plan = make_plan(self.store.scans, entries, walk_errors, reread=reread)
+                plan = make_plan(self.store.scans, walked, walk_errors, reread=reread)
             # a pair set that is current now keeps the scores of the documents this scan
             # does not write (pair_stage.reusing)
             current = bool(plan.to_extract or plan.missing_file_ids) and pair_set_current(
@@ -159,7 +160,7 @@ class ScanJob:
             self.store.scans.touch_files(plan.touched)
             if plan.to_extract and isinstance(self.engine, LocalEngine):
                 # the pair search's compiled kernels load while the files are read
-                warmup = KernelWarmup(method.pair_search_warmup(len(entries)))
+                warmup = KernelWarmup(method.pair_search_warmup(len(walked)))
             stage = self.engine.extract_stage(self.store, method, params, sketch_key, plan, self.meter, self.cancel,
                                               self.on_error)
             stage.param_overrides = dict(self.config.params)
@@ -217,26 +218,27 @@ class ScanJob:
         except Exception:  # the store itself may be what failed; the original error matters
             pass
 
-    def _walk(self, roots: list[str]) -> tuple[list[FileEntry], list[ExtractedDocument]]:
-        from ..ingest.walk import walk
+    def _walk(self, roots: list[str]) -> tuple[WalkedFiles, list[ExtractedDocument]]:
+        from ..ingest.walk import walk_files
 
         self.meter.stage("walk", None)
         errors: list[ExtractedDocument] = []
-        entries: list[FileEntry] = []
+
+        def folder_done(walked: WalkedFiles) -> None:
+            self.cancel.raise_if_cancelled()
+            self.meter.update(len(walked), current=walked.relpaths[-1] if walked.relpaths else "")
+
+        walked = walk_files(roots, on_error=errors.append, on_folder=folder_done)
         # the collection file itself, kept inside a scanned folder, is no document; every
         # file the walk gives lies in a root's real path, so only a collection inside one
         # needs the check (by the name first: a realpath per file would cost ~1.4 s per
         # 100,000 files)
         own = own_files_inside(self.store.path, roots)
-        own_names = {os.path.basename(p) for p in own}
-        for entry in walk(roots, on_error=errors.append):
-            if own and os.path.basename(entry.abspath) in own_names and os.path.realpath(entry.abspath) in own:
-                continue
-            entries.append(entry)
-            if len(entries) % 256 == 0:
-                self.cancel.raise_if_cancelled()
-                self.meter.update(len(entries), current=entry.relpath)
+        if own:
+            own_names = {os.path.basename(p) for p in own}
+            walked = walked.without({k for k, e in enumerate(walked.entries())
+                                     if os.path.basename(e.abspath) in own_names and os.path.realpath(e.abspath) in own})
         self.cancel.raise_if_cancelled()
-        self.meter.set_total(len(entries))
+        self.meter.set_total(len(walked))
         self.meter.finish()
-        return entries, errors
+        return walked, errors

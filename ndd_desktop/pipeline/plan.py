@@ -27,6 +27,7 @@ import xxhash
 
 from ..ingest.document import ExtractedDocument, FileEntry
 from ..ingest.reasons import RETRIED_REASONS
+from ..ingest.walked import WalkedFiles
 from ..store import KnownFile, Listing, Scans
 
 _READ_CHUNK = 1 << 20
@@ -37,7 +38,8 @@ class ScanPlan:
     """What the extract stage has to do."""
 
     to_extract: list[FileEntry] = field(default_factory=list)
-    entries: dict[tuple[str, str], FileEntry] = field(default_factory=dict)  # every file walked
+    #: every file walked (none in a plan from the kept listing, which reads nothing)
+    entries: dict[tuple[str, str], FileEntry] = field(default_factory=dict)
     walk_errors: list[ExtractedDocument] = field(default_factory=list)
     unchanged_files: int = 0
     touched: list[tuple[int, int, int]] = field(default_factory=list)  # (file id, size, mtime_ns)
@@ -57,21 +59,18 @@ class ScanPlan:
     as_recorded: bool = False
 
 
-def listing_of(entries: Sequence[FileEntry], problems: Sequence[ExtractedDocument] = ()) -> Listing:
+def listing_of(walked: WalkedFiles, problems: Sequence[ExtractedDocument] = ()) -> Listing:
     """The walk in one digest: each root with its files' relative paths, sizes and
     modification times, in the walk's order, then what it could not use (a link not
     followed, a FIFO, an unreadable folder: each is recorded as a document with a file row
     of its own); with the count and sums the file records are checked against before the
     digest is kept."""
     parts: list[str] = []
-    root = None
-    for e in entries:
-        if e.root != root:  # an empty field marks a root (no relative path is empty)
-            root = e.root
-            parts += ("", root)
-        parts.append(e.relpath)
-    sizes = np.fromiter((e.size for e in entries), dtype=np.int64, count=len(entries))
-    mtimes = np.fromiter((e.mtime_ns for e in entries), dtype=np.int64, count=len(entries))
+    for root, start, end in walked.runs():  # an empty field marks a root (no relative path is empty)
+        parts += ("", root)
+        parts += walked.relpaths[start:end]
+    sizes = np.array(walked.sizes, dtype=np.int64)
+    mtimes = np.array(walked.mtimes, dtype=np.int64)
     met = "\0".join(f"{p.root}\0{p.container or p.relpath}\0{p.relpath}\0{p.status}\0{p.reason}" for p in problems)
     h = xxhash.xxh3_128()
     for part in ("\0".join(parts).encode("utf-8", "surrogatepass"), sizes.tobytes(), mtimes.tobytes(),
@@ -80,7 +79,7 @@ def listing_of(entries: Sequence[FileEntry], problems: Sequence[ExtractedDocumen
         h.update(part)
     # the problems' file rows (``_doc_write``: a walk problem is its own file, of its size and time)
     rows = {(p.root, p.container or p.relpath): (p.size, p.mtime_ns) for p in problems}
-    return Listing(h.hexdigest(), len(entries) + len(rows), int(sizes.sum()) + sum(z for z, _ in rows.values()),
+    return Listing(h.hexdigest(), len(walked) + len(rows), int(sizes.sum()) + sum(z for z, _ in rows.values()),
                    int((mtimes & 0xFFFFFFFF).sum()) + sum(t & 0xFFFFFFFF for _, t in rows.values()))
 
 
@@ -98,7 +97,7 @@ def file_xxh128(path: str) -> str | None:
 
 def make_plan(
     scans: Scans,
-    entries: Sequence[FileEntry],
+    walked: WalkedFiles,
     walk_errors: list[ExtractedDocument],
     reread: set[tuple[str, str]] | None = None,
 ) -> ScanPlan:
@@ -107,23 +106,20 @@ def make_plan(
     ``reread``: None when the reading options are those the documents were read with;
     otherwise the files (root, relative path) to read again even when unchanged.
     """
-    listing = listing_of(entries, walk_errors)
+    listing = listing_of(walked, walk_errors)
     if reread is None and scans.recorded_listing() == listing.digest:
         # the files and the problems of the walk are those recorded, with their documents:
-        # nothing to read, and the problems' documents are not written again
-        plan = ScanPlan(recorded_files=listing.files, listing=listing, as_recorded=True,
-                        unchanged_files=len(entries))
-        plan.entries = {(e.root, e.relpath): e for e in entries}
-        return plan
+        # nothing to read (no FileEntry made), and the problems' documents are not written again
+        return ScanPlan(recorded_files=listing.files, listing=listing, as_recorded=True, unchanged_files=len(walked))
     known: dict[tuple[str, str], KnownFile] = scans.known_files(RETRIED_REASONS)
     plan = ScanPlan(walk_errors=walk_errors, reading_changed=reread is not None, recorded_files=len(known),
                     listing=listing)
     # a pass per walked file: the names it uses are local, the counts summed at the end
-    walked, lookup, to_extract, touched = plan.entries, known.get, plan.to_extract, plan.touched
+    seen, lookup, to_extract, touched = plan.entries, known.get, plan.to_extract, plan.touched
     new = unchanged = changed = read_again = 0
-    for entry in entries:
+    for entry in walked.entries():
         key = (entry.root, entry.relpath)
-        walked[key] = entry
+        seen[key] = entry
         kf = lookup(key)
         if kf is None:
             new += 1
@@ -143,7 +139,7 @@ def make_plan(
             to_extract.append(entry)
     plan.new_files, plan.unchanged_files, plan.changed_files, plan.reread_files = new, unchanged, changed, read_again
     failed = {(d.root, d.container or d.relpath) for d in walk_errors}
-    plan.missing_file_ids = [kf.file_id for key, kf in known.items() if key not in walked and key not in failed]
+    plan.missing_file_ids = [kf.file_id for key, kf in known.items() if key not in seen and key not in failed]
     for doc in scans.documents_of_files(plan.missing_file_ids):
         if doc.status == "ok" and doc.xxh128:
             plan.move_pool.setdefault(doc.xxh128, []).append(doc.doc_id)

@@ -10,15 +10,16 @@ import sqlite3
 from pipehelp import make_corpus, pairs_by_path, scan, touch
 
 from ndd_desktop.ingest.document import FileEntry
-from ndd_desktop.ingest.walk import walk
+from ndd_desktop.ingest.walk import walk, walk_files
+from ndd_desktop.ingest.walked import WalkedFiles
 from ndd_desktop.pipeline.plan import listing_of, make_plan
 from ndd_desktop.store import Root
 
 
 def _plan(store, folder, reread=None):
     errors = []
-    entries = list(walk([str(folder)], on_error=errors.append))
-    return make_plan(store.scans, entries, errors, reread=reread)
+    walked = walk_files([str(folder)], on_error=errors.append)
+    return make_plan(store.scans, walked, errors, reread=reread)
 
 
 def _raw(path, sql: str, args=()) -> None:
@@ -29,10 +30,14 @@ def _raw(path, sql: str, args=()) -> None:
     con.close()
 
 
+def _listing(entries, problems=()):
+    return listing_of(WalkedFiles.of(entries), problems)
+
+
 def test_the_listing_names_every_root_path_size_and_time():
     base = [FileEntry("/r", "a/b.txt", "/r/a/b.txt", 10, 100), FileEntry("/r", "c.txt", "/r/c.txt", 20, 200)]
-    same = listing_of(list(base))
-    assert same == listing_of(base) and (same.files, same.bytes, same.mtimes) == (2, 30, 300)
+    same = _listing(list(base))
+    assert same == _listing(base) and (same.files, same.bytes, same.mtimes) == (2, 30, 300)
     others = [
         [base[0], FileEntry("/r", "c.txt", "/r/c.txt", 21, 200)],
         [base[0], FileEntry("/r", "c.txt", "/r/c.txt", 20, 201)],
@@ -42,8 +47,25 @@ def test_the_listing_names_every_root_path_size_and_time():
         [base[1], base[0]],
         base[:1],
     ]
-    assert len({same.digest} | {listing_of(o).digest for o in others}) == len(others) + 1
-    assert listing_of([FileEntry("/r", "x", "/r/x", 1, -1)]).mtimes == 0xFFFFFFFF  # (as SQLite sums them)
+    assert len({same.digest} | {_listing(o).digest for o in others}) == len(others) + 1
+    assert _listing([FileEntry("/r", "x", "/r/x", 1, -1)]).mtimes == 0xFFFFFFFF  # (as SQLite sums them)
+
+
+def test_the_walk_into_columns_gives_the_walk_s_entries(tmp_path):
+    make_corpus(tmp_path / "c" / "sub", n=3)
+    make_corpus(tmp_path / "c", n=2, seed=5)
+    (tmp_path / "d").mkdir()
+    (tmp_path / "d" / "x.txt").write_text("x")
+    os.symlink(tmp_path / "c" / "sub", tmp_path / "c" / "linked")
+    roots = [str(tmp_path / "c"), str(tmp_path / "d"), str(tmp_path / "d" / "x.txt")]
+    for follow in (False, True):
+        entries = list(walk(roots, follow_symlinks=follow))
+        walked = walk_files(roots, follow_symlinks=follow)
+        assert walked.entries() == entries and len(walked) == len(entries)
+        assert WalkedFiles.of(entries).entries() == entries
+    assert [(e.root, e.relpath) for e in entries][-1] == (str(tmp_path / "d"), "x.txt")
+    kept = walk_files(roots).without({0, 2})
+    assert kept.entries() == [e for k, e in enumerate(walk(roots)) if k not in (0, 2)]
 
 
 def test_a_finished_scan_keeps_its_listing_and_the_next_plan_reads_no_record(tmp_path, store, calls):
@@ -51,7 +73,7 @@ def test_a_finished_scan_keeps_its_listing_and_the_next_plan_reads_no_record(tmp
     scan(store, [tmp_path / "c"])
     plan = _plan(store, tmp_path / "c")
     assert plan.as_recorded and plan.unchanged_files == 9 and not plan.to_extract and not plan.missing_file_ids
-    assert len(plan.entries) == 9
+    assert plan.entries == {}  # no FileEntry made
     # other reading options read every file again: the listing is not enough
     reread = {(str(tmp_path / "c"), "doc000.txt")}
     assert not _plan(store, tmp_path / "c", reread=reread).as_recorded
@@ -108,13 +130,12 @@ def test_what_the_walk_could_not_use_is_part_of_the_listing(tmp_path, store, cal
 
 def test_a_listing_is_kept_only_when_every_walked_file_was_recorded(tmp_path, store):
     make_corpus(tmp_path / "c", n=3)
-    errors = []
-    entries = list(walk([str(tmp_path / "c")], on_error=errors.append))
+    entries = list(walk([str(tmp_path / "c")]))
     extra = FileEntry(str(tmp_path / "c"), "never-read.txt", str(tmp_path / "c" / "never-read.txt"), 5, 7)
     scan(store, [tmp_path / "c"])
-    assert store.scans.keep_listing(listing_of(entries))  # (kept by the scan already)
-    assert not store.scans.keep_listing(listing_of([*entries, extra]))
-    assert not store.scans.keep_listing(listing_of(entries[1:]))
+    assert store.scans.keep_listing(_listing(entries))  # (kept by the scan already)
+    assert not store.scans.keep_listing(_listing([*entries, extra]))
+    assert not store.scans.keep_listing(_listing(entries[1:]))
 
 
 def test_a_reference_flag_set_since_the_pairs_were_found_drops_them(tmp_path, store):
