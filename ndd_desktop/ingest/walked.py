@@ -68,6 +68,13 @@ class WalkedFiles:
         ends = [start for start, _ in self.roots[1:]] + [len(self.relpaths)]
         return [(root, start, end) for (start, root), end in zip(self.roots, ends)]
 
+    def path(self, k: int) -> str:
+        """The full path of the file at index ``k``."""
+        if k in self.elsewhere:
+            return self.elsewhere[k]
+        root = next(root for start, root in reversed(self.roots) if start <= k)
+        return _full(_under(root), self.relpaths[k])
+
     def entries(self) -> list[FileEntry]:
         """The files as FileEntry objects, in order."""
         out = []

@@ -236,8 +236,8 @@ class ScanJob:
         own = own_files_inside(self.store.path, roots)
         if own:
             own_names = {os.path.basename(p) for p in own}
-            walked = walked.without({k for k, e in enumerate(walked.entries())
-                                     if os.path.basename(e.abspath) in own_names and os.path.realpath(e.abspath) in own})
+            walked = walked.without({k for k, rel in enumerate(walked.relpaths)
+                                     if rel.rpartition("/")[2] in own_names and os.path.realpath(walked.path(k)) in own})
         self.cancel.raise_if_cancelled()
         self.meter.set_total(len(walked))
         self.meter.finish()

@@ -64,6 +64,7 @@ def test_the_walk_into_columns_gives_the_walk_s_entries(tmp_path):
         assert walked.entries() == entries and len(walked) == len(entries)
         assert WalkedFiles.of(entries).entries() == entries
     assert [(e.root, e.relpath) for e in entries][-1] == (str(tmp_path / "d"), "x.txt")
+    assert [walked.path(k) for k in range(len(walked))] == [e.abspath for e in entries]
     kept = walk_files(roots).without({0, 2})
     assert kept.entries() == [e for k, e in enumerate(walk(roots)) if k not in (0, 2)]
 
