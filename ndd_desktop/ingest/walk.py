@@ -180,7 +180,8 @@ def _listing(folder: str) -> tuple[int | None, list]:
 def _in_byte_order(entries) -> list:
     """Folder entries in the order of their names' bytes (the same on every platform)."""
     entries = list(entries)
-    if all(e.name.isascii() for e in entries):  # the bytes' order is the characters' order
+    # all names ASCII (one test of them joined): the bytes' order is the characters' order
+    if "".join(map(_NAME, entries)).isascii():
         entries.sort(key=_NAME)
     else:
         entries.sort(key=lambda e: os.fsencode(e.name))
