@@ -60,6 +60,13 @@ class Listing(NamedTuple):
     mtimes: int  # sum of the modification times' low 32 bits
 
 
+def _retried(retry_reasons: Sequence[str]) -> tuple[str, tuple]:
+    """(SQL condition, its arguments) of a failed document whose reason begins with one of
+    ``retry_reasons``: one the next scan reads again."""
+    starts = " OR ".join("substr(reason, 1, ?) = ?" for _ in retry_reasons) or "0"
+    return f"status = 'error' AND ({starts})", tuple(x for r in retry_reasons for x in (len(r), r))
+
+
 def _known_doc(r) -> KnownDocument:
     return KnownDocument(r[0], r[1], dec_path(r[2]), dec_path(r[3]), r[4], r[5])
 
@@ -130,11 +137,9 @@ class Scans:
         with a failed document whose reason begins with one of ``retry_reasons``."""
         # the files to retry in one pass over the failed documents, not a correlated
         # subquery per file (a rescan's plan reads every file row: this is most of it)
-        starts = " OR ".join("substr(reason, 1, ?) = ?" for _ in retry_reasons) or "0"
-        args = tuple(x for r in retry_reasons for x in (len(r), r))
+        waiting, args = _retried(retry_reasons)
         with self._db._read() as conn:
-            retry = {r[0] for r in conn.exec_driver_sql(
-                f"SELECT DISTINCT file_id FROM documents WHERE status = 'error' AND ({starts})", args)}
+            retry = {r[0] for r in conn.exec_driver_sql(f"SELECT DISTINCT file_id FROM documents WHERE {waiting}", args)}
             roots = {i: dec_path(p) for i, p in conn.exec_driver_sql("SELECT id, path FROM roots")}
             with plain_cursor(conn) as cur:  # plain tuples: a row per file
                 rows = cur.execute("SELECT id, root_id, relpath, size, mtime_ns, xxh128 FROM files").fetchall()
@@ -157,15 +162,13 @@ class Scans:
         listing's count and sums in the same transaction. Whether it was kept."""
         if self._db.read_only:
             return False
-        starts = " OR ".join("substr(reason, 1, ?) = ?" for _ in retry_reasons) or "0"
-        args = tuple(x for r in retry_reasons for x in (len(r), r))
+        waiting, args = _retried(retry_reasons)
         with self._db._write() as conn:
             recorded = tuple(conn.exec_driver_sql(
                 "SELECT count(*), coalesce(sum(size), 0), coalesce(sum(mtime_ns & 4294967295), 0) FROM files").one())
             if recorded != (listing.files, listing.bytes, listing.mtimes):
                 return False
-            if conn.exec_driver_sql(f"SELECT 1 FROM documents WHERE status = 'error' AND ({starts}) LIMIT 1",
-                                    args).first() is not None:
+            if conn.exec_driver_sql(f"SELECT 1 FROM documents WHERE {waiting} LIMIT 1", args).first() is not None:
                 return False
             facts.keep(conn, LISTING, listing.digest)
         return True
