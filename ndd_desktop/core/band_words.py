@@ -7,12 +7,8 @@ the low 24; a rare false match of 40 bits only adds a candidate, which the calle
 verifies), so the group-by is one sort of words. Beyond, the whole keys are sorted with
 their documents beside them.
 
-The sort of packed words runs on all cores: the words are split in place by their top
-bit (by the top two bits for four cores; the keys are uniform hashes, so the parts are
-even; a streaming pass from both ends), each part is sorted on its own thread (numpy's
-sort releases the GIL), and a compiled pass pairs the documents of each run of equal keys.
-(Cutting the words into 256 buckets by their top byte in one pass, American flag sort,
-cost as much as the whole sort: its swaps go all over memory.)
+The packed words are sorted on all cores by a radix sort for uniform words
+(:mod:`core.word_sort`), and a compiled pass pairs the documents of each run of equal keys.
 """
 
 from __future__ import annotations
@@ -22,7 +18,7 @@ from numba import njit
 
 from .feature_index import sorted_unique
 from .key_runs import run_pair_codes
-from .parallel import cores, run_threads
+from .word_sort import sort_words
 
 #: Low bits of a packed word that hold the document.
 DOC_BITS = 24
@@ -61,37 +57,6 @@ def band_word_codes(words: np.ndarray, owners: np.ndarray | None, n: int) -> np.
 def sorted_word_codes(words: np.ndarray, n: int) -> np.ndarray:
     """:func:`band_word_codes` of packed words that are already sorted."""
     return sorted_unique(_packed_pair_codes(words, np.uint64(DOC_BITS), n))  # np.unique hashes: 20x slower
-
-
-def sort_words(words: np.ndarray, parts: int | None = None) -> None:
-    """Sort uniform 64-bit words in place, on up to ``parts`` threads (default: the cores;
-    rounded down to a power of two)."""
-    levels = max(0, min((parts or cores()).bit_length() - 1, 4))
-    bounds = [0, words.shape[0]]
-    for level in range(levels):  # halve every part by the next top bit: streaming passes
-        bit = np.uint64(63 - level)
-        bounds = sorted(set(bounds) | {_split_by_bit(words, a, b, bit) for a, b in zip(bounds[:-1], bounds[1:])})
-
-    def sort_part(k: int) -> None:
-        words[bounds[k] : bounds[k + 1]].sort()
-
-    run_threads(sort_part, range(len(bounds) - 1))
-
-
-@njit(cache=True, nogil=True)
-def _split_by_bit(words: np.ndarray, lo: int, hi: int, bit: np.uint64) -> int:
-    """Reorder words[lo:hi] in place so that those without ``bit`` come first (all words
-    there agree on the higher bits); where the others start."""
-    flag = np.uint64(1) << bit
-    i, j = lo, hi - 1
-    while True:
-        while i <= j and not words[i] & flag:
-            i += 1
-        while i <= j and words[j] & flag:
-            j -= 1
-        if i >= j:
-            return i
-        words[i], words[j] = words[j], words[i]
 
 
 @njit(cache=True, nogil=True)

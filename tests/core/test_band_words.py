@@ -6,7 +6,7 @@ import itertools
 import numpy as np
 import pytest
 
-from ndd_desktop.core.band_words import DOC_BITS, band_word_codes, band_words, sort_words
+from ndd_desktop.core.band_words import DOC_BITS, band_word_codes, band_words
 
 
 def reference_codes(keys: np.ndarray, docs: np.ndarray, n: int, bits: int) -> list[int]:
@@ -26,17 +26,6 @@ def random_keys(seed: int, docs: int, bins: int) -> np.ndarray:
     keys[pick] = pool[rng.integers(0, pool.shape[0], int(pick.sum()))]
     keys[3, :5] = keys[3, 7]  # one document holding one key in several bins
     return keys
-
-
-@pytest.mark.parametrize("parts", [1, 2, 3, 4, 16])
-def test_sort_words_sorts_on_any_number_of_threads(parts):
-    rng = np.random.default_rng(parts)
-    words = rng.integers(0, 2**64 - 1, 50_001, dtype=np.uint64)
-    words[:100] = 0  # runs of equal words, and words with and without each top bit
-    words[100:200] = np.uint64(2**64 - 1)
-    want = np.sort(words)
-    sort_words(words, parts)
-    assert np.array_equal(words, want)
 
 
 def test_packed_words_pair_the_documents_that_share_a_key():

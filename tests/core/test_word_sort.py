@@ -1,0 +1,73 @@
+"""The radix sort of uniform 64-bit words (core.word_sort) against numpy's sort, on the
+inputs it is built for and on those it is not."""
+
+import numpy as np
+import pytest
+
+from ndd_desktop.core import word_sort
+from ndd_desktop.core.word_sort import sort_words
+
+
+def uniform(seed: int, n: int) -> np.ndarray:
+    return np.random.default_rng(seed).integers(0, 2**64 - 1, n, dtype=np.uint64, endpoint=True)
+
+
+@pytest.mark.parametrize("parts", [1, 2, 3, 4, 16])
+def test_sorts_on_any_number_of_threads(parts):
+    words = uniform(parts, 150_001)
+    words[:100] = 0  # runs of equal words, and words with and without each top bit
+    words[100:200] = np.uint64(2**64 - 1)
+    want = np.sort(words)
+    sort_words(words, parts)
+    assert np.array_equal(words, want)
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 3, 31, 1000])
+def test_short_inputs(n):
+    words = uniform(n, n)
+    want = np.sort(words)
+    sort_words(words)
+    assert np.array_equal(words, want)
+
+
+def test_many_parts_when_parts_are_small(monkeypatch):
+    # parts of at most 1,000 words: 2^8 parts of 200,000 words, each its own radix pass
+    monkeypatch.setattr(word_sort, "PART_WORDS", 1000)
+    words = uniform(7, 200_000)
+    want = np.sort(words)
+    sort_words(words, 2)
+    assert np.array_equal(words, want)
+
+
+def test_words_that_are_not_uniform():
+    rng = np.random.default_rng(3)
+    # small integers (every top bit zero), one key's many documents (one huge bucket),
+    # and a descending run
+    small = rng.integers(0, 5000, 100_000).astype(np.uint64)
+    one_key = np.uint64(0xABCDEF0000000000) | rng.integers(0, 1 << 24, 100_000).astype(np.uint64)
+    descending = np.arange(100_000, dtype=np.uint64)[::-1] << np.uint64(20)
+    for words in (small, one_key, descending, np.concatenate((small, one_key, descending))):
+        words = words.copy()
+        want = np.sort(words)
+        sort_words(words, 2)
+        assert np.array_equal(words, want)
+
+
+def test_sorts_a_view_in_place():
+    base = uniform(9, 300_000)
+    untouched = base[:1000].copy()
+    view = base[1000:]
+    want = np.sort(view)
+    sort_words(view, 2)
+    assert np.array_equal(base[1000:], want)
+    assert np.array_equal(base[:1000], untouched)
+
+
+def test_the_feature_search_sort_takes_it_for_many_words(monkeypatch):
+    from ndd_desktop.core import lsh
+
+    monkeypatch.setattr(lsh, "RADIX_WORDS", 0)
+    words = uniform(11, 100_000)
+    want = np.sort(words)
+    lsh._sort_uniform(words)
+    assert np.array_equal(words, want)
