@@ -316,9 +316,12 @@ def _warm() -> None:
     64-bit sets), by running them on a few tiny sets. Numba's import and the loading of its
     cached machine code take about a second the first time in a process; a scan does this
     on a thread while its files are read (``pipeline.kernel_warmup``), so that its pair
-    stage does not wait for it. Nothing is kept."""
+    stage does not wait for it. The band words' sort is timed here too
+    (``core.word_sort.part_sorter``). Nothing else is kept."""
     from .pair_overlap import merge_shared_counts
+    from .word_sort import part_sorter
 
+    part_sorter()  # which sort serves the band words on this machine, timed here
     rng = np.random.default_rng(0)
     for dtype, size in ((np.uint32, SMALL_SET + 64), (np.uint64, SMALL_SET + 64), (np.uint64, 64)):
         values = sorted_unique(rng.integers(1, 1 << 31, 4 * size).astype(dtype))

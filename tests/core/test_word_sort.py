@@ -12,8 +12,15 @@ def uniform(seed: int, n: int) -> np.ndarray:
     return np.random.default_rng(seed).integers(0, 2**64 - 1, n, dtype=np.uint64, endpoint=True)
 
 
+@pytest.fixture(params=["radix", "numpy"])
+def sorter(request, monkeypatch):
+    """Each way of sorting the parts, whichever this machine's timing chose."""
+    monkeypatch.setattr(word_sort, "_chosen", request.param)
+    return request.param
+
+
 @pytest.mark.parametrize("parts", [1, 2, 3, 4, 16])
-def test_sorts_on_any_number_of_threads(parts):
+def test_sorts_on_any_number_of_threads(parts, sorter):
     words = uniform(parts, 150_001)
     words[:100] = 0  # runs of equal words, and words with and without each top bit
     words[100:200] = np.uint64(2**64 - 1)
@@ -30,7 +37,7 @@ def test_short_inputs(n):
     assert np.array_equal(words, want)
 
 
-def test_many_parts_when_parts_are_small(monkeypatch):
+def test_many_parts_when_parts_are_small(monkeypatch, sorter):
     # parts of at most 1,000 words: 2^8 parts of 200,000 words, each its own radix pass
     monkeypatch.setattr(word_sort, "PART_WORDS", 1000)
     words = uniform(7, 200_000)
@@ -39,7 +46,7 @@ def test_many_parts_when_parts_are_small(monkeypatch):
     assert np.array_equal(words, want)
 
 
-def test_words_that_are_not_uniform():
+def test_words_that_are_not_uniform(sorter):
     rng = np.random.default_rng(3)
     # small integers (every top bit zero), one key's many documents (one huge bucket),
     # and a descending run
@@ -53,7 +60,7 @@ def test_words_that_are_not_uniform():
         assert np.array_equal(words, want)
 
 
-def test_sorts_a_view_in_place():
+def test_sorts_a_view_in_place(sorter):
     base = uniform(9, 300_000)
     untouched = base[:1000].copy()
     view = base[1000:]
@@ -71,3 +78,13 @@ def test_the_feature_search_sort_takes_it_for_many_words(monkeypatch):
     want = np.sort(words)
     lsh._sort_uniform(words)
     assert np.array_equal(words, want)
+
+
+def test_the_part_sort_is_timed_once_a_process(monkeypatch):
+    monkeypatch.setattr(word_sort, "_chosen", None)
+    first = word_sort.part_sorter()
+    assert first in ("radix", "numpy")
+    calls = []
+    monkeypatch.setattr(word_sort.time, "perf_counter", lambda: calls.append(1) or 0.0)
+    assert word_sort.part_sorter() == first  # not timed again
+    assert calls == []
