@@ -213,22 +213,29 @@ def pairs_from_codes(codes: np.ndarray, n: int, r: int = 1) -> np.ndarray:
 _SPREAD = np.uint64(0x9FB21C651E98DF25)
 
 
-#: Words from which :func:`_sort_uniform` takes the radix sort even where numba is not loaded
-#: yet: numpy sorts 8 million words in about 0.5 s, the radix sort in 0.15 s, numba's import
-#: with the kernel about 0.3 s.
+#: Words from which :func:`_sort_uniform` takes the radix sort even where its kernel is not
+#: loaded yet: numpy sorts 8 million words in about 0.5 s here, the radix sort in 0.15 s,
+#: numba's import with the kernel's load about 0.4 s.
 RADIX_WORDS = 1 << 23
 
 
 def _sort_uniform(words: np.ndarray) -> None:
-    """Sort words whose top bits are uniform in place: by :mod:`core.word_sort`'s radix
-    sort (3-4x numpy's) when numba is loaded already or the words are many, else by numpy
-    (a minhash scan of tens of thousands of documents never loads numba in its process)."""
-    if words.shape[0] >= RADIX_WORDS or "numba" in sys.modules:
+    """Sort words whose top bits are uniform in place: by :mod:`core.word_sort` (3-4x
+    numpy's sort here) when its kernel is loaded in this process already or the words are
+    many, else by numpy (a minhash scan of tens of thousands of documents never loads numba
+    in its process, and its 1.3 million words take numpy about 65 ms)."""
+    module = sys.modules.get("ndd_desktop.core.word_sort")
+    if _radix_serves(words.shape[0], module is not None and module.is_loaded()):
         from .word_sort import sort_words
 
         sort_words(words)
     else:
         words.sort()
+
+
+def _radix_serves(words: int, kernel_loaded: bool) -> bool:
+    """Whether :func:`_sort_uniform` takes the radix sort for this many words."""
+    return words >= RADIX_WORDS or kernel_loaded
 
 
 def _packed_pairs(keys: np.ndarray, cap: int | None, salt: int) -> tuple[np.ndarray, np.ndarray]:

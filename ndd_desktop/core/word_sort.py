@@ -84,6 +84,12 @@ def sort_words(words: np.ndarray, parts: int | None = None) -> None:
     run_threads(sort_dealt, dealt, threads)
 
 
+def is_loaded() -> bool:
+    """Whether the radix pass is compiled or loaded in this process (a first call costs
+    numba's import and the kernel's load)."""
+    return bool(_sort_part.signatures)
+
+
 #: How this process sorts a part: "radix" or "numpy" (None: not timed yet).
 _chosen: str | None = None
 _choosing = threading.Lock()

@@ -88,3 +88,13 @@ def test_the_part_sort_is_timed_once_a_process(monkeypatch):
     monkeypatch.setattr(word_sort.time, "perf_counter", lambda: calls.append(1) or 0.0)
     assert word_sort.part_sorter() == first  # not timed again
     assert calls == []
+
+
+def test_the_feature_search_takes_the_radix_once_loaded_or_for_many_words():
+    from ndd_desktop.core import lsh
+
+    assert not lsh._radix_serves(1_300_000, kernel_loaded=False)  # a minhash scan of 20,000
+    assert lsh._radix_serves(1_300_000, kernel_loaded=True)
+    assert lsh._radix_serves(lsh.RADIX_WORDS, kernel_loaded=False)
+    word_sort.sort_words(uniform(14, 10))
+    assert word_sort.is_loaded()
