@@ -99,9 +99,13 @@ class ExtractStage:
             # the workers compress the texts once the collection has a dictionary; they send
             # the text too only when it is to be compared with the stored one
             self._dictionary = self.store.scans.text_dictionary()
+            # sketches held only for the pair stage are written by the workers into the
+            # spool's folder (store.sketch_spool), not sent
+            spool_folder = (self.store.sketches.spool_folder(self.method.name, self.sketch_key)
+                            if self.method.sketch_from_text and workers != 0 else None)
             self._extractor = SketchingExtractor(self.method.name, tuple(sorted(self.param_overrides.items())),
                                                  options or ExtractOptions(), dictionary=self._dictionary,
-                                                 keep_text=self.plan.reading_changed)
+                                                 keep_text=self.plan.reading_changed, spool_folder=spool_folder)
             if workers != 0:  # with a pool: the workers get their next files while a batch is written
                 self._writer = ThreadPoolExecutor(1, thread_name_prefix="ndd-write")
             try:

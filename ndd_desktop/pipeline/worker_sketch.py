@@ -12,10 +12,17 @@ and, unless ``keep_text``, without the text itself (half the bytes to send, noth
 compress in the process that writes). The main process then only writes. A worker that
 cannot sketch (any exception) leaves both attributes off and keeps the text, and the main
 process sketches that document itself, so a failure shows up there, in the scan.
+
+For a method whose sketches are made from the text and only held for the scan's pair
+stage (``sketch_from_text``: qgram's q-gram sets, ~16 KB a document), the scan gives the
+extractor its spool's folder (``spool_folder``): a worker appends its chunk's sketches to
+a file of its own there and sends back only where they lie (``store.sketch_spool``
+``SpooledBlob``). A worker that cannot write there sends the bytes as before.
 """
 
 from __future__ import annotations
 
+import os
 import threading
 from dataclasses import dataclass
 from typing import Any, Callable
@@ -27,6 +34,7 @@ from ..ingest.document import ExtractedDocument, FileEntry
 from ..ingest.extract import extract_entry
 from ..ingest.options import ExtractOptions
 from ..store.originals import ORIGINAL, is_original
+from ..store.sketch_spool import SpooledBlob
 from ..store.text_codec import encoder_of
 from . import completion
 
@@ -70,6 +78,8 @@ class SketchingExtractor:
     dictionary: bytes | None = None
     #: with ``dictionary``: send the text too (the scan compares it with the stored one)
     keep_text: bool = False
+    #: the folder of the scan's sketch spool: the sketches are written there, not sent
+    spool_folder: str | None = None
 
     def __call__(self, entry: FileEntry, limits) -> list[ExtractedDocument]:
         """Extract and sketch one file."""
@@ -95,6 +105,8 @@ class SketchingExtractor:
             words = completion.rows_of_normalised(normalised) if completion.may_apply(method, params) else None
         except Exception:  # the main process sketches again and reports the error
             return
+        if self.spool_folder is not None:
+            blobs = _spooled(self.spool_folder, blobs)
         for d, blob in zip(ok, blobs):
             setattr(d, SKETCH_ATTR, blob)
         if words is not None:
@@ -115,6 +127,36 @@ class SketchingExtractor:
 
 
 _LOCAL = threading.local()
+#: This process's file in a spool folder: (folder, descriptor), opened on first use.
+_SPOOL_FILE: list = [None, -1]
+
+
+def _spooled(folder: str, blobs: list[bytes]) -> list:
+    """``blobs`` appended to this process's file in ``folder``, as their places
+    (:class:`SpooledBlob`); the blobs themselves when the file cannot be written (they are
+    sent then, as without a folder)."""
+    try:
+        if _SPOOL_FILE[0] != folder:
+            if _SPOOL_FILE[1] >= 0:
+                os.close(_SPOOL_FILE[1])
+                _SPOOL_FILE[:] = [None, -1]
+            path = os.path.join(folder, f"{os.getpid()}.sketches")
+            flags = os.O_WRONLY | os.O_CREAT | os.O_APPEND | getattr(os, "O_BINARY", 0)
+            _SPOOL_FILE[:] = [folder, os.open(path, flags, 0o600)]
+        fd = _SPOOL_FILE[1]
+        path = os.path.join(folder, f"{os.getpid()}.sketches")
+        start = os.lseek(fd, 0, os.SEEK_END)
+        data = memoryview(b"".join(blobs))
+        written = 0
+        while written < len(data):
+            written += os.write(fd, data[written:])
+    except OSError:
+        return blobs
+    out, at = [], start
+    for blob in blobs:
+        out.append(SpooledBlob(path, at, len(blob)))
+        at += len(blob)
+    return out
 
 
 def _encoder(dictionary: bytes) -> Callable[[str], bytes]:

@@ -85,3 +85,66 @@ def test_a_second_pair_set_of_the_same_sketches_is_made_from_the_texts(tmp_path,
     # containment scores the larger share: B2 is wholly in B
     names = {(a.rsplit("/", 1)[-1], b.rsplit("/", 1)[-1]): round(s, 9) for a, b, s in pairs}
     assert names[("B.txt", "B2.txt")] == 1.0 and names[("A.txt", "A2.txt")] == 0.99
+
+
+def test_workers_write_the_sketches_into_the_spool_folder_and_the_pairs_are_the_same(tmp_path):
+    """Through a pool of workers the q-gram sets travel as files in the spool's folder, not
+    through the pipes; the pairs are those of the in-process scan, and the folder is gone
+    once the scan has ended."""
+    import glob
+    import os
+    import tempfile
+
+    from ndd_desktop.pipeline.config import ScanConfig
+    from ndd_desktop.pipeline.job import ScanJob
+    from ndd_desktop.store import Root
+    from ndd_desktop.store.sketch_spool import FOLDER_PREFIX
+
+    folder = tmp_path / "c"
+    write_collection(folder)
+    mine = os.path.join(tempfile.gettempdir(), f"{FOLDER_PREFIX}{os.getpid()}-*")
+    before = set(glob.glob(mine))
+    with Store.open(tmp_path / "c.ndd") as store:
+        ScanJob(store, ScanConfig([Root(str(folder))], "qgram", {}, 0.3, workers=2)).run()
+        pooled = pairs_with_shares(store)
+        assert set(glob.glob(mine)) == before  # the spool's folder went with the pair stage
+    assert [p[:5] for p in pooled] == EXPECTED
+    with Store.open(tmp_path / "d.ndd") as store:
+        scan(store, [folder])  # in this process: the sketches come back as bytes
+        assert pairs_with_shares(store) == pooled
+
+
+def test_a_worker_writes_its_sketches_to_its_file_or_sends_them_when_it_cannot(tmp_path):
+    import os
+
+    from ndd_desktop.core.methods import get_method
+    from ndd_desktop.ingest.limits import Limits
+    from ndd_desktop.ingest.walk import walk
+    from ndd_desktop.pipeline import worker_sketch
+    from ndd_desktop.pipeline.worker_sketch import SKETCH_ATTR, SketchingExtractor, sketch_blobs
+    from ndd_desktop.store.sketch_spool import SpooledBlob
+
+    folder = tmp_path / "c"
+    write_collection(folder)
+    entries = sorted((e for e in walk([str(folder)])), key=lambda e: e.relpath)
+    spool = tmp_path / "spool"
+    spool.mkdir()
+    method = get_method("qgram")
+    try:
+        for target, spooled in ((spool, True), (tmp_path / "c" / "A.txt", False)):  # a file is no folder
+            extractor = SketchingExtractor("qgram", (), spool_folder=str(target))
+            docs = [extractor.extract(e, Limits()) for e in entries]
+            want = sketch_blobs(method, method.params({}), [d.text for ds in docs for d in ds])
+            extractor.finish(docs)  # (a text that is its own file is dropped from the document)
+            got = [getattr(d, SKETCH_ATTR) for ds in docs for d in ds]
+            if spooled:
+                assert all(isinstance(g, SpooledBlob) for g in got)
+                assert {os.path.dirname(g.path) for g in got} == {str(spool)}
+                data = (spool / f"{os.getpid()}.sketches").read_bytes()
+                assert [data[g.offset : g.offset + g.length] for g in got] == want
+            else:
+                assert got == want
+    finally:
+        if worker_sketch._SPOOL_FILE[1] >= 0:
+            os.close(worker_sketch._SPOOL_FILE[1])
+        worker_sketch._SPOOL_FILE[:] = [None, -1]

@@ -3,6 +3,9 @@ search reads from them is what a list of the same arrays gives."""
 
 from __future__ import annotations
 
+import gc
+import os
+
 import numpy as np
 import pytest
 from storehelp import add_root, doc
@@ -93,3 +96,89 @@ def test_load_hands_out_the_scan_sketches_and_makes_the_others_from_their_texts(
     assert [s.tolist() for s in sketches] == [[1, 5], [], [5]]
     assert sketches.sizes.tolist() == [2, 0, 1]
     assert ("qgram", "k") not in store._carried and ("qgram", "k2") in store._carried
+
+
+# -- sketches written by the workers into the spool's folder -------------------------------
+
+
+def write_blobs(folder: str, name: str, blobs: list[bytes]) -> list:
+    """What a worker does: append the blobs to its file in the folder, give their places."""
+    from ndd_desktop.store.sketch_spool import SpooledBlob
+
+    path = os.path.join(folder, name)
+    with open(path, "ab") as f:
+        at = f.seek(0, os.SEEK_END)
+        f.write(b"".join(blobs))
+    out = []
+    for blob in blobs:
+        out.append(SpooledBlob(path, at, len(blob)))
+        at += len(blob)
+    return out
+
+
+def test_sketches_a_worker_wrote_are_taken_as_they_lie():
+    spool = SketchSpool()
+    folder = spool.folder()
+    assert os.path.isdir(folder) and spool.folder() == folder  # one folder a spool
+    spool.update([(1, b"own")])
+    one = write_blobs(folder, "11.sketches", [b"aaaa", b"", b"cc"])
+    two = write_blobs(folder, "12.sketches", [b"zzz"])
+    more = write_blobs(folder, "11.sketches", [b"dddddd"])  # the same worker's next chunk
+    spool.update([(2, one[0]), (3, one[1]), (4, one[2]), (5, two[0]), (6, b"mixed in")])
+    spool.update({7: more[0], 2: one[2]})  # a later place replaces an earlier one
+    assert dict(spool) == {1: b"own", 2: b"cc", 3: b"", 4: b"cc", 5: b"zzz", 6: b"mixed in", 7: b"dddddd"}
+    # the places of sketches that follow each other in one file follow each other
+    (a, la), (b, lb) = spool.location(4), spool.location(7)
+    assert b == a + la and lb == 6 and spool.read(a, la + lb) == b"ccdddddd"
+    # in different files they do not, whatever their offsets
+    assert spool.location(5)[0] not in (a, a + la, b)
+    spool.close()
+    assert not os.path.exists(folder) and len(spool) == 0
+
+
+def test_spooled_sketches_across_workers_files_read_as_the_list_does():
+    rng = np.random.default_rng(5)
+    arrays = [np.sort(rng.integers(0, 2**32, size, dtype=np.uint64).astype(np.uint32)) for size in (7, 0, 90, 3, 50)]
+    spool = SketchSpool()
+    folder = spool.folder()
+    first = write_blobs(folder, "21.sketches", [a.tobytes() for a in arrays[:3]])
+    second = write_blobs(folder, "22.sketches", [a.tobytes() for a in arrays[3:]])
+    spool.update(list(zip(range(5), first + second)))
+    at = np.array([spool.location(k) for k in range(5)], dtype=np.int64)
+    seq = SpooledSketches(spool, at[:, 0], at[:, 1], np.uint32)
+    assert all(np.array_equal(seq[k], arrays[k]) for k in range(5))
+    values, offsets = seq.gather(np.array([0, 2, 3, 4]))  # a run in each file
+    assert np.array_equal(values, np.concatenate([arrays[k] for k in (0, 2, 3, 4)]))
+    assert offsets.tolist() == [0, 7, 97, 100, 150]
+
+
+def test_a_spool_let_go_deletes_its_folder():
+    spool = SketchSpool()
+    folder = spool.folder()
+    spool.update([(1, write_blobs(folder, "31.sketches", [b"abc"])[0])])
+    assert spool[1] == b"abc"  # its file is open for reading now
+    del spool
+    gc.collect()
+    assert not os.path.exists(folder)
+
+
+def test_folders_of_processes_that_ended_are_swept_and_others_kept(tmp_path, monkeypatch):
+    import subprocess
+    import sys
+    import tempfile
+
+    from ndd_desktop.store.sketch_spool import FOLDER_PREFIX
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    ended = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    dead = tmp_path / f"{FOLDER_PREFIX}{int(ended.stdout)}-abc"
+    alive = tmp_path / f"{FOLDER_PREFIX}{os.getppid()}-def"
+    other = tmp_path / "ndd-something-else"
+    for d in (dead, alive, other):
+        d.mkdir()
+        (d / "1.sketches").write_bytes(b"x")
+    spool = SketchSpool()
+    made = spool.folder()
+    assert not dead.exists() and alive.exists() and other.exists()
+    assert os.path.dirname(made) == str(tmp_path)
+    spool.close()
