@@ -121,8 +121,8 @@ def part_sorter() -> str:
 
 
 def _digit_bits(size: int) -> int:
-    """Bits of the radix pass over ``size`` words: about four words a bucket, 8 to 20 bits
-    (a count array of at most 8 MB)."""
+    """Bits of the radix pass over ``size`` words: about four words a bucket, 8 to 18 bits
+    (a count array of at most 2 MB: 20 bits, 8 MB, left the cache and cost more)."""
     return int(min(18, max(8, (size // 4).bit_length())))
 
 

@@ -127,8 +127,8 @@ class SketchingExtractor:
 
 
 _LOCAL = threading.local()
-#: This process's file in a spool folder: (folder, descriptor), opened on first use.
-_SPOOL_FILE: list = [None, -1]
+#: This process's file in a spool folder: [folder, descriptor, path], opened on first use.
+_SPOOL_FILE: list = [None, -1, ""]
 
 
 def _spooled(folder: str, blobs: list[bytes]) -> list:
@@ -139,12 +139,11 @@ def _spooled(folder: str, blobs: list[bytes]) -> list:
         if _SPOOL_FILE[0] != folder:
             if _SPOOL_FILE[1] >= 0:
                 os.close(_SPOOL_FILE[1])
-                _SPOOL_FILE[:] = [None, -1]
+                _SPOOL_FILE[:] = [None, -1, ""]
             path = os.path.join(folder, f"{os.getpid()}.sketches")
             flags = os.O_WRONLY | os.O_CREAT | os.O_APPEND | getattr(os, "O_BINARY", 0)
-            _SPOOL_FILE[:] = [folder, os.open(path, flags, 0o600)]
-        fd = _SPOOL_FILE[1]
-        path = os.path.join(folder, f"{os.getpid()}.sketches")
+            _SPOOL_FILE[:] = [folder, os.open(path, flags, 0o600), path]
+        _, fd, path = _SPOOL_FILE
         start = os.lseek(fd, 0, os.SEEK_END)
         data = memoryview(b"".join(blobs))
         written = 0

@@ -196,7 +196,8 @@ def _release(fds: dict[int, int], folder: str | None) -> None:
 
 def _sweep(parent: str) -> None:
     """Delete the spool folders in ``parent`` whose process no longer runs (a scan that was
-    killed); a folder of a running process, or of another user, is left alone."""
+    killed); the folder of a running process is left alone, and one this user may not
+    delete stays as it is."""
     try:
         names = os.listdir(parent)
     except OSError:

@@ -147,4 +147,4 @@ def test_a_worker_writes_its_sketches_to_its_file_or_sends_them_when_it_cannot(t
     finally:
         if worker_sketch._SPOOL_FILE[1] >= 0:
             os.close(worker_sketch._SPOOL_FILE[1])
-        worker_sketch._SPOOL_FILE[:] = [None, -1]
+        worker_sketch._SPOOL_FILE[:] = [None, -1, ""]
