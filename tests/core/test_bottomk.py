@@ -109,6 +109,23 @@ def test_bottom_k_keeps_the_k_smallest_distinct_values():
     assert bottom_k(heavy, 8).tolist() == [1, 2, 7]
 
 
+@pytest.mark.parametrize("case", ["uniform", "repeated below the limit", "not uniform", "a few values"])
+def test_bottom_k_is_exact_whichever_way_it_finds_them(case):
+    """The values below the limit (hashes: uniform), the partition when they hold fewer
+    than k distinct ones, and all values: each gives the k smallest distinct."""
+    rng = np.random.default_rng(7)
+    values = rng.integers(0, 2**64 - 1, 4000, dtype=np.uint64, endpoint=True)
+    if case == "repeated below the limit":  # the smallest 40 values repeated: few distinct below the limit
+        small = np.sort(values)[:40]
+        values = np.concatenate([np.repeat(small, 60), values[:1500]])
+    elif case == "not uniform":  # small integers: nothing of the range's top
+        values = rng.integers(0, 3000, 4000).astype(np.uint64)
+    elif case == "a few values":
+        values = values[:300]
+    rng.shuffle(values)
+    assert bottom_k(values, 128).tolist() == sorted(set(values.tolist()))[:128]
+
+
 def test_long_documents_have_k_values_and_score_shared_over_k():
     rng = np.random.default_rng(1)
     words = ["".join(rng.choice(list("abcdefghij"), 6)) for _ in range(3000)]
