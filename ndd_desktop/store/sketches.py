@@ -140,11 +140,15 @@ class Sketches:
             np.array(refs, dtype=bool),
         )
 
-    def spool_folder(self, method: str, sketch_key: str) -> str:
+    def spool_folder(self, method: str, sketch_key: str) -> str | None:
         """The folder where the extraction workers of this session's scan write the sketches
         of a ``sketch_from_text`` method (``store.sketch_spool.SpooledBlob``), which
-        ``Scans.write_documents`` then takes as they are; deleted with the spool."""
-        return self._db._carry(method, sketch_key).folder()
+        ``Scans.write_documents`` then takes as they are; deleted with the spool. None when
+        no folder can be made there (the workers then send the sketches)."""
+        try:
+            return self._db._carry(method, sketch_key).folder()
+        except OSError:
+            return None
 
     def hold(self, name: str, items: Sequence[tuple[int, bytes]]) -> None:
         """Keep bytes by document id for this session's pair stage, in a temporary file

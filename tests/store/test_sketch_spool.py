@@ -182,3 +182,20 @@ def test_folders_of_processes_that_ended_are_swept_and_others_kept(tmp_path, mon
     assert not dead.exists() and alive.exists() and other.exists()
     assert os.path.dirname(made) == str(tmp_path)
     spool.close()
+
+
+def test_no_spool_folder_where_none_can_be_made(tmp_path, monkeypatch):
+    """A temporary folder that cannot hold another folder: the scan's workers get none and
+    send their sketches (the spool's own unnamed file is made elsewhere first)."""
+    import tempfile
+
+    from ndd_desktop.store import Store
+
+    with Store.open(tmp_path / "c.ndd") as store:
+        spool = store._carry("qgram", "k")  # its unnamed file, in the usual place
+        blocked = tmp_path / "not-a-folder"
+        blocked.write_bytes(b"")
+        monkeypatch.setattr(tempfile, "tempdir", str(blocked))
+        assert store.sketches.spool_folder("qgram", "k") is None
+        spool.update([(1, b"abc")])
+        assert spool[1] == b"abc"
