@@ -21,6 +21,7 @@ from ..core.checkpoint import checkpoints
 from ..core.method import Method, PairScores
 from ..core.thread_slot import ThreadSlot
 from ..store import Store
+from ..store.sketch_spool import SpooledSketches
 from . import completion
 from .cancel import CancelToken
 from .memory_guard import MemoryGuard
@@ -185,23 +186,27 @@ def compute_pairs(store: Store, method: Method, params: Any, params_dict: dict, 
         cancel.raise_if_cancelled()
         guard()
 
-    if len(sketches) >= 2:
-        # the search's loops stop at their next checkpoint once the scan is cancelled
-        with checkpoints(check):
-            scores = method.find_pairs(sketches, params, floor, dates)
-            if completion.applies(method, params, scores):
-                # the method searched only part of the range: the word search completes it
-                held = store.sketches.take_held(completion.HELD)
-                try:
-                    words = completion.word_sketches(held, store.documents.texts, ids, getattr(params, "ignore", ""),
-                                                     check=check)
-                finally:
-                    if held is not None:
-                        held.close()
-                scores = completion.complete(method, params, scores, sketches, words, floor, dates)
-                del words
-    else:
-        scores = PairScores.empty()
+    try:
+        if len(sketches) >= 2:
+            # the search's loops stop at their next checkpoint once the scan is cancelled
+            with checkpoints(check):
+                scores = method.find_pairs(sketches, params, floor, dates)
+                if completion.applies(method, params, scores):
+                    # the method searched only part of the range: the word search completes it
+                    held = store.sketches.take_held(completion.HELD)
+                    try:
+                        words = completion.word_sketches(held, store.documents.texts, ids,
+                                                         getattr(params, "ignore", ""), check=check)
+                    finally:
+                        if held is not None:
+                            held.close()
+                    scores = completion.complete(method, params, scores, sketches, words, floor, dates)
+                    del words
+        else:
+            scores = PairScores.empty()
+    finally:  # spooled sketches: their files (and the workers' folder) go now, whatever happened
+        if isinstance(sketches, SpooledSketches):
+            sketches.close()
     del sketches
     scores = drop_reference_pairs(scores, refs)
     cancel.raise_if_cancelled()

@@ -237,6 +237,10 @@ class SpooledSketches(Sequence):
     def __len__(self) -> int:
         return self._offsets.shape[0]
 
+    def close(self) -> None:
+        """Delete the spool these sketches are read from (nothing can be read afterwards)."""
+        self._spool.close()
+
     def __getitem__(self, k):
         if isinstance(k, slice):
             return [self[i] for i in range(*k.indices(len(self)))]

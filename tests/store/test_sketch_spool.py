@@ -150,6 +150,8 @@ def test_spooled_sketches_across_workers_files_read_as_the_list_does():
     values, offsets = seq.gather(np.array([0, 2, 3, 4]))  # a run in each file
     assert np.array_equal(values, np.concatenate([arrays[k] for k in (0, 2, 3, 4)]))
     assert offsets.tolist() == [0, 7, 97, 100, 150]
+    seq.close()  # what the pair stage does once it has searched
+    assert not os.path.exists(folder)
 
 
 def test_a_spool_let_go_deletes_its_folder():
