@@ -60,7 +60,7 @@ def sort_words(words: np.ndarray, parts: int | None = None) -> None:
     for level in range(levels):  # halve every part by the next top bit
         bit = np.uint64(63 - level)
         spans = list(zip(bounds[:-1], bounds[1:]))
-        cuts = run_threads(lambda span: _split_by_bit(words, span[0], span[1], bit), spans, threads)
+        cuts = run_threads(lambda span, bit=bit: _split_by_bit(words, span[0], span[1], bit), spans, threads)
         bounds = sorted(set(bounds) | set(cuts))
     spans = [(a, b) for a, b in zip(bounds[:-1], bounds[1:]) if b - a > 1]
     if not spans:

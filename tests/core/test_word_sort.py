@@ -4,7 +4,7 @@ inputs it is built for and on those it is not."""
 import numpy as np
 import pytest
 
-from ndd_desktop.core import word_sort
+from ndd_desktop.core import lsh, word_sort
 from ndd_desktop.core.word_sort import sort_words
 
 
@@ -71,8 +71,6 @@ def test_sorts_a_view_in_place(sorter):
 
 
 def test_the_feature_search_sort_takes_it_for_many_words(monkeypatch):
-    from ndd_desktop.core import lsh
-
     monkeypatch.setattr(lsh, "RADIX_WORDS", 0)
     words = uniform(11, 100_000)
     want = np.sort(words)
@@ -91,8 +89,6 @@ def test_the_part_sort_is_timed_once_a_process(monkeypatch):
 
 
 def test_the_feature_search_takes_the_radix_once_loaded_or_for_many_words():
-    from ndd_desktop.core import lsh
-
     assert not lsh._radix_serves(1_300_000, kernel_loaded=False)  # a minhash scan of 20,000
     assert lsh._radix_serves(1_300_000, kernel_loaded=True)
     assert lsh._radix_serves(lsh.RADIX_WORDS, kernel_loaded=False)

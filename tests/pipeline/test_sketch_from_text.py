@@ -12,12 +12,27 @@ each text found in the other in runs of five words (core.text_share), so
 
 from __future__ import annotations
 
+import glob
+import os
 import sqlite3
+import tempfile
 
 import pytest
 from pipehelp import pairs_by_path, scan, text_of
 
-from ndd_desktop.store import Store
+from ndd_desktop.core.methods import get_method
+from ndd_desktop.ingest.limits import Limits
+from ndd_desktop.ingest.walk import walk
+from ndd_desktop.pipeline import worker_sketch
+from ndd_desktop.pipeline.config import ScanConfig
+from ndd_desktop.pipeline.job import ScanJob
+from ndd_desktop.pipeline.worker_sketch import (
+    SKETCH_ATTR,
+    SketchingExtractor,
+    sketch_blobs,
+)
+from ndd_desktop.store import Root, Store
+from ndd_desktop.store.sketch_spool import FOLDER_PREFIX, SpooledBlob
 
 #: (a, b, score, share of a in b, share of b in a), a < b by name
 EXPECTED = [
@@ -91,15 +106,6 @@ def test_workers_write_the_sketches_into_the_spool_folder_and_the_pairs_are_the_
     """Through a pool of workers the q-gram sets travel as files in the spool's folder, not
     through the pipes; the pairs are those of the in-process scan, and the folder is gone
     once the scan has ended."""
-    import glob
-    import os
-    import tempfile
-
-    from ndd_desktop.pipeline.config import ScanConfig
-    from ndd_desktop.pipeline.job import ScanJob
-    from ndd_desktop.store import Root
-    from ndd_desktop.store.sketch_spool import FOLDER_PREFIX
-
     folder = tmp_path / "c"
     write_collection(folder)
     mine = os.path.join(tempfile.gettempdir(), f"{FOLDER_PREFIX}{os.getpid()}-*")
@@ -115,15 +121,6 @@ def test_workers_write_the_sketches_into_the_spool_folder_and_the_pairs_are_the_
 
 
 def test_a_worker_writes_its_sketches_to_its_file_or_sends_them_when_it_cannot(tmp_path):
-    import os
-
-    from ndd_desktop.core.methods import get_method
-    from ndd_desktop.ingest.limits import Limits
-    from ndd_desktop.ingest.walk import walk
-    from ndd_desktop.pipeline import worker_sketch
-    from ndd_desktop.pipeline.worker_sketch import SKETCH_ATTR, SketchingExtractor, sketch_blobs
-    from ndd_desktop.store.sketch_spool import SpooledBlob
-
     folder = tmp_path / "c"
     write_collection(folder)
     entries = sorted((e for e in walk([str(folder)])), key=lambda e: e.relpath)

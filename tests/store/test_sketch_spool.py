@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import gc
 import os
+import subprocess
+import sys
+import tempfile
 
 import numpy as np
 import pytest
@@ -12,8 +15,13 @@ from storehelp import add_root, doc
 
 from ndd_desktop.core.inverted_index import overlap_join
 from ndd_desktop.core.sketch_batches import gather, sketch_dtype, sketch_sizes
-from ndd_desktop.store import Root
-from ndd_desktop.store.sketch_spool import SketchSpool, SpooledSketches
+from ndd_desktop.store import Root, Store
+from ndd_desktop.store.sketch_spool import (
+    FOLDER_PREFIX,
+    SketchSpool,
+    SpooledBlob,
+    SpooledSketches,
+)
 
 
 def spooled(arrays: list[np.ndarray], order=None) -> SpooledSketches:
@@ -103,8 +111,6 @@ def test_load_hands_out_the_scan_sketches_and_makes_the_others_from_their_texts(
 
 def write_blobs(folder: str, name: str, blobs: list[bytes]) -> list:
     """What a worker does: append the blobs to its file in the folder, give their places."""
-    from ndd_desktop.store.sketch_spool import SpooledBlob
-
     path = os.path.join(folder, name)
     with open(path, "ab") as f:
         at = f.seek(0, os.SEEK_END)
@@ -165,12 +171,6 @@ def test_a_spool_let_go_deletes_its_folder():
 
 
 def test_folders_of_processes_that_ended_are_swept_and_others_kept(tmp_path, monkeypatch):
-    import subprocess
-    import sys
-    import tempfile
-
-    from ndd_desktop.store.sketch_spool import FOLDER_PREFIX
-
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     ended = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
     dead = tmp_path / f"{FOLDER_PREFIX}{int(ended.stdout)}-abc"
@@ -189,10 +189,6 @@ def test_folders_of_processes_that_ended_are_swept_and_others_kept(tmp_path, mon
 def test_no_spool_folder_where_none_can_be_made(tmp_path, monkeypatch):
     """A temporary folder that cannot hold another folder: the scan's workers get none and
     send their sketches (the spool's own unnamed file is made elsewhere first)."""
-    import tempfile
-
-    from ndd_desktop.store import Store
-
     with Store.open(tmp_path / "c.ndd") as store:
         spool = store._carry("qgram", "k")  # its unnamed file, in the usual place
         blocked = tmp_path / "not-a-folder"
