@@ -32,6 +32,7 @@ SMALL = 1 << 16
 #: Words of the sample :func:`chosen` times both sorts on.
 SAMPLE_WORDS = 1 << 15
 _TOP = np.uint64(48)
+_LITTLE = np.little_endian
 
 _chosen: str | None = None
 _choosing = threading.Lock()
@@ -48,7 +49,11 @@ def sort_uniform(words: np.ndarray) -> None:
 def by_top_bits(words: np.ndarray) -> np.ndarray:
     """The uint64 ``words`` sorted (a new array): ordered by their top 16 bits, then by a
     stable sort that merges the runs this leaves."""
-    order = np.argsort((words >> _TOP).astype(np.uint16), kind="stable")
+    if _LITTLE and words.flags.c_contiguous:
+        top = words.view(np.uint16)[3::4]  # the top 16 bits of each word, without a copy
+    else:
+        top = (words >> _TOP).astype(np.uint16)
+    order = np.argsort(top, kind="stable")
     out = words[order]
     del order
     out.sort(kind="stable")
