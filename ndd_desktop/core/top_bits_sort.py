@@ -21,11 +21,11 @@ faster (:func:`chosen`). Words that are not uniform are still sorted, only more 
 from __future__ import annotations
 
 import threading
-import time
 
 import numpy as np
 
 from .hashing import mix64
+from .sort_timing import quickest
 
 #: Below this many words numpy's sort is taken: the radix pass's 65,536 counters cost more.
 SMALL = 1 << 16
@@ -67,15 +67,5 @@ def chosen() -> str:
     with _choosing:
         if _chosen is None:
             sample = mix64(np.arange(SAMPLE_WORDS, dtype=np.uint64), 1)  # numpy.random's import is 13 ms
-            took = {"top bits": float("inf"), "numpy": float("inf")}
-            for _ in range(2):
-                for name in took:
-                    words = sample.copy()
-                    start = time.perf_counter()
-                    if name == "numpy":
-                        words.sort()
-                    else:
-                        by_top_bits(words)
-                    took[name] = min(took[name], time.perf_counter() - start)
-            _chosen = "top bits" if took["top bits"] < took["numpy"] else "numpy"
+            _chosen = quickest({"numpy": np.ndarray.sort, "top bits": by_top_bits}, sample)
         return _chosen

@@ -30,12 +30,12 @@ and the parts are sorted, from then on, by whichever was faster (:func:`part_sor
 from __future__ import annotations
 
 import threading
-import time
 
 import numpy as np
 from numba import njit
 
 from .parallel import cores, run_threads
+from .sort_timing import quickest
 
 #: The largest part one radix pass sorts: its buffer is this many words (32 MB) a thread.
 PART_WORDS = 1 << 22
@@ -106,17 +106,8 @@ def part_sorter() -> str:
             sample = np.random.default_rng(0).integers(0, 2**64 - 1, SAMPLE_WORDS, dtype=np.uint64, endpoint=True)
             buffer = np.empty_like(sample)
             digit = _digit_bits(SAMPLE_WORDS)
-            took = {"radix": float("inf"), "numpy": float("inf")}
-            for _ in range(2):
-                for name in took:
-                    words = sample.copy()
-                    start = time.perf_counter()
-                    if name == "radix":
-                        _sort_part(words, 0, SAMPLE_WORDS, buffer, 64, digit)
-                    else:
-                        words.sort()
-                    took[name] = min(took[name], time.perf_counter() - start)
-            _chosen = "radix" if took["radix"] <= took["numpy"] else "numpy"
+            _chosen = quickest({"radix": lambda words: _sort_part(words, 0, SAMPLE_WORDS, buffer, 64, digit),
+                                "numpy": np.ndarray.sort}, sample)
         return _chosen
 
 

@@ -3,13 +3,10 @@ on the inputs it is built for and on those it is not."""
 
 import numpy as np
 import pytest
+from uniform_words import uniform
 
-from ndd_desktop.core import lsh, top_bits_sort
+from ndd_desktop.core import lsh, sort_timing, top_bits_sort
 from ndd_desktop.core.top_bits_sort import by_top_bits, sort_uniform
-
-
-def uniform(seed: int, n: int) -> np.ndarray:
-    return np.random.default_rng(seed).integers(0, 2**64 - 1, n, dtype=np.uint64, endpoint=True)
 
 
 @pytest.fixture(params=["top bits", "numpy"])
@@ -64,7 +61,7 @@ def test_the_choice_is_timed_once_a_process(monkeypatch):
     first = top_bits_sort.chosen()
     assert first in ("top bits", "numpy")
     calls = []
-    monkeypatch.setattr(top_bits_sort.time, "perf_counter", lambda: calls.append(1) or 0.0)
+    monkeypatch.setattr(sort_timing.time, "perf_counter", lambda: calls.append(1) or 0.0)
     assert top_bits_sort.chosen() == first  # not timed again
     assert calls == []
 

@@ -3,13 +3,10 @@ inputs it is built for and on those it is not."""
 
 import numpy as np
 import pytest
+from uniform_words import uniform
 
-from ndd_desktop.core import lsh, word_sort
+from ndd_desktop.core import lsh, sort_timing, word_sort
 from ndd_desktop.core.word_sort import sort_words
-
-
-def uniform(seed: int, n: int) -> np.ndarray:
-    return np.random.default_rng(seed).integers(0, 2**64 - 1, n, dtype=np.uint64, endpoint=True)
 
 
 @pytest.fixture(params=["radix", "numpy"])
@@ -83,7 +80,7 @@ def test_the_part_sort_is_timed_once_a_process(monkeypatch):
     first = word_sort.part_sorter()
     assert first in ("radix", "numpy")
     calls = []
-    monkeypatch.setattr(word_sort.time, "perf_counter", lambda: calls.append(1) or 0.0)
+    monkeypatch.setattr(sort_timing.time, "perf_counter", lambda: calls.append(1) or 0.0)
     assert word_sort.part_sorter() == first  # not timed again
     assert calls == []
 
