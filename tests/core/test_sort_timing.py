@@ -1,8 +1,9 @@
 """The choice between ways of sorting (core.sort_timing), on a clock the ways move."""
 
 import numpy as np
+import pytest
 
-from ndd_desktop.core import sort_timing
+from ndd_desktop.core import sort_timing, top_bits_sort, word_sort
 from ndd_desktop.core.sort_timing import quickest
 
 
@@ -51,3 +52,17 @@ def test_each_run_sorts_a_fresh_copy_of_the_sample(monkeypatch):
     assert all(run is not sample for run in way.runs)
     assert len({id(run) for run in way.runs}) == 3
     assert sample.tolist() == [3, 1, 2]  # the sample itself is never sorted
+
+
+@pytest.mark.parametrize("module, choose, ways", [
+    (top_bits_sort, top_bits_sort.chosen, ("top bits", "numpy")),
+    (word_sort, word_sort.part_sorter, ("radix", "numpy")),
+])
+def test_each_sort_is_timed_once_a_process(monkeypatch, module, choose, ways):
+    monkeypatch.setattr(module, "_chosen", None)
+    first = choose()
+    assert first in ways
+    calls = []
+    monkeypatch.setattr(sort_timing.time, "perf_counter", lambda: calls.append(1) or 0.0)
+    assert choose() == first  # not timed again
+    assert calls == []

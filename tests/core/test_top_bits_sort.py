@@ -3,9 +3,9 @@ on the inputs it is built for and on those it is not."""
 
 import numpy as np
 import pytest
-from uniform_words import uniform
+from uniform_words import check_sorts_a_view_in_place, uniform
 
-from ndd_desktop.core import lsh, sort_timing, top_bits_sort
+from ndd_desktop.core import lsh, top_bits_sort
 from ndd_desktop.core.top_bits_sort import by_top_bits, sort_uniform
 
 
@@ -47,23 +47,7 @@ def test_short_inputs(n, choice):
 
 
 def test_sorts_a_view_in_place(choice):
-    base = uniform(3, 150_000)
-    untouched = base[:1000].copy()
-    view = base[1000:]
-    want = np.sort(view)
-    sort_uniform(view)
-    assert np.array_equal(base[1000:], want)
-    assert np.array_equal(base[:1000], untouched)
-
-
-def test_the_choice_is_timed_once_a_process(monkeypatch):
-    monkeypatch.setattr(top_bits_sort, "_chosen", None)
-    first = top_bits_sort.chosen()
-    assert first in ("top bits", "numpy")
-    calls = []
-    monkeypatch.setattr(sort_timing.time, "perf_counter", lambda: calls.append(1) or 0.0)
-    assert top_bits_sort.chosen() == first  # not timed again
-    assert calls == []
+    check_sorts_a_view_in_place(sort_uniform, 3, 150_000)
 
 
 def test_the_feature_search_sorts_with_it_before_numba_is_loaded(monkeypatch, choice):

@@ -3,9 +3,9 @@ inputs it is built for and on those it is not."""
 
 import numpy as np
 import pytest
-from uniform_words import uniform
+from uniform_words import check_sorts_a_view_in_place, uniform
 
-from ndd_desktop.core import lsh, sort_timing, word_sort
+from ndd_desktop.core import lsh, word_sort
 from ndd_desktop.core.word_sort import sort_words
 
 
@@ -58,13 +58,7 @@ def test_words_that_are_not_uniform(sorter):
 
 
 def test_sorts_a_view_in_place(sorter):
-    base = uniform(9, 300_000)
-    untouched = base[:1000].copy()
-    view = base[1000:]
-    want = np.sort(view)
-    sort_words(view, 2)
-    assert np.array_equal(base[1000:], want)
-    assert np.array_equal(base[:1000], untouched)
+    check_sorts_a_view_in_place(lambda view: sort_words(view, 2), 9, 300_000)
 
 
 def test_the_feature_search_sort_takes_it_for_many_words(monkeypatch):
@@ -73,16 +67,6 @@ def test_the_feature_search_sort_takes_it_for_many_words(monkeypatch):
     want = np.sort(words)
     lsh._sort_uniform(words)
     assert np.array_equal(words, want)
-
-
-def test_the_part_sort_is_timed_once_a_process(monkeypatch):
-    monkeypatch.setattr(word_sort, "_chosen", None)
-    first = word_sort.part_sorter()
-    assert first in ("radix", "numpy")
-    calls = []
-    monkeypatch.setattr(sort_timing.time, "perf_counter", lambda: calls.append(1) or 0.0)
-    assert word_sort.part_sorter() == first  # not timed again
-    assert calls == []
 
 
 def test_the_feature_search_takes_the_radix_once_loaded_or_for_many_words():
