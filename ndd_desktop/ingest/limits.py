@@ -31,6 +31,9 @@ class Limits:
             installed (``ndd scan --ocr auto``); False skips them (``--ocr off``).
         ocr_languages: tesseract's ``-l`` value ("eng", "eng+fra", ...).
         ocr_page_timeout_s: wall-clock seconds one page or picture may take in tesseract.
+        worker_niceness: how far below the scan's own process the pool's workers and the
+            verification helpers run (``ingest.priority``): 0 from the command line; the
+            window asks for more, so that it answers at once while every core reads.
     """
 
     max_file_bytes: int = 200 * MB
@@ -45,6 +48,7 @@ class Limits:
     ocr: bool = True
     ocr_languages: str = "eng"
     ocr_page_timeout_s: float = 30.0
+    worker_niceness: int = 0
 
 
 def mb(n: int) -> str:

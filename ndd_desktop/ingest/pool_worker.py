@@ -21,6 +21,7 @@ from ndd_desktop.core.allocator import keep_freed_memory
 from ndd_desktop.ingest.document import STATUS_ERROR, ExtractedDocument, FileEntry, problem
 from ndd_desktop.ingest.extract import READER_MODULES, extract_entry
 from ndd_desktop.ingest.limits import Limits
+from ndd_desktop.ingest.priority import lower_priority
 
 Extractor = Callable[[FileEntry, Limits], list[ExtractedDocument]]
 #: Position a worker writes while its chunk is in the extractor's ``finish`` step.
@@ -111,6 +112,7 @@ def prestart(extractor_module: str) -> None:
 def worker_main(conn, limits: Limits, extractor: Extractor, where) -> None:
     """Loop of a worker process: receive a chunk of entries, send back their documents."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    lower_priority(limits.worker_niceness)
     limit_memory(limits.max_worker_memory_bytes)
     keep_freed_memory()  # core.allocator: the batches' buffers stay mapped
 

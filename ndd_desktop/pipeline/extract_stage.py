@@ -111,7 +111,7 @@ class ExtractStage:
             try:
                 for docs in self._read(self._extractor, limits, workers):
                     if self.helpers is None:  # (where the pool does not say when it started)
-                        self._start_helpers(workers)
+                        self._start_helpers(workers, limits.worker_niceness)
                     self._add(docs)
                     if self.cancel.cancelled:
                         break
@@ -140,14 +140,16 @@ class ExtractStage:
         try:
             yield from extract_many(self.plan.to_extract, limits, workers=workers, cancel=self.cancel,
                                     extractor=extractor, refresh=lambda: self._extractor, readers=readers,
-                                    started=lambda: self._start_helpers(workers) if self.helpers is None else None)
+                                    started=lambda: (self._start_helpers(workers, limits.worker_niceness)
+                                                     if self.helpers is None else None))
         except WorkersCannotStart as exc:  # what was read is kept; the message says what to try
             raise ScanStopped(str(exc)) from exc
 
-    def _start_helpers(self, workers: int | None) -> None:
-        """Start the verification's helper processes (not with ``workers=0``: everything then
-        runs in this process, nor for a collection in memory, which no other process reads,
-        nor for a collection of fewer than HELPERS_FROM_FILES files)."""
+    def _start_helpers(self, workers: int | None, niceness: int = 0) -> None:
+        """Start the verification's helper processes, ``niceness`` steps below this one (not
+        with ``workers=0``: everything then runs in this process, nor for a collection in
+        memory, which no other process reads, nor for a collection of fewer than
+        HELPERS_FROM_FILES files)."""
         path = self.store.path
         if workers == 0 or not path or path == ":memory:" or len(self.plan.entries) < HELPERS_FROM_FILES:
             self.helpers = False
@@ -155,7 +157,8 @@ class ExtractStage:
         from ..ingest.pool import default_workers
         from .verify_helpers import VerifyHelpers
 
-        self.helpers = VerifyHelpers(path, self.method.name, self.params, workers or default_workers())
+        self.helpers = VerifyHelpers(path, self.method.name, self.params, workers or default_workers(),
+                                     niceness=niceness)
 
     def close(self) -> None:
         """Stop the helper processes (at the end of the scan, whatever happened)."""

@@ -42,6 +42,8 @@ from typing import Any, Callable
 
 import numpy as np
 
+from ..ingest.priority import lower_priority
+
 #: Pairs handed to a helper at once.
 PART = 20_000
 #: Helper processes at most (each holds numba and a connection: ~100 MB).
@@ -74,11 +76,12 @@ class _Helper:
 class VerifyHelpers:
     """Helper processes for the collection at ``path`` and the scan's method: ``first`` of
     them now (with their twins, ``count`` at once where twins are made), up to ``count``
-    once there are many candidates to verify."""
+    once there are many candidates to verify; ``niceness`` steps below this process
+    (``ingest.priority``; twins inherit it)."""
 
-    def __init__(self, path: str, method: str, params: Any, count: int, first: int = 1) -> None:
+    def __init__(self, path: str, method: str, params: Any, count: int, first: int = 1, niceness: int = 0) -> None:
         self._ctx = multiprocessing.get_context("forkserver" if sys.platform.startswith("linux") else "spawn")
-        self._args = (path, method, params)
+        self._args = (path, method, params, niceness)
         self._count = max(1, min(count, MAX_HELPERS))
         self._helpers: list[_Helper] = []
         self._start(min(max(1, first), self._count), twins=self._count - 1 if TWINS else 0)
@@ -181,10 +184,12 @@ def _receive(conn) -> tuple[tuple[np.ndarray, np.ndarray] | None, bool]:
     return None, False
 
 
-def _helper_main(conn, path: str, method_name: str, params: Any, twins: list | None = None) -> None:
+def _helper_main(conn, path: str, method_name: str, params: Any, niceness: int = 0,
+                 twins: list | None = None) -> None:
     """A helper: load what verifying needs, fork a twin for each of the ``twins`` pipes,
     then verify the slices it is sent."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the scan's to handle
+    lower_priority(niceness)
     from ..core import share_kernel
     from ..core.allocator import keep_freed_memory
     from ..core.methods import get_method

@@ -7,6 +7,8 @@ from gui_helpers import scan
 from PySide6.QtCore import Qt
 
 from ndd_desktop.core.methods import get_method
+from ndd_desktop.gui.scan_runner import WINDOW_NICENESS, window_scan_config
+from ndd_desktop.pipeline import Limits
 from ndd_desktop.pipeline.reading import recorded_reading
 
 TWEETS = {  # seed 001's example: a real near-duplicate and a templated look-alike
@@ -99,3 +101,13 @@ def test_the_web_page_choice_is_used_and_remembered_with_the_collection(qtbot, w
     combo.setCurrentIndex(combo.findData("main"))
     assert window.open_store(path)  # reopened: the choice the collection was read with
     assert window.setup.html_choice() == "all" and window.setup.html_reading.currentText() == "whole page"
+
+
+def test_a_window_scan_reads_on_every_core_below_the_window(tmp_path):
+    config = window_scan_config([(str(tmp_path), False)], "minhash", {"ignore": "urls"}, 0.3, html="all")
+    assert config.workers is None  # as many workers as cores (ingest.pool.default_workers)
+    assert WINDOW_NICENESS > 0
+    assert config.limits == Limits(worker_niceness=WINDOW_NICENESS)  # every other limit the default
+    assert (config.method, config.params, config.floor, config.extract_options.html) == (
+        "minhash", {"ignore": "urls"}, 0.3, "all")
+    assert [(r.path, r.reference) for r in config.roots] == [(str(tmp_path), False)]

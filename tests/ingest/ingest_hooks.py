@@ -37,3 +37,10 @@ class DiesOnArrival:
 
     def __reduce__(self):
         return _exit_at_once, (5,)
+
+
+def tell_niceness(entry, limits):
+    """Extract, then put the worker's niceness in the document's reason (POSIX)."""
+    docs = extract_entry(entry, limits)
+    docs[0].reason = str(os.getpriority(os.PRIO_PROCESS, 0))
+    return docs

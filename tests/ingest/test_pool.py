@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import time
 
 import ingest_hooks
@@ -218,3 +219,12 @@ def test_a_reader_the_server_did_not_preload_is_imported_by_the_worker(tmp_path)
     lines = fresh_python(script).strip().splitlines()
     assert lines[:3] == ["a.txt ok plain words here", "b.html ok web words here", "c.pdf ok pdf words here"]
     assert lines[3] == "[]"  # the scan's own process imported neither
+
+
+def test_workers_run_as_far_below_the_scan_as_asked(tmp_path):
+    entries = make_files(tmp_path, [f"f{i}.txt" for i in range(6)])
+    own = os.getpriority(os.PRIO_PROCESS, 0)
+    lowered = by_path(extract_many(entries, Limits(worker_niceness=3), workers=2, extractor=ingest_hooks.tell_niceness))
+    assert {d.reason for d in lowered.values()} == {str(min(own + 3, 19))}
+    same = by_path(extract_many(entries, Limits(), workers=2, extractor=ingest_hooks.tell_niceness))
+    assert {d.reason for d in same.values()} == {str(own)}

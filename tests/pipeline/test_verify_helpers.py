@@ -3,14 +3,19 @@ is gone leaves its slices to the scan's process; a cancel stops the verification
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
+import psutil
 import pytest
 from pipehelp import make_corpus, scan
 
 from ndd_desktop.core.methods import get_method
+from ndd_desktop.pipeline import Limits, ScanConfig, ScanJob
 from ndd_desktop.pipeline.cancel import ScanCancelled
 from ndd_desktop.pipeline.verify_helpers import VerifyHelpers
 from ndd_desktop.pipeline.verify_stage import pair_shares
+from ndd_desktop.store import Root
 
 
 def candidates(store) -> tuple[np.ndarray, np.ndarray]:
@@ -227,9 +232,48 @@ def test_a_twin_that_cannot_be_forked_closes_its_pipe_and_the_helper_serves_on(s
     twin_ours, twin_theirs = multiprocessing.Pipe(duplex=True)
     ours.send((a, b))
     ours.send(None)  # served in this process: the helper returns after the slice
-    verify_helpers._helper_main(theirs, scanned.path, "minhash", params, [twin_theirs])
+    verify_helpers._helper_main(theirs, scanned.path, "minhash", params, twins=[twin_theirs])
     got = ours.recv()
     assert np.array_equal(got[0], here[0]) and np.array_equal(got[1], here[1])
     assert twin_ours.poll(1)
     with pytest.raises(EOFError):
         twin_ours.recv()
+
+
+def test_helpers_and_their_twins_run_as_far_below_the_scan_as_asked(scanned, verified_here):
+    method, params, a, b, here = verified_here
+    own = os.getpriority(os.PRIO_PROCESS, 0)
+    helpers = VerifyHelpers(scanned.path, "minhash", params, 2, niceness=3)
+    try:
+        got = helpers.shares(a, b, nowhere)  # both have answered: they run
+        first = helpers._helpers[0].process.pid
+        twins = psutil.Process(first).children()
+        assert len(twins) == 1
+        assert [os.getpriority(os.PRIO_PROCESS, pid) for pid in (first, twins[0].pid)] == [min(own + 3, 19)] * 2
+    finally:
+        helpers.close()
+    assert np.array_equal(got[0], here[0]) and np.array_equal(got[1], here[1])
+
+
+def test_a_scan_starts_its_helpers_as_far_below_it_as_its_limits_say(store, tmp_path, monkeypatch):
+    from ndd_desktop.pipeline import extract_stage, verify_helpers
+
+    monkeypatch.setattr(extract_stage, "HELPERS_FROM_FILES", 1)  # helpers for a small collection too
+    seen = []
+
+    class Watched(verify_helpers.VerifyHelpers):
+        """The real helpers, whose first one's priority is read once it has answered."""
+
+        def shares(self, *args, **kwargs):
+            got = super().shares(*args, **kwargs)
+            seen.append(os.getpriority(os.PRIO_PROCESS, self._helpers[0].process.pid))
+            return got
+
+    monkeypatch.setattr(verify_helpers, "VerifyHelpers", Watched)
+    make_corpus(tmp_path / "docs", n=24, dup_every=3)
+    own = os.getpriority(os.PRIO_PROCESS, 0)
+    config = ScanConfig(roots=[Root(str(tmp_path / "docs"))], method="minhash", workers=2,
+                        limits=Limits(worker_niceness=3))
+    summary = ScanJob(store, config).run()
+    assert summary.pairs >= 8
+    assert seen == [min(own + 3, 19)]
