@@ -153,49 +153,52 @@ class ScanJob:
                 # None: the documents were read with these options; else the files to read again
                 reread = start_reading(self.store, options)
                 plan = make_plan(self.store.scans, walked, walk_errors, reread=reread)
-            # a pair set that is current now keeps the scores of the documents this scan
-            # does not write (pair_stage.reusing)
-            current = bool(plan.to_extract or plan.missing_file_ids) and pair_set_current(
-                self.store, method, params, floor, reading_digest(options))
-            self.store.scans.touch_files(plan.touched)
-            if plan.to_extract and isinstance(self.engine, LocalEngine):
-                # the pair search's compiled kernels load while the files are read
-                warmup = KernelWarmup(method.pair_search_warmup(len(walked)))
-            stage = self.engine.extract_stage(self.store, method, params, sketch_key, plan, self.meter, self.cancel,
-                                              self.on_error)
-            stage.param_overrides = dict(self.config.params)
-            done = stage.run(self.config.limits, self.config.workers, options)
-            if reread is not None:  # every document is now read with the options
-                settle_reading(self.store.settings, options)
-            removed = self.store.scans.remove_files(plan.missing_file_ids) + dropped + done.removed
-            # decisions whose documents left (a folder removed, a file deleted) or now hold
-            # other content (files renamed into each other) follow their content to the
-            # documents that hold it now
-            reattached = self.store.review.reattach() if done.new or done.changed else 0
-            sketch_missing(self.store, method, params, sketch_key, self.meter, self.cancel)
-            # candidates are verified by the helpers the extract stage started, if any
-            with helped_by(stage.helpers or None), reusing(set(done.written) if current else None):
-                n_pairs = self.engine.compute_pairs(self.store, method, params, pdict, floor, self.meter,
-                                                    self.cancel, reading=reading_digest(options))
-            if plan.listing is not None and not plan.as_recorded:  # (see plan.make_plan)
-                self.store.scans.keep_listing(plan.listing, RETRIED_REASONS)
-            total = self.store.documents.count(status=None)
-            errors = total - self.store.documents.count("ok")
-            counts = {
-                "documents": total - errors,
-                "new": done.new,
-                "changed": done.changed,
-                "removed": removed,
-                "errors": errors,
-                "pairs": n_pairs,
-            }
-            counts["unchanged"] = max(total - done.new - done.changed - done.moved, 0)
-            pset = self.store.pairs.find_set(method.name, method.pairs_key(params))
-            summary = ScanSummary(
-                documents=counts["documents"], new=done.new, changed=done.changed, unchanged=counts["unchanged"],
-                removed=removed, errors=errors, pairs=n_pairs, seconds=time.monotonic() - started, moved=done.moved,
-                complete_from=pset.complete_from if pset is not None else None, reattached=reattached,
-            )
+            # the plan's entries (an object for each file to read) live to the end of the
+            # scan: the full collections from here on walk only what the scan makes
+            with gc_pause.frozen():
+                # a pair set that is current now keeps the scores of the documents this scan
+                # does not write (pair_stage.reusing)
+                current = bool(plan.to_extract or plan.missing_file_ids) and pair_set_current(
+                    self.store, method, params, floor, reading_digest(options))
+                self.store.scans.touch_files(plan.touched)
+                if plan.to_extract and isinstance(self.engine, LocalEngine):
+                    # the pair search's compiled kernels load while the files are read
+                    warmup = KernelWarmup(method.pair_search_warmup(len(walked)))
+                stage = self.engine.extract_stage(self.store, method, params, sketch_key, plan, self.meter, self.cancel,
+                                                  self.on_error)
+                stage.param_overrides = dict(self.config.params)
+                done = stage.run(self.config.limits, self.config.workers, options)
+                if reread is not None:  # every document is now read with the options
+                    settle_reading(self.store.settings, options)
+                removed = self.store.scans.remove_files(plan.missing_file_ids) + dropped + done.removed
+                # decisions whose documents left (a folder removed, a file deleted) or now hold
+                # other content (files renamed into each other) follow their content to the
+                # documents that hold it now
+                reattached = self.store.review.reattach() if done.new or done.changed else 0
+                sketch_missing(self.store, method, params, sketch_key, self.meter, self.cancel)
+                # candidates are verified by the helpers the extract stage started, if any
+                with helped_by(stage.helpers or None), reusing(set(done.written) if current else None):
+                    n_pairs = self.engine.compute_pairs(self.store, method, params, pdict, floor, self.meter,
+                                                        self.cancel, reading=reading_digest(options))
+                if plan.listing is not None and not plan.as_recorded:  # (see plan.make_plan)
+                    self.store.scans.keep_listing(plan.listing, RETRIED_REASONS)
+                total = self.store.documents.count(status=None)
+                errors = total - self.store.documents.count("ok")
+                counts = {
+                    "documents": total - errors,
+                    "new": done.new,
+                    "changed": done.changed,
+                    "removed": removed,
+                    "errors": errors,
+                    "pairs": n_pairs,
+                }
+                counts["unchanged"] = max(total - done.new - done.changed - done.moved, 0)
+                pset = self.store.pairs.find_set(method.name, method.pairs_key(params))
+                summary = ScanSummary(
+                    documents=counts["documents"], new=done.new, changed=done.changed, unchanged=counts["unchanged"],
+                    removed=removed, errors=errors, pairs=n_pairs, seconds=time.monotonic() - started, moved=done.moved,
+                    complete_from=pset.complete_from if pset is not None else None, reattached=reattached,
+                )
         except ScanCancelled:
             self._end(run_id, "cancelled", counts, "cancelled")
             raise

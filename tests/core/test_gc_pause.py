@@ -62,3 +62,62 @@ def test_a_scan_plans_with_the_collector_paused_and_leaves_it_running(tmp_path, 
         store.close()
     assert seen == [False, False]
     assert gc.isenabled()
+
+
+def test_what_is_alive_is_frozen_inside_and_handed_back_after():
+    gc.unfreeze()
+    before = object.__new__(type("Alive", (), {}))  # tracked by the collector
+    with gc_pause.frozen():
+        assert gc.get_freeze_count() > 0
+        assert before not in gc.get_objects()  # out of the collector's walks
+        made_inside = [before]
+        assert any(o is made_inside for o in gc.get_objects())  # what the block makes is not
+    assert gc.get_freeze_count() == 0
+    assert before in gc.get_objects()
+
+
+def test_an_error_inside_still_hands_them_back():
+    gc.unfreeze()
+    with pytest.raises(ValueError):
+        with gc_pause.frozen():
+            raise ValueError("boom")
+    assert gc.get_freeze_count() == 0
+
+
+def test_what_was_frozen_before_stays_frozen_for_whoever_froze_it():
+    gc.freeze()  # as the window's gui.heap does for a large collection
+    try:
+        frozen_before = gc.get_freeze_count()
+        with gc_pause.frozen():
+            pass
+        assert gc.get_freeze_count() >= frozen_before > 0
+    finally:
+        gc.unfreeze()
+
+
+def test_a_scan_runs_its_stages_with_the_plan_frozen_and_hands_it_back(tmp_path, monkeypatch):
+    import ndd_desktop.pipeline.job as job
+    from ndd_desktop.pipeline import ScanConfig, ScanJob
+    from ndd_desktop.store import Root, Store
+
+    gc.unfreeze()
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    for k in range(3):
+        (folder / f"d{k}.txt").write_text(f"document number {k} with a few words in it", encoding="utf-8")
+    seen = []
+    real = job.pair_set_current
+
+    def pair_set_current(*args, **kwargs):  # the real check, first of the stages after the plan
+        seen.append(gc.get_freeze_count() > 0)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(job, "pair_set_current", pair_set_current)
+    store = Store.open(tmp_path / "c.ndd")
+    try:
+        summary = ScanJob(store, ScanConfig(roots=[Root(str(folder))], method="minhash", workers=0)).run()
+        assert summary.documents == 3
+        assert gc.get_freeze_count() == 0
+    finally:
+        store.close()
+    assert seen == [True]
