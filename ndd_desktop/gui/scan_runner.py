@@ -22,9 +22,9 @@ def window_scan_config(roots: list[tuple[str, bool]], method: str, params: dict,
     """The configuration of a scan started from the window: its files are read on every core,
     by processes that run :data:`WINDOW_NICENESS` steps below the window, so that the window
     still answers at once (the system gives it the CPU whenever it asks). On 20,000 files of
-    the 2-core build machine this took a minhash scan from 3.3 to 2.2-2.4 s and a qgram scan
-    from 6.0-6.6 to 4.4-4.6 s against one worker, which left a core to the window, with the
-    same or shorter pauses of its event loop (docs/performance.md, *The window's scan*)."""
+    the 2-core build machine this took a minhash scan from 3.2-3.4 to 2.2-2.5 s and a qgram
+    scan from 6.0-6.3 to 4.3-4.5 s against one worker, which left a core to the window, with
+    the same pauses of its event loop (docs/performance.md, *The window's scan*)."""
     return ScanConfig(roots=[Root(p, r) for p, r in roots], method=method, params=dict(params), floor=floor,
                       workers=None, limits=Limits(worker_niceness=WINDOW_NICENESS),
                       extract_options=ExtractOptions(html=html))

@@ -24,9 +24,9 @@ def lower_priority(niceness: int) -> None:
         except OSError:
             pass
         return
-    try:  # Windows: no niceness, but priority classes
-        import psutil
+    import psutil  # Windows: no niceness, but priority classes
 
+    try:
         psutil.Process().nice(psutil.BELOW_NORMAL_PRIORITY_CLASS)
-    except (ImportError, OSError, AttributeError):
+    except (OSError, AttributeError, psutil.Error):
         pass
