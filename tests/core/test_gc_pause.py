@@ -1,4 +1,5 @@
-"""The cyclic collector paused for a phase (core.gc_pause), and a scan's plan inside one."""
+"""The cyclic collector paused for a phase and what is alive frozen for one (core.gc_pause), and a
+scan's plan made inside the first and its stages run inside the second."""
 
 from __future__ import annotations
 
@@ -6,7 +7,10 @@ import gc
 
 import pytest
 
+import ndd_desktop.pipeline.job as job
 from ndd_desktop.core import gc_pause
+from ndd_desktop.pipeline import ScanConfig, ScanJob
+from ndd_desktop.store import Root, Store
 
 
 def test_the_collector_is_paused_inside_and_running_after():
@@ -34,34 +38,6 @@ def test_a_collector_paused_before_stays_paused():
         assert not gc.isenabled()
     finally:
         gc.enable()
-
-
-def test_a_scan_plans_with_the_collector_paused_and_leaves_it_running(tmp_path, monkeypatch):
-    import ndd_desktop.pipeline.job as job
-    from ndd_desktop.pipeline import ScanConfig, ScanJob
-    from ndd_desktop.store import Root, Store
-
-    folder = tmp_path / "docs"
-    folder.mkdir()
-    for k in range(3):
-        (folder / f"d{k}.txt").write_text(f"document number {k} with a few words in it", encoding="utf-8")
-    seen = []
-    real = job.make_plan
-
-    def make_plan(*args, **kwargs):  # the real plan, and whether the collector ran meanwhile
-        seen.append(gc.isenabled())
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(job, "make_plan", make_plan)
-    store = Store.open(tmp_path / "c.ndd")
-    try:
-        for _ in range(2):  # a first scan and a rescan
-            summary = ScanJob(store, ScanConfig(roots=[Root(str(folder))], method="minhash", workers=0)).run()
-            assert summary.documents == 3
-    finally:
-        store.close()
-    assert seen == [False, False]
-    assert gc.isenabled()
 
 
 def test_what_is_alive_is_frozen_inside_and_handed_back_after():
@@ -95,29 +71,33 @@ def test_what_was_frozen_before_stays_frozen_for_whoever_froze_it():
         gc.unfreeze()
 
 
-def test_a_scan_runs_its_stages_with_the_plan_frozen_and_hands_it_back(tmp_path, monkeypatch):
-    import ndd_desktop.pipeline.job as job
-    from ndd_desktop.pipeline import ScanConfig, ScanJob
-    from ndd_desktop.store import Root, Store
-
+def test_a_scan_plans_with_the_collector_paused_then_freezes_the_plan_and_hands_it_back(tmp_path, monkeypatch):
     gc.unfreeze()
     folder = tmp_path / "docs"
     folder.mkdir()
     for k in range(3):
         (folder / f"d{k}.txt").write_text(f"document number {k} with a few words in it", encoding="utf-8")
-    seen = []
-    real = job.pair_set_current
+    planned, staged = [], []
+    real_plan, real_check = job.make_plan, job.pair_set_current
 
-    def pair_set_current(*args, **kwargs):  # the real check, first of the stages after the plan
-        seen.append(gc.get_freeze_count() > 0)
-        return real(*args, **kwargs)
+    def make_plan(*args, **kwargs):  # the real plan, and whether the collector ran meanwhile
+        planned.append(gc.isenabled())
+        return real_plan(*args, **kwargs)
 
+    def pair_set_current(*args, **kwargs):  # the real check, the first step after the plan
+        staged.append(gc.get_freeze_count() > 0)
+        return real_check(*args, **kwargs)
+
+    monkeypatch.setattr(job, "make_plan", make_plan)
     monkeypatch.setattr(job, "pair_set_current", pair_set_current)
     store = Store.open(tmp_path / "c.ndd")
     try:
-        summary = ScanJob(store, ScanConfig(roots=[Root(str(folder))], method="minhash", workers=0)).run()
-        assert summary.documents == 3
-        assert gc.get_freeze_count() == 0
+        for _ in range(2):  # a first scan and a rescan (which reads nothing: no check of the pair set)
+            summary = ScanJob(store, ScanConfig(roots=[Root(str(folder))], method="minhash", workers=0)).run()
+            assert summary.documents == 3
+            assert gc.get_freeze_count() == 0
     finally:
         store.close()
-    assert seen == [True]
+    assert planned == [False, False]
+    assert staged == [True]
+    assert gc.isenabled()
