@@ -98,7 +98,4 @@ class WalkedFiles:
 
     def without(self, drop: set[int]) -> "WalkedFiles":
         """The same files less those at the indices ``drop``."""
-        out = WalkedFiles()
-        for e in (e for k, e in enumerate(self.entries()) if k not in drop):
-            out.add(e)
-        return out
+        return WalkedFiles.of(e for k, e in enumerate(self.entries()) if k not in drop)

@@ -88,15 +88,13 @@ class SketchSpool(MutableMapping):
         :class:`SpooledBlob` places as they are."""
         if kwargs:
             raise TypeError("SketchSpool keys are document ids")
-        pairs = list(items.items() if hasattr(items, "items") else items)
-        if not pairs:
-            return
-        placed = [(doc_id, blob) for doc_id, blob in pairs if isinstance(blob, SpooledBlob)]
+        pairs, placed = [], []
+        for pair in (items.items() if hasattr(items, "items") else items):
+            (placed if isinstance(pair[1], SpooledBlob) else pairs).append(pair)
         if placed:
             self._adopt(placed)
-            pairs = [(doc_id, blob) for doc_id, blob in pairs if not isinstance(blob, SpooledBlob)]
-            if not pairs:
-                return
+        if not pairs:
+            return
         blobs = [blob for _, blob in pairs]
         with self._lock:
             self._file.seek(self._end)
