@@ -25,22 +25,22 @@ def thawed():
 def test_a_small_collection_is_left_to_the_defaults(qtbot, window, folder, thawed):
     assert window.open_folder(str(folder))
     scan(qtbot, window)
-    doc = next(iter(window.collection.data.docs.values()))
     assert len(window.collection.data.docs) < heap.SETTLE_FROM_DOCUMENTS
-    assert tracked(doc)
+    assert tracked(window.collection.data.docs) and gc.get_freeze_count() == 0
 
 
 def test_a_large_collection_is_frozen_then_released(qtbot, window, folder, tmp_path, monkeypatch, thawed):
     monkeypatch.setattr(heap, "SETTLE_FROM_DOCUMENTS", 5)  # this folder counts as large
     assert window.open_folder(str(folder))
     scan(qtbot, window)
+    # the table of the pair set's documents was made by the load (its DocumentInfo objects
+    # are made on first look-up, which may come after the freeze: a view painting a row)
     docs = window.collection.data.docs
     assert len(docs) >= 5
-    first = next(iter(docs.values()))
-    assert not tracked(first) and gc.get_freeze_count() > 0
+    assert not tracked(docs) and gc.get_freeze_count() > 0
     window._close_collection()
-    assert tracked(first)  # back with the collector: a closed collection leaves nothing frozen
+    assert tracked(docs)  # back with the collector: a closed collection leaves nothing frozen
     other = make_collection(tmp_path / "other", families=3)
     assert window.open_folder(str(other))
     scan(qtbot, window)
-    assert not tracked(next(iter(window.collection.data.docs.values())))
+    assert not tracked(window.collection.data.docs)
