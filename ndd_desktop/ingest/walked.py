@@ -4,14 +4,17 @@ A rescan's walk of a million files made a million :class:`FileEntry` objects (an
 path string for each) before it could tell that nothing had changed. Its columns are the
 root of each run of files, then each file's relative path, size and modification time; a
 file's full path is its root joined with its relative path, except for a file reached
-through a followed link, whose real path is kept apart. :meth:`WalkedFiles.entries` makes
-the FileEntry objects when a plan needs them.
+through a followed link, whose real path is kept apart. A plan keeps the files it has to
+read as their indices (:class:`WalkedSubset`), which make each file's FileEntry only as
+the file is handed to a reader: a first scan of a million files holds no million objects
+(nor a million full paths) for the garbage collector to walk.
 """
 
 from __future__ import annotations
 
+import bisect
 import os
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Sequence
 
 from ndd_desktop.ingest.document import FileEntry
 
@@ -37,6 +40,8 @@ class WalkedFiles:
         self.mtimes: list[int] = []
         #: index -> full path of a file that does not lie at its root joined with its path
         self.elsewhere: dict[int, str] = {}
+        #: (files when it was made, root -> relative path -> index): see :meth:`index_of`
+        self._index: tuple[int, dict[str, dict[str, int]]] | None = None
 
     @classmethod
     def of(cls, entries: Iterable[FileEntry]) -> "WalkedFiles":
@@ -68,12 +73,31 @@ class WalkedFiles:
         ends = [start for start, _ in self.roots[1:]] + [len(self.relpaths)]
         return [(root, start, end) for (start, root), end in zip(self.roots, ends)]
 
+    def root_of(self, k: int) -> str:
+        """The root of the file at index ``k``."""
+        return self.roots[bisect.bisect_right(self.roots, k, key=_start) - 1][1]
+
     def path(self, k: int) -> str:
         """The full path of the file at index ``k``."""
         if k in self.elsewhere:
             return self.elsewhere[k]
-        root = next(root for start, root in reversed(self.roots) if start <= k)
-        return _full(_under(root), self.relpaths[k])
+        return _full(_under(self.root_of(k)), self.relpaths[k])
+
+    def entry(self, k: int) -> FileEntry:
+        """The file at index ``k`` as a FileEntry."""
+        return FileEntry(self.root_of(k), self.relpaths[k], self.path(k), self.sizes[k], self.mtimes[k])
+
+    def index_of(self, root: str, relpath: str) -> int | None:
+        """The index of the file ``relpath`` of ``root``; None when the walk did not find it.
+        The lookup is made on first use (a dictionary of relative paths, no object per file)
+        and again when files were added since."""
+        if self._index is None or self._index[0] != len(self.relpaths):
+            index: dict[str, dict[str, int]] = {}
+            for run_root, start, end in self.runs():
+                index.setdefault(run_root, {}).update(zip(self.relpaths[start:end], range(start, end)))
+            self._index = (len(self.relpaths), index)
+        by_path = self._index[1].get(root)
+        return None if by_path is None else by_path.get(relpath)
 
     def entries(self) -> list[FileEntry]:
         """The files as FileEntry objects, in order."""
@@ -94,8 +118,59 @@ class WalkedFiles:
         if self.roots:
             self.roots[0] = (0, self.roots[0][1])
         self.elsewhere.clear()
+        self._index = None
         return taken
+
+    def subset(self, at: Sequence[int]) -> "WalkedSubset":
+        """The files at the indices ``at`` (in that order), as a sequence of FileEntry."""
+        return WalkedSubset(self, at)
 
     def without(self, drop: set[int]) -> "WalkedFiles":
         """The same files less those at the indices ``drop``."""
         return WalkedFiles.of(e for k, e in enumerate(self.entries()) if k not in drop)
+
+
+def _start(run: tuple[int, str]) -> int:
+    return run[0]
+
+
+def _run_start(run: tuple[str, int, int]) -> int:
+    return run[1]
+
+
+class WalkedSubset(Sequence[FileEntry]):
+    """Some files of a walk, by index: a sequence of FileEntry made one at a time as they
+    are read (see the module docstring)."""
+
+    __slots__ = ("_at", "_walked")
+
+    def __init__(self, walked: WalkedFiles, at: Sequence[int]) -> None:
+        self._walked = walked
+        self._at = at
+
+    def __len__(self) -> int:
+        return len(self._at)
+
+    def __getitem__(self, k):  # type: ignore[override]  # int -> FileEntry, slice -> WalkedSubset
+        if isinstance(k, slice):
+            return WalkedSubset(self._walked, self._at[k])
+        return self._walked.entry(int(self._at[k]))
+
+    def __iter__(self) -> Iterator[FileEntry]:
+        walked = self._walked
+        relpaths, sizes, mtimes, elsewhere = walked.relpaths, walked.sizes, walked.mtimes, walked.elsewhere
+        runs = walked.runs()
+        start = end = 0
+        root = under = ""
+        for k in self._at:
+            k = int(k)
+            if not start <= k < end:  # another root's run (a plan's indices rise: rarely)
+                root, start, end = runs[bisect.bisect_right(runs, k, key=_run_start) - 1]
+                under = _under(root)
+            rel = relpaths[k]
+            yield FileEntry(root, rel, elsewhere.get(k) or _full(under, rel), sizes[k], mtimes[k])
+
+    def relpaths(self) -> Iterator[str]:
+        """The files' relative paths, without making their entries."""
+        rel = self._walked.relpaths
+        return (rel[int(k)] for k in self._at)

@@ -74,7 +74,7 @@ class ExtractStage:
         self._pending: list[ExtractedDocument] = []
         self._pending_chars = 0
         self._last_flush = time.monotonic()
-        self._on_disk: set[tuple[str, str]] | None = None  # every path the walk met
+        self._problems: set[tuple[str, str]] | None = None  # the paths of the walk's problems
         self._dictionary: bytes | None = None  # the collection's text dictionary, once it has one
         self._extractor: SketchingExtractor | None = None  # what the workers read with
         self._plain: list[str] = []  # texts pending that came back uncompressed (no dictionary yet)
@@ -134,7 +134,7 @@ class ExtractStage:
 
         # a rescan's few files name their formats: its workers' server imports those
         # readers only (a first scan started the server with all of them, beside its walk)
-        readers = likely_readers(e.relpath for e in self.plan.to_extract)
+        readers = likely_readers(self.plan.to_extract.relpaths())
         # the helpers start as soon as the workers' server runs (it holds their modules),
         # so that they have loaded by the time a short extraction ends
         try:
@@ -151,7 +151,7 @@ class ExtractStage:
         memory, which no other process reads, nor for a collection of fewer than
         HELPERS_FROM_FILES files)."""
         path = self.store.path
-        if workers == 0 or not path or path == ":memory:" or len(self.plan.entries) < HELPERS_FROM_FILES:
+        if workers == 0 or not path or path == ":memory:" or self.plan.files_walked < HELPERS_FROM_FILES:
             self.helpers = False
             return
         from ..ingest.pool import default_workers
@@ -203,15 +203,21 @@ class ExtractStage:
         (``box.zip!note.txt`` beside ``box.zip``); one record would then replace the other.
         Such a member takes the first free name ``box.zip!note (2).txt``, ``(3)``, ...
         (``docs`` are the records of one file, so the choice is the same on every scan)."""
-        if self._on_disk is None:
-            self._on_disk = set(self.plan.entries)
-            self._on_disk.update((d.root, d.relpath) for d in self.plan.walk_errors)
+        members = [d for d in docs if d.container is not None]
+        if not members:
+            return
+        if self._problems is None:  # the walk's problems are recorded as files too
+            self._problems = {(d.root, d.relpath) for d in self.plan.walk_errors}
+
+        def on_disk(root: str, name: str) -> bool:
+            return (root, name) in self._problems or self.plan.walked_file(root, name) is not None
+
         taken = {d.relpath for d in docs}
-        for d in docs:
-            if d.container is None or (d.root, d.relpath) not in self._on_disk:
+        for d in members:
+            if not on_disk(d.root, d.relpath):
                 continue
             root = d.root
-            d.relpath = free_numbered_name(d.relpath, lambda n: n in taken or (root, n) in self._on_disk)
+            d.relpath = free_numbered_name(d.relpath, lambda n: n in taken or on_disk(root, n))
             taken.add(d.relpath)
 
     def flush(self) -> None:
@@ -312,9 +318,7 @@ class ExtractStage:
 
     def _doc_write(self, d: ExtractedDocument) -> DocWrite:
         file_rel = d.container or d.relpath
-        entry = self.plan.entries.get((d.root, file_rel))
-        size = entry.size if entry is not None else d.size
-        mtime = entry.mtime_ns if entry is not None else d.mtime_ns
+        size, mtime = self.plan.walked_file(d.root, file_rel) or (d.size, d.mtime_ns)
         return DocWrite(
             root=d.root,
             file_relpath=file_rel,

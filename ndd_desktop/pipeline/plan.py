@@ -25,9 +25,9 @@ from typing import Sequence
 import numpy as np
 import xxhash
 
-from ..ingest.document import ExtractedDocument, FileEntry
+from ..ingest.document import ExtractedDocument
 from ..ingest.reasons import RETRIED_REASONS
-from ..ingest.walked import WalkedFiles
+from ..ingest.walked import WalkedFiles, WalkedSubset
 from ..store import KnownFile, Listing, Scans
 
 _READ_CHUNK = 1 << 20
@@ -37,9 +37,11 @@ _READ_CHUNK = 1 << 20
 class ScanPlan:
     """What the extract stage has to do."""
 
-    to_extract: list[FileEntry] = field(default_factory=list)
+    #: the files to read, in the walk's order (made into FileEntry one at a time as they
+    #: are handed out: ``ingest.walked.WalkedSubset``)
+    to_extract: WalkedSubset = field(default_factory=lambda: WalkedFiles().subset(()))
     #: every file walked (none in a plan from the kept listing, which reads nothing)
-    entries: dict[tuple[str, str], FileEntry] = field(default_factory=dict)
+    walked: WalkedFiles = field(default_factory=WalkedFiles)
     walk_errors: list[ExtractedDocument] = field(default_factory=list)
     unchanged_files: int = 0
     touched: list[tuple[int, int, int]] = field(default_factory=list)  # (file id, size, mtime_ns)
@@ -57,6 +59,17 @@ class ScanPlan:
     listing: Listing | None = None
     #: planned from the kept listing: every file as recorded, no record read
     as_recorded: bool = False
+
+    @property
+    def files_walked(self) -> int:
+        """How many files the walk found (0 in a plan from the kept listing)."""
+        return len(self.walked)
+
+    def walked_file(self, root: str, relpath: str) -> tuple[int, int] | None:
+        """(size, modification time) of the file the walk found at ``root``/``relpath``;
+        None when it found none there."""
+        k = self.walked.index_of(root, relpath)
+        return None if k is None else (self.walked.sizes[k], self.walked.mtimes[k])
 
 
 def listing_of(walked: WalkedFiles, problems: Sequence[ExtractedDocument] = ()) -> Listing:
@@ -112,34 +125,42 @@ def make_plan(
         # nothing to read (no FileEntry made), and the problems' documents are not written again
         return ScanPlan(recorded_files=listing.files, listing=listing, as_recorded=True, unchanged_files=len(walked))
     known: dict[tuple[str, str], KnownFile] = scans.known_files(RETRIED_REASONS)
-    plan = ScanPlan(walk_errors=walk_errors, reading_changed=reread is not None, recorded_files=len(known),
-                    listing=listing)
-    # a pass per walked file: the names it uses are local, the counts summed at the end
-    seen, lookup, to_extract, touched = plan.entries, known.get, plan.to_extract, plan.touched
+    plan = ScanPlan(walked=walked, walk_errors=walk_errors, reading_changed=reread is not None,
+                    recorded_files=len(known), listing=listing)
+    if not known:  # nothing recorded: every file is new, no pass over them
+        plan.to_extract, plan.new_files = walked.subset(range(len(walked))), len(walked)
+        return plan
+    # a pass per walked file, over the walk's columns: the names it uses are local, the
+    # counts summed at the end
+    lookup, touched = known.get, plan.touched
+    relpaths, sizes, mtimes = walked.relpaths, walked.sizes, walked.mtimes
+    at: list[int] = []
     new = unchanged = changed = read_again = 0
-    for entry in walked.entries():
-        key = (entry.root, entry.relpath)
-        seen[key] = entry
-        kf = lookup(key)
-        if kf is None:
-            new += 1
-            to_extract.append(entry)
-        elif kf.retry:  # failed for a passing reason (a timeout, a permission): read again
-            to_extract.append(entry)
-        elif reread and key in reread:  # read with other options: its text may differ
-            read_again += 1
-            to_extract.append(entry)
-        elif kf.size == entry.size and kf.mtime_ns == entry.mtime_ns:
-            unchanged += 1
-        elif kf.size == entry.size and kf.xxh128 and file_xxh128(entry.abspath) == kf.xxh128:
-            unchanged += 1
-            touched.append((kf.file_id, entry.size, entry.mtime_ns))
-        else:
-            changed += 1
-            to_extract.append(entry)
+    for root, start, end in walked.runs():
+        for k in range(start, end):
+            key = (root, relpaths[k])
+            kf = lookup(key)
+            if kf is None:
+                new += 1
+                at.append(k)
+            elif kf.retry:  # failed for a passing reason (a timeout, a permission): read again
+                at.append(k)
+            elif reread and key in reread:  # read with other options: its text may differ
+                read_again += 1
+                at.append(k)
+            elif kf.size == sizes[k] and kf.mtime_ns == mtimes[k]:
+                unchanged += 1
+            elif kf.size == sizes[k] and kf.xxh128 and file_xxh128(walked.path(k)) == kf.xxh128:
+                unchanged += 1
+                touched.append((kf.file_id, sizes[k], mtimes[k]))
+            else:
+                changed += 1
+                at.append(k)
+    plan.to_extract = walked.subset(at)
     plan.new_files, plan.unchanged_files, plan.changed_files, plan.reread_files = new, unchanged, changed, read_again
     failed = {(d.root, d.container or d.relpath) for d in walk_errors}
-    plan.missing_file_ids = [kf.file_id for key, kf in known.items() if key not in seen and key not in failed]
+    plan.missing_file_ids = [kf.file_id for key, kf in known.items()
+                             if key not in failed and walked.index_of(*key) is None]
     for doc in scans.documents_of_files(plan.missing_file_ids):
         if doc.status == "ok" and doc.xxh128:
             plan.move_pool.setdefault(doc.xxh128, []).append(doc.doc_id)

@@ -74,7 +74,7 @@ def test_a_finished_scan_keeps_its_listing_and_the_next_plan_reads_no_record(tmp
     scan(store, [tmp_path / "c"])
     plan = _plan(store, tmp_path / "c")
     assert plan.as_recorded and plan.unchanged_files == 9 and not plan.to_extract and not plan.missing_file_ids
-    assert plan.entries == {}  # no FileEntry made
+    assert plan.files_walked == 0  # no file held
     # other reading options read every file again: the listing is not enough
     reread = {(str(tmp_path / "c"), "doc000.txt")}
     assert not _plan(store, tmp_path / "c", reread=reread).as_recorded
