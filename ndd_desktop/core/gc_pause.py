@@ -1,20 +1,21 @@
 """Python's cyclic garbage collector paused while a phase builds large acyclic structures.
 
 The collector runs every 700 new container objects and, every so often, walks every
-object alive. A rescan's plan builds one entry per file and one record per known file
-(tuples, plain objects: no reference cycles, freed by reference counting), and the
-collector kept walking the growing heap while they were made: with it on, reading the
-100,000 known files of a collection took 0.40-0.59 s, with it paused 0.24-0.27 s. A phase
-that makes such structures runs inside :func:`paused`; the collector resumes at its end
-(at once, one collection of what the phase left instead of hundreds along the way).
+object alive. A rescan's plan builds one record per known file (plain objects: no
+reference cycles, freed by reference counting), and the collector kept walking the
+growing heap while they were made: with it on, reading the 100,000 known files of a
+collection took 0.40-0.59 s, with it paused 0.24-0.27 s. A phase that makes such
+structures runs inside :func:`paused`; the collector resumes at its end (at once, one
+collection of what the phase left instead of hundreds along the way).
 
 The pause is process-wide (the window's thread too), so it is kept to bounded phases.
 
-What such a phase leaves alive can still cost the phases after it: the plan holds an object
-for each file to read, to the end of the scan, and every full collection walks them all. In
-the window a scan of 100,000 files set one off every two seconds, 100 ms each (no garbage
-found), which paused the window's event loop that long. :func:`frozen` moves what is alive
-out of the collector's way for the rest of the scan (``gc.freeze``).
+What is alive when the stages start can still cost them: every full collection walks it
+all. In the window a scan of 100,000 files set one off every two seconds, 100 ms each (no
+garbage found), which paused the window's event loop that long; the plan then held an
+object for each file to read (it now holds their indices in the walk's columns,
+``ingest.walked.WalkedSubset``), and the window holds its own. :func:`frozen` moves what
+is alive out of the collector's way for the rest of the scan (``gc.freeze``).
 """
 
 from __future__ import annotations

@@ -153,8 +153,9 @@ class ScanJob:
                 # None: the documents were read with these options; else the files to read again
                 reread = start_reading(self.store, options)
                 plan = make_plan(self.store.scans, walked, walk_errors, reread=reread)
-            # the plan's entries (an object for each file to read) live to the end of the
-            # scan: the full collections from here on walk only what the scan makes
+            # what is alive now (the walk's columns, a rescan's records, the window's objects)
+            # lives to the end of the scan: the full collections from here on walk only what
+            # the scan makes
             with gc_pause.frozen():
                 # a pair set that is current now keeps the scores of the documents this scan
                 # does not write (pair_stage.reusing)
