@@ -19,9 +19,11 @@ finds a pair at the design similarity with probability >= ``target``, and
 its fewer rounds cost less than its extra chance candidates (estimated on a sample of the
 collection's own documents). Rounds run over
 flat batches of documents (a compiled kernel, :mod:`core.oph_kernel`, batches on all
-cores) and only one group of r rounds' band keys is held at a time, so memory and the work
-per document stay flat as the collection grows; the sketches themselves may stay outside
-memory (:mod:`core.sketch_batches`). Candidates are
+cores) and only one group of r rounds' band keys is held at a time, and of a large group
+only a part (the rest waits in temporary files, parted by the keys' top bits:
+:data:`HELD_WORDS`, :mod:`core.word_parts`), so memory and the work per document stay
+flat as the collection grows; the sketches themselves may stay outside memory
+(:mod:`core.sketch_batches`). Candidates are
 verified exactly by the caller (:func:`core.pair_overlap.merge_shared_counts` for uint32 sketches,
 :func:`core.pair_overlap.padded_shared_counts` for small ones).
 
@@ -43,12 +45,13 @@ import numpy as np
 from .checkpoint import checkpoint
 from .kernel_load import KernelLoader
 from .band_grouping import installed
-from .band_words import DOC_BITS, band_word_codes
+from .band_words import DOC_BITS, band_word_codes, drop_shared_bits
 from .oph import as_u32, batch_cuts, bin_shift, flat_batch, oph_signatures, round_seed
 from .oph_kernel import agreements, band_key_rows
 from .parallel import run_threads
 from .sketch_batches import gather, sketch_sizes
 from .unique import sorted_unique
+from .word_parts import WordParts, parts_for
 
 _SEED = 0x5E7
 #: Sets with a median size below this (bottom-k sketches) are "small".
@@ -92,7 +95,8 @@ def band_pairs(
     ``jaccard`` with probability >= ``target`` at the least estimated cost
     (:func:`band_design`). The rounds are computed over flat batches of documents with one
     32-bit multiplication per value and round, and only one group's band keys (one 64-bit
-    word per document and band) are held at a time.
+    word per document and band) are held at a time: beyond :data:`HELD_WORDS` of them, a
+    part of them at a time (:func:`_parted_group_codes`).
     """
     n = len(sketches)
     lens = sketch_sizes(sketches)
@@ -106,8 +110,15 @@ def band_pairs(
         return u // n, u % n
     batches = band_key_batches(lens[live], bins)
     wide = n >= 1 << DOC_BITS
+    parts = 1 if wide else parts_for(live.shape[0] * bins, HELD_WORDS)
     codes = []
     for g in range(groups):
+        if parts > 1:
+            try:
+                codes += _parted_group_codes(sketches, live, batches, g, r, bins, n, parts)
+                continue
+            except OSError:  # no room for the parts in the temporary folder: in memory, as before
+                parts = 1
         words = np.empty(live.shape[0] * bins, dtype=np.uint64)
         owners = np.empty(live.shape[0] * bins, dtype=np.int64) if wide else None
 
@@ -126,6 +137,36 @@ def band_pairs(
         del words, owners
     u = sorted_unique_codes(codes)
     return u // n, u % n
+
+
+#: Band words of one group held in memory at once, at most (a group is a word per band and
+#: document: 4 GB for a million documents at 512 bins). A larger group is parted by the
+#: words' top bits into temporary files as its batches are made (:mod:`core.word_parts`),
+#: and the documents sharing a key are found one part at a time: equal words lie in one part.
+HELD_WORDS = 1 << 25
+
+
+def _parted_group_codes(sketches: Sequence[np.ndarray], live: np.ndarray, batches: list[tuple[int, int]], g: int,
+                        r: int, bins: int, n: int, parts: int) -> list[np.ndarray]:
+    """The pair codes of group ``g`` (packed words) found part by part, each part's
+    words in memory only while its documents are paired."""
+    with WordParts(parts) as held:
+
+        def fill(batch: tuple[int, int]) -> None:  # on a thread: the kernel releases the GIL
+            c0, c1 = batch
+            docs = live[c0:c1]
+            values, off = gather(sketches, docs)
+            rows = np.empty((c1 - c0, bins), dtype=np.uint64)
+            flat_band_keys(np.ascontiguousarray(as_u32(values)), off, g, r, bins, docs, DOC_BITS, rows)
+            held.add(rows)
+
+        run_threads(fill, batches)
+        codes = []
+        for words in held.read():
+            checkpoint()
+            codes.append(band_word_codes(drop_shared_bits(words, held.bits), None, n))
+            del words
+    return codes
 
 
 #: Documents whose signatures estimate how similar a collection's unrelated pairs are.

@@ -6,7 +6,8 @@ import itertools
 import numpy as np
 import pytest
 
-from ndd_desktop.core.band_words import DOC_BITS, band_word_codes, band_words
+from ndd_desktop.core.band_words import DOC_BITS, band_word_codes, band_words, drop_shared_bits
+from ndd_desktop.core.word_parts import WordParts
 
 
 def reference_codes(keys: np.ndarray, docs: np.ndarray, n: int, bits: int) -> list[int]:
@@ -53,3 +54,27 @@ def test_whole_keys_beyond_two_to_the_24_documents():
 def test_fewer_than_two_words():
     assert band_word_codes(np.empty(0, np.uint64), None, 10).shape == (0,)
     assert band_word_codes(np.array([5], np.uint64), None, 10).shape == (0,)
+
+
+def test_words_parted_by_their_top_bits_pair_the_same_documents():
+    """The words of a group parted by their top bits (core.word_parts), the bits each
+    part shares dropped: every part's codes together are the whole group's."""
+    n = 300
+    docs = np.random.default_rng(4).permutation(n)[:250]
+    keys = random_keys(5, 250, 16)
+    words, _ = band_words(keys, docs, n)
+    with WordParts(8) as held:
+        held.add(words[:1000])
+        held.add(words[1000:])
+        parts = list(held.read())
+    lifted = [drop_shared_bits(w.copy(), 3) for w in parts]
+    for w, up in zip(parts, lifted):  # the documents kept, the keys' other bits moved up
+        mask = np.uint64((1 << DOC_BITS) - 1)
+        assert np.array_equal(up & mask, w & mask)
+        assert np.array_equal(up >> np.uint64(DOC_BITS + 3), (w << np.uint64(3)) >> np.uint64(DOC_BITS + 3))
+    # the top bits vary again within each part (they were the part's number)
+    assert [np.unique(w >> np.uint64(61)).shape[0] for w in parts] == [1] * 8
+    assert [np.unique(up >> np.uint64(61)).shape[0] for up in lifted] == [8] * 8
+    got = np.unique(np.concatenate([band_word_codes(w, None, n) for w in lifted]))
+    assert got.tolist() == reference_codes(keys, docs, n, 64 - DOC_BITS)
+    assert drop_shared_bits(words[:5].copy(), 0).tolist() == words[:5].tolist()

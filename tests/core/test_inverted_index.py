@@ -10,6 +10,7 @@ import ndd_desktop.core.inverted_index as ii
 from ndd_desktop.core import feature_index, posting_pairs
 from ndd_desktop.core.feature_index import FeatureIndex, shared_counts
 from ndd_desktop.core.inverted_index import overlap_join
+from ndd_desktop.core.word_parts import WordParts
 
 
 def planted_sets(seed, n=150, universe=3000):
@@ -180,9 +181,17 @@ def test_unique_inverse_counts_is_numpys_unique(dtype, high):
     assert feature_index.unique_inverse_counts(values[:0])[0] == 0
 
 
-def test_large_bands_find_near_duplicate_qgram_sized_sets():
+@pytest.mark.parametrize("held", [None, 4096])
+def test_large_bands_find_near_duplicate_qgram_sized_sets(held, monkeypatch):
+    """In memory, and with each group's band words parted into temporary files (``held``
+    words at most in memory: 300 documents of 512 bands, 153,600 words a group, in 64 parts)."""
+    from ndd_desktop.core import set_lsh
     from ndd_desktop.core.set_lsh import band_pairs
 
+    made = []
+    if held is not None:
+        monkeypatch.setattr(set_lsh, "HELD_WORDS", held)
+        monkeypatch.setattr(set_lsh, "WordParts", lambda parts: made.append(parts) or WordParts(parts))
     rng = np.random.default_rng(12)
     base = [np.unique(rng.integers(0, 2**32, 1500, dtype=np.uint64).astype(np.uint32)) for _ in range(150)]
     sets = list(base)
@@ -196,6 +205,7 @@ def test_large_bands_find_near_duplicate_qgram_sized_sets():
     assert sum((k, 150 + k) in found for k in range(150)) >= 149
     assert len(found) < 200  # unrelated random sets do not collide
     assert np.all(i < j)
+    assert made == ([] if held is None else [64] * len(made)) and (held is None or made)
 
 
 def test_lsh_mode_designs_the_bands_for_the_given_jaccard():
@@ -414,3 +424,22 @@ def test_the_band_design_weighs_rounds_against_chance_candidates():
     alike = [np.unique(rng.choice(1200, 600, replace=False)).astype(np.uint32) for _ in range(3000)]
     lens = np.array([s.shape[0] for s in alike])
     assert band_design(alike, lens, np.arange(3000), design_j, 16, 512) == (2, 8)
+
+
+def test_a_group_whose_parts_find_no_room_is_held_in_memory(monkeypatch):
+    """Writing the parts fails (the temporary folder is full): the group is held in memory
+    and the search finds the same pairs."""
+    from ndd_desktop.core import set_lsh
+
+    rng = np.random.default_rng(15)
+    base = [np.unique(rng.integers(0, 2**32, 1200, dtype=np.uint64).astype(np.uint32)) for _ in range(40)]
+    sets = base + [np.unique(np.concatenate([b[: int(b.shape[0] * 0.9)], b[:10] + np.uint32(1)])) for b in base]
+    want = set_lsh.band_pairs(sets, 0.5)
+    monkeypatch.setattr(set_lsh, "HELD_WORDS", 4096)
+
+    def full(self, words):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(WordParts, "add", full)
+    got = set_lsh.band_pairs(sets, 0.5)
+    assert [x.tolist() for x in got] == [x.tolist() for x in want] and want[0].shape[0] >= 40
