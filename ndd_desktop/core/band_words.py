@@ -40,31 +40,18 @@ def band_match_keys(keys: np.ndarray, n: int) -> np.ndarray:
     return keys if n >= 1 << DOC_BITS else keys >> np.uint64(DOC_BITS)
 
 
-def drop_shared_bits(words: np.ndarray, bits: int) -> np.ndarray:
-    """Packed words whose keys all share their top ``bits`` (one part of
-    :class:`core.word_parts.WordParts`), in place, with those bits dropped from each key
-    and the rest of the key moved up: two keys are equal as before, and the top bits are
-    uniform again, as the radix sort of :mod:`core.word_sort` needs (it splits the words
-    by their top bits first, which a part's shared bits would not split)."""
-    if bits:
-        docs = words & np.uint64((1 << DOC_BITS) - 1)
-        words <<= np.uint64(bits)
-        words &= np.uint64(((1 << 64) - 1) ^ ((1 << DOC_BITS) - 1))
-        words |= docs
-    return words
-
-
-def band_word_codes(words: np.ndarray, owners: np.ndarray | None, n: int) -> np.ndarray:
+def band_word_codes(words: np.ndarray, owners: np.ndarray | None, n: int, shared_bits: int = 0) -> np.ndarray:
     """Sorted distinct codes ``a * n + b`` (a < b) of the documents sharing a key among one
     group's words (:func:`band_words`), for words holding every word of each of their keys
-    (the whole group, or a shuffle partition of it). Packed words are sorted in place."""
+    (the whole group, or a shuffle partition of it). Packed words are sorted in place;
+    ``shared_bits``: the top bits they all share (a part of :mod:`core.word_parts`)."""
     if words.shape[0] < 2:
         return np.empty(0, np.int64)
     if owners is not None:
         order = np.argsort(words, kind="stable")
         ordered = words[order]
         return run_pair_codes(owners[order], ordered[1:] == ordered[:-1], n)
-    sort_words(words)
+    sort_words(words, shared_bits=shared_bits)
     return sorted_word_codes(words, n)
 
 

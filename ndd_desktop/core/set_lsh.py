@@ -45,7 +45,7 @@ import numpy as np
 from .checkpoint import checkpoint
 from .kernel_load import KernelLoader
 from .band_grouping import installed
-from .band_words import DOC_BITS, band_word_codes, drop_shared_bits
+from .band_words import DOC_BITS, band_word_codes
 from .oph import as_u32, batch_cuts, bin_shift, flat_batch, oph_signatures, round_seed
 from .oph_kernel import agreements, band_key_rows
 from .parallel import run_threads
@@ -164,7 +164,7 @@ def _parted_group_codes(sketches: Sequence[np.ndarray], live: np.ndarray, batche
         codes = []
         for words in held.read():
             checkpoint()
-            codes.append(band_word_codes(drop_shared_bits(words, held.bits), None, n))
+            codes.append(band_word_codes(words, None, n, shared_bits=held.bits))
             del words
     return codes
 

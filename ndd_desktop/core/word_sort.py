@@ -47,8 +47,10 @@ SMALL_INPUT = 1 << 16
 MAX_SPLIT_BITS = 12
 
 
-def sort_words(words: np.ndarray, parts: int | None = None) -> None:
-    """Sort uniform 64-bit words in place, on up to ``parts`` threads (default: the cores)."""
+def sort_words(words: np.ndarray, parts: int | None = None, shared_bits: int = 0) -> None:
+    """Sort uniform 64-bit words in place, on up to ``parts`` threads (default: the cores).
+    ``shared_bits``: how many top bits all the words share (one part of
+    :class:`core.word_parts.WordParts`); the bits below them are the uniform ones."""
     n = words.shape[0]
     if n < 2:
         return
@@ -58,7 +60,7 @@ def sort_words(words: np.ndarray, parts: int | None = None) -> None:
         levels += 1
     bounds = [0, n]
     for level in range(levels):  # halve every part by the next top bit
-        bit = np.uint64(63 - level)
+        bit = np.uint64(63 - shared_bits - level)
         spans = list(zip(bounds[:-1], bounds[1:]))
         cuts = run_threads(lambda span, bit=bit: _split_by_bit(words, span[0], span[1], bit), spans, threads)
         bounds = sorted(set(bounds) | set(cuts))
@@ -68,7 +70,7 @@ def sort_words(words: np.ndarray, parts: int | None = None) -> None:
     # the parts dealt to the threads in turns, largest first; a buffer of the largest each
     spans.sort(key=lambda s: s[0] - s[1])
     largest = spans[0][1] - spans[0][0]
-    shift = 64 - levels
+    shift = 64 - shared_bits - levels
     dealt = [spans[k::threads] for k in range(min(threads, len(spans)))]
 
     radix = part_sorter() == "radix" if n >= SMALL_INPUT else True

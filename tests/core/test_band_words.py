@@ -6,7 +6,7 @@ import itertools
 import numpy as np
 import pytest
 
-from ndd_desktop.core.band_words import DOC_BITS, band_word_codes, band_words, drop_shared_bits
+from ndd_desktop.core.band_words import DOC_BITS, band_word_codes, band_words
 from ndd_desktop.core.word_parts import WordParts
 
 
@@ -57,8 +57,8 @@ def test_fewer_than_two_words():
 
 
 def test_words_parted_by_their_top_bits_pair_the_same_documents():
-    """The words of a group parted by their top bits (core.word_parts), the bits each
-    part shares dropped: every part's codes together are the whole group's."""
+    """The words of a group parted by their top bits (core.word_parts), each part paired
+    alone: every part's codes together are the whole group's."""
     n = 300
     docs = np.random.default_rng(4).permutation(n)[:250]
     keys = random_keys(5, 250, 16)
@@ -67,14 +67,6 @@ def test_words_parted_by_their_top_bits_pair_the_same_documents():
         held.add(words[:1000])
         held.add(words[1000:])
         parts = list(held.read())
-    lifted = [drop_shared_bits(w.copy(), 3) for w in parts]
-    for w, up in zip(parts, lifted):  # the documents kept, the keys' other bits moved up
-        mask = np.uint64((1 << DOC_BITS) - 1)
-        assert np.array_equal(up & mask, w & mask)
-        assert np.array_equal(up >> np.uint64(DOC_BITS + 3), (w << np.uint64(3)) >> np.uint64(DOC_BITS + 3))
-    # the top bits vary again within each part (they were the part's number)
     assert [np.unique(w >> np.uint64(61)).shape[0] for w in parts] == [1] * 8
-    assert [np.unique(up >> np.uint64(61)).shape[0] for up in lifted] == [8] * 8
-    got = np.unique(np.concatenate([band_word_codes(w, None, n) for w in lifted]))
+    got = np.unique(np.concatenate([band_word_codes(w, None, n, shared_bits=3) for w in parts]))
     assert got.tolist() == reference_codes(keys, docs, n, 64 - DOC_BITS)
-    assert drop_shared_bits(words[:5].copy(), 0).tolist() == words[:5].tolist()

@@ -57,6 +57,19 @@ def test_words_that_are_not_uniform(sorter):
         assert np.array_equal(words, want)
 
 
+def test_words_that_share_their_top_bits_are_split_below_them(monkeypatch, sorter):
+    """A part of core.word_parts: its words share their top bits, so the sort splits them
+    by the bits below (into halves, not into all and nothing) and still sorts them."""
+    words = (uniform(11, 200_000) >> np.uint64(5)) | np.uint64(0b10110 << 59)
+    want = np.sort(words)
+    cuts = []
+    real = word_sort._split_by_bit
+    monkeypatch.setattr(word_sort, "_split_by_bit", lambda w, lo, hi, bit: cuts.append(real(w, lo, hi, bit)) or cuts[-1])
+    sort_words(words, 2, shared_bits=5)
+    assert np.array_equal(words, want)
+    assert len(cuts) == 1 and 80_000 < cuts[0] < 120_000
+
+
 def test_sorts_a_view_in_place(sorter):
     check_sorts_a_view_in_place(lambda view: sort_words(view, 2), 9, 300_000)
 
