@@ -125,10 +125,7 @@ def band_pairs(
         def fill(batch: tuple[int, int]) -> None:  # on a thread: the kernel releases the GIL
             c0, c1 = batch
             docs = live[c0:c1]
-            values, off = gather(sketches, docs)
-            rows = words[c0 * bins : c1 * bins].reshape(-1, bins)
-            # packed words written straight by the kernel (band_words' layout)
-            flat_band_keys(np.ascontiguousarray(as_u32(values)), off, g, r, bins, docs, 0 if wide else DOC_BITS, rows)
+            _band_rows(sketches, docs, g, r, bins, 0 if wide else DOC_BITS, words[c0 * bins : c1 * bins])
             if wide:
                 owners[c0 * bins : c1 * bins] = np.repeat(docs, bins)
 
@@ -137,6 +134,16 @@ def band_pairs(
         del words, owners
     u = sorted_unique_codes(codes)
     return u // n, u % n
+
+
+def _band_rows(sketches: Sequence[np.ndarray], docs: np.ndarray, g: int, r: int, bins: int, doc_bits: int,
+               out: np.ndarray) -> np.ndarray:
+    """The band words of group ``g`` of the documents ``docs``, written by the kernel into
+    ``out`` (a flat run of ``len(docs) * bins`` words: band_words' packed layout with
+    ``doc_bits``, whole keys with 0)."""
+    values, off = gather(sketches, docs)
+    flat_band_keys(np.ascontiguousarray(as_u32(values)), off, g, r, bins, docs, doc_bits, out.reshape(-1, bins))
+    return out
 
 
 #: Band words of one group held in memory at once, at most (a group is a word per band and
@@ -154,11 +161,7 @@ def _parted_group_codes(sketches: Sequence[np.ndarray], live: np.ndarray, batche
 
         def fill(batch: tuple[int, int]) -> None:  # on a thread: the kernel releases the GIL
             c0, c1 = batch
-            docs = live[c0:c1]
-            values, off = gather(sketches, docs)
-            rows = np.empty((c1 - c0, bins), dtype=np.uint64)
-            flat_band_keys(np.ascontiguousarray(as_u32(values)), off, g, r, bins, docs, DOC_BITS, rows)
-            held.add(rows)
+            held.add(_band_rows(sketches, live[c0:c1], g, r, bins, DOC_BITS, np.empty((c1 - c0) * bins, np.uint64)))
 
         run_threads(fill, batches)
         codes = []
