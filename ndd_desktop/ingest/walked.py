@@ -15,6 +15,7 @@ from __future__ import annotations
 import bisect
 import os
 from collections.abc import Iterable, Iterator, Sequence
+from operator import itemgetter
 
 from ndd_desktop.ingest.document import FileEntry
 
@@ -75,7 +76,7 @@ class WalkedFiles:
 
     def root_of(self, k: int) -> str:
         """The root of the file at index ``k``."""
-        return self.roots[bisect.bisect_right(self.roots, k, key=_start) - 1][1]
+        return self.roots[bisect.bisect_right(self.roots, k, key=itemgetter(0)) - 1][1]
 
     def path(self, k: int) -> str:
         """The full path of the file at index ``k``."""
@@ -85,7 +86,7 @@ class WalkedFiles:
 
     def entry(self, k: int) -> FileEntry:
         """The file at index ``k`` as a FileEntry."""
-        return FileEntry(self.root_of(k), self.relpaths[k], self.path(k), self.sizes[k], self.mtimes[k])
+        return next(iter(self.subset((k,))))
 
     def index_of(self, root: str, relpath: str) -> int | None:
         """The index of the file ``relpath`` of ``root``; None when the walk did not find it.
@@ -101,14 +102,7 @@ class WalkedFiles:
 
     def entries(self) -> list[FileEntry]:
         """The files as FileEntry objects, in order."""
-        out = []
-        for root, start, end in self.runs():
-            under = _under(root)
-            for k in range(start, end):
-                rel = self.relpaths[k]
-                path = self.elsewhere.get(k) or _full(under, rel)
-                out.append(FileEntry(root, rel, path, self.sizes[k], self.mtimes[k]))
-        return out
+        return list(self.subset(range(len(self))))
 
     def take(self) -> list[FileEntry]:
         """:meth:`entries`, then forget them (the current root stays for the next files).
@@ -128,14 +122,6 @@ class WalkedFiles:
     def without(self, drop: set[int]) -> "WalkedFiles":
         """The same files less those at the indices ``drop``."""
         return WalkedFiles.of(e for k, e in enumerate(self.entries()) if k not in drop)
-
-
-def _start(run: tuple[int, str]) -> int:
-    return run[0]
-
-
-def _run_start(run: tuple[str, int, int]) -> int:
-    return run[1]
 
 
 class WalkedSubset(Sequence[FileEntry]):
@@ -165,7 +151,7 @@ class WalkedSubset(Sequence[FileEntry]):
         for k in self._at:
             k = int(k)
             if not start <= k < end:  # another root's run (a plan's indices rise: rarely)
-                root, start, end = runs[bisect.bisect_right(runs, k, key=_run_start) - 1]
+                root, start, end = runs[bisect.bisect_right(runs, k, key=itemgetter(1)) - 1]
                 under = _under(root)
             rel = relpaths[k]
             yield FileEntry(root, rel, elsewhere.get(k) or _full(under, rel), sizes[k], mtimes[k])
