@@ -119,21 +119,25 @@ def run_scan_child(db: str, folder: str, workers: int | None, method: str | None
     }
 
 
-def _tree_rss_mb(pid: int, cpu: dict[int, float] | None = None) -> float:
+def _tree_rss_mb(pid: int, cpu: dict[int, float] | None = None, names: dict[int, str] | None = None) -> float:
     """Resident memory of a process and all its descendants (Linux /proc), in MB.
 
     ``cpu``, when given, is updated with the CPU seconds (user + system) each process of
-    the tree has used so far, keyed by pid."""
+    the tree has used so far, keyed by pid; ``names`` with the name each shows in the
+    process list (a scan's workers and helpers name themselves: ``ingest.process_name``)."""
     parents: dict[int, int] = {}
     rss: dict[int, int] = {}
     used: dict[int, float] = {}
+    comm: dict[int, str] = {}
     tick = os.sysconf("SC_CLK_TCK")
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
             continue
         try:
             with open(f"/proc/{entry}/stat") as fh:
-                fields = fh.read().rsplit(")", 1)[1].split()
+                head, tail = fh.read().rsplit(")", 1)
+            fields = tail.split()
+            comm[int(entry)] = head.split("(", 1)[1]
             parents[int(entry)] = int(fields[1])
             rss[int(entry)] = int(fields[21]) * os.sysconf("SC_PAGE_SIZE")
             used[int(entry)] = (int(fields[11]) + int(fields[12])) / tick
@@ -150,6 +154,8 @@ def _tree_rss_mb(pid: int, cpu: dict[int, float] | None = None) -> float:
         for p in tree:
             if p in used:
                 cpu[p] = max(cpu.get(p, 0.0), used[p])
+    if names is not None:
+        names.update((p, comm[p]) for p in tree if p in comm)
     return sum(rss.get(p, 0) for p in tree) / 1e6
 
 
@@ -162,11 +168,11 @@ def run_measured(cmd: list[str], timeout: float = 3600) -> dict:
     """
     t0 = time.monotonic()
     proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True)
-    peak, cpu, done = {"mb": 0.0}, {}, threading.Event()
+    peak, cpu, names, done = {"mb": 0.0}, {}, {}, threading.Event()
 
     def sample() -> None:
         while not done.is_set():
-            peak["mb"] = max(peak["mb"], _tree_rss_mb(proc.pid, cpu))
+            peak["mb"] = max(peak["mb"], _tree_rss_mb(proc.pid, cpu, names))
             done.wait(0.1)
 
     sampler = threading.Thread(target=sample, daemon=True)
@@ -182,7 +188,27 @@ def run_measured(cmd: list[str], timeout: float = 3600) -> dict:
     sampler.join(5)
     if proc.returncode != 0:
         raise RuntimeError(f"{' '.join(cmd[:4])} failed: {out[-600:]}")
-    return {"seconds": seconds, "peak_mb": peak["mb"], "cpu_s": sum(cpu.values()), "output": out}
+    return {"seconds": seconds, "peak_mb": peak["mb"], "cpu_s": sum(cpu.values()), "output": out,
+            "cpu_roles": cpu_by_role(proc.pid, cpu, names)}
+
+
+#: The roles of a scan's processes, by the name each shows in the process list.
+ROLES = {"ndd-worker": "workers", "ndd-verify": "helpers"}
+
+
+def cpu_by_role(top: int, cpu: dict[int, float], names: dict[int, str]) -> dict[str, float]:
+    """CPU seconds of a command's process tree by role: the command's own process, the
+    extraction workers, the verification helpers, and the rest (the workers' server, the
+    resource tracker). As sampled, so a process that lived less than a sample is missed."""
+    roles = {"own": 0.0, "workers": 0.0, "helpers": 0.0, "other": 0.0}
+    for pid, seconds in cpu.items():
+        roles["own" if pid == top else ROLES.get(names.get(pid, ""), "other")] += seconds
+    return roles
+
+
+def roles_text(roles: dict[str, float]) -> str:
+    """``1.4 own, 2.1 workers, 0.7 helpers, 0.2 other``."""
+    return ", ".join(f"{seconds:.1f} {role}" for role, seconds in roles.items())
 
 
 def scan_in_child(db: Path, folder: Path, args: argparse.Namespace) -> dict:
@@ -315,7 +341,8 @@ def versus(folder: Path, base: Path, args: argparse.Namespace) -> dict:
             row.setdefault("methods", {})[name] = ndd_scan(other, folder, name, args.timeout)
         row["load"] = os.getloadavg()[0]  # the machine is shared: how busy it was
         runs.append(row)
-        print(f"run {k + 1}: ndd {first['seconds']:.2f} s ({first['cpu_s']:.1f} CPU s, {first['peak_mb']:.0f} MB), "
+        print(f"run {k + 1}: ndd {first['seconds']:.2f} s ({first['cpu_s']:.1f} CPU s: "
+              f"{roles_text(first['cpu_roles'])}; {first['peak_mb']:.0f} MB), "
               f"datasketch {ref['seconds']:.2f} s ({ref['peak_mb']:.0f} MB): {row['ratio']:.2f}x; start-up "
               f"{startup:.2f} s, rescan {again['seconds']:.2f} s ({row['rescan_ratio']:.1f}x)"
               + (f", touched {row['touched']}: {row['touch_rescan']['seconds']:.2f} s ({row['touch_ratio']:.1f}x)"
@@ -361,6 +388,9 @@ def render_versus(v: dict) -> str:
             cells = [f"{r['methods'][m]['seconds']:.2f} s ({r['methods'][m]['seconds'] / r['ndd']['seconds']:.2f}x)"
                      for r in v["runs"] if m in r.get("methods", {})]
             lines.append(f"- {m}: " + ", ".join(cells))
+    lines += ["", "CPU seconds of each ndd scan by process (its own, the extraction workers, the verification "
+              "helpers, the rest): " + "; ".join(roles_text(r["ndd"]["cpu_roles"]) for r in v["runs"]
+                                                  if "cpu_roles" in r["ndd"])]
     lines += ["", "Stages of each ndd scan (`--verbose`): "
               + "; ".join(", ".join(f"{s} {t:.2f}" for s, t in r["ndd"]["stages"].items()) for r in v["runs"]), ""]
     return "\n".join(lines) + "\n"

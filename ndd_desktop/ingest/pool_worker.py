@@ -22,6 +22,7 @@ from ndd_desktop.ingest.document import STATUS_ERROR, ExtractedDocument, FileEnt
 from ndd_desktop.ingest.extract import READER_MODULES, extract_entry
 from ndd_desktop.ingest.limits import Limits
 from ndd_desktop.ingest.priority import lower_priority
+from ndd_desktop.ingest.process_name import WORKER, name_process
 
 Extractor = Callable[[FileEntry, Limits], list[ExtractedDocument]]
 #: Position a worker writes while its chunk is in the extractor's ``finish`` step.
@@ -112,6 +113,7 @@ def prestart(extractor_module: str) -> None:
 def worker_main(conn, limits: Limits, extractor: Extractor, where) -> None:
     """Loop of a worker process: receive a chunk of entries, send back their documents."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    name_process(WORKER)
     lower_priority(limits.worker_niceness)
     limit_memory(limits.max_worker_memory_bytes)
     keep_freed_memory()  # core.allocator: the batches' buffers stay mapped

@@ -43,6 +43,7 @@ from typing import Any, Callable
 import numpy as np
 
 from ..ingest.priority import lower_priority
+from ..ingest.process_name import HELPER, name_process
 
 #: Pairs handed to a helper at once.
 PART = 20_000
@@ -189,6 +190,7 @@ def _helper_main(conn, path: str, method_name: str, params: Any, niceness: int =
     """A helper: load what verifying needs, fork a twin for each of the ``twins`` pipes,
     then verify the slices it is sent."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the scan's to handle
+    name_process(HELPER)  # the twins, forked from it, keep the name
     lower_priority(niceness)
     from ..core import share_kernel
     from ..core.allocator import keep_freed_memory

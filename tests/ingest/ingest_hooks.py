@@ -39,6 +39,15 @@ class DiesOnArrival:
         return _exit_at_once, (5,)
 
 
+def tell_process_name(entry, limits):
+    """Extract, then put the name the process list shows for the worker (Linux's
+    /proc/self/comm) in the document's reason."""
+    docs = extract_entry(entry, limits)
+    with open("/proc/self/comm", encoding="utf-8") as fh:
+        docs[0].reason = fh.read().strip()
+    return docs
+
+
 def tell_niceness(entry, limits):
     """Extract, then put the worker's niceness in the document's reason (POSIX)."""
     docs = extract_entry(entry, limits)

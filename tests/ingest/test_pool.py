@@ -228,3 +228,13 @@ def test_workers_run_as_far_below_the_scan_as_asked(tmp_path):
     assert {d.reason for d in lowered.values()} == {str(min(own + 3, 19))}
     same = by_path(extract_many(entries, Limits(), workers=2, extractor=ingest_hooks.tell_niceness))
     assert {d.reason for d in same.values()} == {str(own)}
+
+
+def test_workers_show_their_role_in_the_process_list_and_the_scan_keeps_its_name(tmp_path):
+    entries = make_files(tmp_path, [f"f{i}.txt" for i in range(4)])
+    with open("/proc/self/comm", encoding="utf-8") as fh:
+        own = fh.read().strip()
+    pooled = by_path(extract_many(entries, Limits(), workers=2, extractor=ingest_hooks.tell_process_name))
+    assert {d.reason for d in pooled.values()} == {"ndd-worker"}
+    here = by_path(extract_many(entries, Limits(), workers=0, extractor=ingest_hooks.tell_process_name))
+    assert {d.reason for d in here.values()} == {own} != {"ndd-worker"}  # read in this process: not renamed

@@ -226,7 +226,8 @@ def test_a_twin_that_cannot_be_forked_closes_its_pipe_and_the_helper_serves_on(s
         raise OSError(11, "Resource temporarily unavailable")
 
     monkeypatch.setattr(verify_helpers.os, "fork", no_fork)
-    monkeypatch.setattr(verify_helpers.signal, "signal", lambda *args: None)  # this is pytest's process
+    monkeypatch.setattr(verify_helpers.signal, "signal", lambda *args: None)  # this is pytest's process,
+    monkeypatch.setattr(verify_helpers, "name_process", lambda name: None)  # which keeps its name
     method, params, a, b, here = verified_here
     ours, theirs = multiprocessing.Pipe(duplex=True)
     twin_ours, twin_theirs = multiprocessing.Pipe(duplex=True)
@@ -250,6 +251,21 @@ def test_helpers_and_their_twins_run_as_far_below_the_scan_as_asked(scanned, ver
         twins = psutil.Process(first).children()
         assert len(twins) == 1
         assert [os.getpriority(os.PRIO_PROCESS, pid) for pid in (first, twins[0].pid)] == [min(own + 3, 19)] * 2
+    finally:
+        helpers.close()
+    assert np.array_equal(got[0], here[0]) and np.array_equal(got[1], here[1])
+
+
+def test_helpers_and_their_twins_show_their_role_in_the_process_list(scanned, verified_here):
+    method, params, a, b, here = verified_here
+    helpers = VerifyHelpers(scanned.path, "minhash", params, 2)
+    try:
+        got = helpers.shares(a, b, nowhere)  # both have answered: they run
+        first = psutil.Process(helpers._helpers[0].process.pid)
+        twins = first.children()
+        assert len(twins) == 1
+        assert [first.name(), twins[0].name()] == ["ndd-verify", "ndd-verify"]
+        assert psutil.Process().name() != "ndd-verify"  # the scan's own process is not renamed
     finally:
         helpers.close()
     assert np.array_equal(got[0], here[0]) and np.array_equal(got[1], here[1])
