@@ -6,6 +6,9 @@ and the scan grew to 22 GB on a 23 GB machine before it was killed (an out-of-me
 takes other programs with it). The pair stage checks the process's memory at every
 checkpoint of the search and between slices of the pairs it stores; past the limit the
 scan stops with a :class:`~ndd_desktop.pipeline.config.ScanStopped` that says what to do.
+An allocation too large to be made at all (10,000 copies of one document asked the banded
+search for tens of gigabytes in one array) raises MemoryError before the resident memory
+grows; the pair stage turns it into the same stop (:meth:`MemoryGuard.exhausted`).
 The documents and sketches read so far are kept. psutil gives the figures on every platform
 (the guard did nothing on Windows before it read them from there).
 """
@@ -64,6 +67,17 @@ class MemoryGuard:
         if used is not None and used > self.limit:
             raise ScanStopped(
                 f"the pair search stopped at {used / 2**30:.1f} GB of memory, the most a scan may "
-                f"take on this machine ({self.limit / 2**30:.1f} GB): too many documents are similar "
-                f"to one another at the floor {self.floor:g}. Scan again with a higher floor "
-                "(ndd scan --floor 0.6) or fewer folders at once; the documents read are kept.")
+                f"take on this machine ({self.limit / 2**30:.1f} GB): {self._advice()}")
+
+    def exhausted(self) -> ScanStopped:
+        """The stop for a step that could not get its memory at all: one allocation larger
+        than the machine can give (numpy refuses it at once, before the resident memory
+        grows for a checkpoint to see), as thousands of copies of one document, or
+        thousands of messages on one template, ask of the pair search."""
+        return ScanStopped(f"the pair search needed more memory than this machine could give: {self._advice()}")
+
+    def _advice(self) -> str:
+        return (f"too many documents are similar to one another at the floor {self.floor:g} (thousands "
+                "of copies of one document, or of messages or forms on one template, are all pairs of "
+                "one another). Scan again with a higher floor (ndd scan --floor 0.6) or fewer folders "
+                "at once; the documents read are kept.")

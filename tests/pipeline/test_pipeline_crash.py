@@ -186,6 +186,39 @@ def test_a_scan_past_the_memory_limit_stops_with_advice_and_keeps_its_documents(
     assert scan(store, [folder]).pairs > 0  # and the next scan (with room) finishes the job
 
 
+def test_a_pair_search_that_cannot_get_its_memory_stops_with_advice_and_keeps_its_documents(tmp_path):
+    """1,500 copies of one notice are 1.1 million pairs of one another. Under a cap of 150 MB
+    more than the process holds, the banded search cannot have its arrays at all: numpy
+    raises MemoryError at once, before a checkpoint sees the memory grow. The scan stops
+    with the advice of the memory guard, not a traceback, and keeps what it read."""
+    from fresh_python import fresh_python
+
+    folder = tmp_path / "copies"
+    folder.mkdir()
+    for k in range(1500):
+        (folder / f"n{k:04d}.txt").write_text("the same short notice went to every office of the council in may\n")
+    db = tmp_path / "c.ndd"
+    script = textwrap.dedent(f"""
+        import contextlib, io
+        import numpy  # its buffers are taken before the cap
+        from ndd_desktop.cli import main
+        from ndd_desktop.ingest.pool_worker import limit_memory
+        limit_memory(150 << 20)
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err):
+            code = main(["scan", "--workers", "0", "--db", {str(db)!r}, {str(folder)!r}])
+        print(code)
+        print(err.getvalue())
+    """)
+    code, message = fresh_python(script).split("\n", 1)
+    assert code == "1"
+    assert "needed more memory than this machine could give" in message and "--floor 0.6" in message
+    assert "Traceback" not in message and "MemoryError" not in message
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("SELECT COUNT(*) FROM documents").fetchone()[0] == 1500
+        assert conn.execute("SELECT status FROM scan_runs").fetchall() == [("failed",)]
+
+
 def test_cancel_while_the_pairs_are_written_keeps_no_partial_pair_set(tmp_path, store, monkeypatch):
     from ndd_desktop.store import scanwrite
 
