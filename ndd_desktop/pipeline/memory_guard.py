@@ -8,7 +8,8 @@ checkpoint of the search and between slices of the pairs it stores; past the lim
 scan stops with a :class:`~ndd_desktop.pipeline.config.ScanStopped` that says what to do.
 An allocation too large to be made at all (10,000 copies of one document asked the banded
 search for tens of gigabytes in one array) raises MemoryError before the resident memory
-grows; the pair stage turns it into the same stop (:meth:`MemoryGuard.exhausted`).
+grows; the pair stage turns it into the same stop
+(:meth:`MemoryGuard.stopping_when_out_of_memory`).
 The documents and sketches read so far are kept. psutil gives the figures on every platform
 (the guard did nothing on Windows before it read them from there).
 """
@@ -16,6 +17,8 @@ The documents and sketches read so far are kept. psutil gives the figures on eve
 from __future__ import annotations
 
 import functools
+from contextlib import contextmanager
+from typing import Iterator
 
 from .config import ScanStopped
 
@@ -69,12 +72,18 @@ class MemoryGuard:
                 f"the pair search stopped at {used / 2**30:.1f} GB of memory, the most a scan may "
                 f"take on this machine ({self.limit / 2**30:.1f} GB): {self._advice()}")
 
-    def exhausted(self) -> ScanStopped:
-        """The stop for a step that could not get its memory at all: one allocation larger
-        than the machine can give (numpy refuses it at once, before the resident memory
-        grows for a checkpoint to see), as thousands of copies of one document, or
-        thousands of messages on one template, ask of the pair search."""
-        return ScanStopped(f"the pair search needed more memory than this machine could give: {self._advice()}")
+    @contextmanager
+    def stopping_when_out_of_memory(self) -> Iterator[None]:
+        """Within the block, a step that cannot get its memory at all stops the scan with the
+        same advice: one allocation larger than the machine can give (numpy refuses it at
+        once, before the resident memory grows for a checkpoint to see), as thousands of
+        copies of one document, or thousands of messages on one template, ask of the pair
+        search. The block's own cleanup has run by then; the documents are kept."""
+        try:
+            yield
+        except MemoryError as exc:
+            raise ScanStopped(f"the pair search needed more memory than this machine could give: "
+                              f"{self._advice()}") from exc
 
     def _advice(self) -> str:
         return (f"too many documents are similar to one another at the floor {self.floor:g} (thousands "

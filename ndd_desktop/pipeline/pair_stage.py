@@ -11,8 +11,8 @@ is exactly what the stored set was computed from, the comparison is skipped.
 from __future__ import annotations
 
 import hashlib
-from contextlib import AbstractContextManager, contextmanager
-from typing import Any, Iterator
+from contextlib import AbstractContextManager
+from typing import Any
 
 import numpy as np
 
@@ -153,16 +153,6 @@ def to_columns(scores: PairScores, ids: np.ndarray) -> dict[str, np.ndarray]:
     return {k: v[keep] for k, v in cols.items()}
 
 
-@contextmanager
-def _stop_when_out_of_memory(guard: MemoryGuard) -> Iterator[None]:
-    """A MemoryError in the block becomes the guard's ScanStopped (what to change, the
-    documents kept) instead of a traceback; the block's own cleanup has run by then."""
-    try:
-        yield
-    except MemoryError as exc:
-        raise guard.exhausted() from exc
-
-
 def compute_pairs(store: Store, method: Method, params: Any, params_dict: dict, floor: float,
                   meter: ProgressMeter, cancel: CancelToken, reading: str = "") -> int:
     """Find, filter and store the pairs of the method; returns how many are stored
@@ -199,7 +189,7 @@ def compute_pairs(store: Store, method: Method, params: Any, params_dict: dict, 
     try:
         if len(sketches) >= 2:
             # the search's loops stop at their next checkpoint once the scan is cancelled
-            with checkpoints(check), _stop_when_out_of_memory(guard):
+            with checkpoints(check), guard.stopping_when_out_of_memory():
                 scores = method.find_pairs(sketches, params, floor, dates)
                 if completion.applies(method, params, scores):
                     # the method searched only part of the range: the word search completes it
@@ -228,7 +218,7 @@ def compute_pairs(store: Store, method: Method, params: Any, params_dict: dict, 
     if changed is not None and len(scores):
         old = store.pairs.arrays(method.name, pairs_key)
         known = StoredShares.of(old.a, old.b, old.cont_ab, old.cont_ba, changed)
-    with _stop_when_out_of_memory(guard):
+    with guard.stopping_when_out_of_memory():
         scores = verify_pairs(store.documents, method, params, scores, ids, floor, check=check,
                               progress=meter.update, known=known)
     meter.finish()
@@ -239,7 +229,7 @@ def compute_pairs(store: Store, method: Method, params: Any, params_dict: dict, 
         guard()
         meter.update(rows)
 
-    with _stop_when_out_of_memory(guard):
+    with guard.stopping_when_out_of_memory():
         n = store.pairs.replace(method.name, pairs_key, sketch_key, params_dict, floor, digest,
                                 to_columns(scores, ids), complete_from=scores.complete_from, on_chunk=stored)
     store.facts.settle(fact, ticket, digest)
