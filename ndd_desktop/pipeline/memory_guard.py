@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import functools
 from contextlib import contextmanager
-from typing import Iterator
+from typing import Callable, Iterator
 
 from .config import ScanStopped
 
@@ -73,20 +73,44 @@ class MemoryGuard:
                 f"take on this machine ({self.limit / 2**30:.1f} GB): {self._advice()}")
 
     @contextmanager
-    def stopping_when_out_of_memory(self) -> Iterator[None]:
+    def stopping_when_out_of_memory(self, copies: Callable[[], tuple[int, str] | None] | None = None
+                                    ) -> Iterator[None]:
         """Within the block, a step that cannot get its memory at all stops the scan with the
         same advice: one allocation larger than the machine can give (numpy refuses it at
         once, before the resident memory grows for a checkpoint to see), as thousands of
         copies of one document, or thousands of messages on one template, ask of the pair
-        search. The block's own cleanup has run by then; the documents are kept."""
+        search. The block's own cleanup has run by then; the documents are kept.
+
+        ``copies`` gives the collection's largest family of identical files (how many, one
+        of their paths): from :data:`MANY_COPIES` on, the message names it, since a higher
+        floor does nothing for copies."""
         try:
             yield
         except MemoryError as exc:
             raise ScanStopped(f"the pair search needed more memory than this machine could give: "
-                              f"{self._advice()}") from exc
+                              f"{self._advice()}{_copies_note(copies)}") from exc
 
     def _advice(self) -> str:
         return (f"too many documents are similar to one another at the floor {self.floor:g} (thousands "
                 "of copies of one document, or of messages or forms on one template, are all pairs of "
                 "one another). Scan again with a higher floor (ndd scan --floor 0.6) or fewer folders "
                 "at once; the documents read are kept.")
+
+
+#: Identical files from which the stop names them: a family that alone is half a million pairs.
+MANY_COPIES = 1_000
+
+
+def _copies_note(copies: Callable[[], tuple[int, str] | None] | None) -> str:
+    """The sentence that names the largest family of copies, from MANY_COPIES on ("" below)."""
+    if copies is None:
+        return ""
+    try:
+        found = copies()
+    except Exception:  # the message goes out without the note rather than not at all
+        return ""
+    if found is None or found[0] < MANY_COPIES:
+        return ""
+    n, path = found
+    return (f" {n:,} of them are copies of one file ({path}): they are {n * (n - 1) // 2:,} pairs of one "
+            "another at any floor, more than a scan can hold; scan the folders without them, or with one of them.")

@@ -189,7 +189,7 @@ def compute_pairs(store: Store, method: Method, params: Any, params_dict: dict, 
     try:
         if len(sketches) >= 2:
             # the search's loops stop at their next checkpoint once the scan is cancelled
-            with checkpoints(check), guard.stopping_when_out_of_memory():
+            with checkpoints(check), guard.stopping_when_out_of_memory(store.documents.largest_copies):
                 scores = method.find_pairs(sketches, params, floor, dates)
                 if completion.applies(method, params, scores):
                     # the method searched only part of the range: the word search completes it
@@ -218,7 +218,7 @@ def compute_pairs(store: Store, method: Method, params: Any, params_dict: dict, 
     if changed is not None and len(scores):
         old = store.pairs.arrays(method.name, pairs_key)
         known = StoredShares.of(old.a, old.b, old.cont_ab, old.cont_ba, changed)
-    with guard.stopping_when_out_of_memory():
+    with guard.stopping_when_out_of_memory(store.documents.largest_copies):
         scores = verify_pairs(store.documents, method, params, scores, ids, floor, check=check,
                               progress=meter.update, known=known)
     meter.finish()
@@ -229,7 +229,7 @@ def compute_pairs(store: Store, method: Method, params: Any, params_dict: dict, 
         guard()
         meter.update(rows)
 
-    with guard.stopping_when_out_of_memory():
+    with guard.stopping_when_out_of_memory(store.documents.largest_copies):
         n = store.pairs.replace(method.name, pairs_key, sketch_key, params_dict, floor, digest,
                                 to_columns(scores, ids), complete_from=scores.complete_from, on_chunk=stored)
     store.facts.settle(fact, ticket, digest)

@@ -138,6 +138,19 @@ class Documents:
             ).fetchall()
         return [doc_from_row(r) for r in rows]
 
+    def largest_copies(self) -> tuple[int, str] | None:
+        """The largest family of documents read from the same bytes: (how many, the relative
+        path of one of them), or None when no two documents share their bytes."""
+        with self._db._read() as conn:
+            row = conn.exec_driver_sql(
+                "SELECT xxh128, COUNT(*) AS n FROM documents WHERE status = 'ok' AND xxh128 != '' "
+                "GROUP BY xxh128 ORDER BY n DESC LIMIT 1").fetchone()
+            if row is None or row[1] < 2:
+                return None
+            path = conn.exec_driver_sql("SELECT relpath FROM documents WHERE xxh128 = ? ORDER BY id LIMIT 1",
+                                        (row[0],)).scalar_one()
+        return int(row[1]), dec_path(path)
+
     def count(self, status: str | None = "ok") -> int:
         """How many documents there are (of one status, or all with None)."""
         with self._db._read() as conn:

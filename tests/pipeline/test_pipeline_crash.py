@@ -213,6 +213,8 @@ def test_a_pair_search_that_cannot_get_its_memory_stops_with_advice_and_keeps_it
     code, message = fresh_python(script).split("\n", 1)
     assert code == "1"
     assert "needed more memory than this machine could give" in message and "--floor 0.6" in message
+    # the copies are named, since no floor helps them: 1,500 copies are 1,124,250 pairs
+    assert "1,500 of them are copies of one file (n0000.txt): they are 1,124,250 pairs of one another" in message
     assert "Traceback" not in message and "MemoryError" not in message
     with sqlite3.connect(db) as conn:
         assert conn.execute("SELECT COUNT(*) FROM documents").fetchone()[0] == 1500

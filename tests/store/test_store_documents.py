@@ -45,6 +45,21 @@ def test_undecodable_file_names_round_trip(store):
     assert ("/a", odd) in store.scans.known_files()
 
 
+def test_the_largest_family_of_copies_is_counted_by_the_bytes_of_documents_read(store):
+    add_root(store, Root("/a"))
+    assert store.documents.largest_copies() is None
+    store.scans.write_documents([doc("/a", "one.txt", "h1"), doc("/a", "two.txt", "h2")], "m", "k")
+    assert store.documents.largest_copies() is None  # no two documents share their bytes
+    store.scans.write_documents([doc("/a", "c/b.txt", "h3"), doc("/a", "c/a.txt", "h3"), doc("/a", "c/c.txt", "h3"),
+                                 doc("/a", "d/x.txt", "h2"),
+                                 doc("/a", "e/1.pdf", "h4", text=None, status="error"),
+                                 doc("/a", "e/2.pdf", "h4", text=None, status="error"),
+                                 doc("/a", "e/3.pdf", "h4", text=None, status="error"),
+                                 doc("/a", "e/4.pdf", "h4", text=None, status="error")], "m", "k")
+    # the first of the three copies written; files that could not be read are no family
+    assert store.documents.largest_copies() == (3, "c/b.txt")
+
+
 def test_errors_lists_failed_documents(store):
     add_root(store, Root("/a"))
     store.scans.write_documents([doc("/a", "ok.txt", "1"), doc("/a", "bad.pdf", "2", text=None, status="error")], "m", "k")
