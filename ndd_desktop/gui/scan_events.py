@@ -88,8 +88,9 @@ class ScanEventsMixin:
         self.statusBar().showMessage("Scan cancelled. Documents read so far are kept in the store.")
 
     def _scan_failed(self, message: str) -> None:
+        message = message[:1].upper() + message[1:]  # a told stop's advice reads as a sentence here
         self.progress.stopped(message, "Failed")
-        self._warn(f"The scan stopped with an error:\n{message}")
+        self._warn(f"The scan stopped: {message}")  # one line: the status bar shows all of it
 
     def _scan_done(self) -> None:
         self.setup.set_busy(False)

@@ -7,14 +7,16 @@ from typing import Any
 from PySide6.QtCore import QObject, Signal
 
 from ..core.methods import get_method
-from ..pipeline import CancelToken, ExtractOptions, Limits, ScanConfig, ScanJob
+from ..pipeline import CancelToken, ExtractOptions, Limits, ScanConfig, ScanError, ScanJob, ScanStopped
 from ..pipeline.config import default_floor
-from ..store import Root
+from ..store import Root, StoreError
 from .worker import Worker
 
 
 #: How far below the window its scan's processes run (``Limits.worker_niceness``).
 WINDOW_NICENESS = 10
+#: A scan's failures whose message is the advice, shown as it is (``Worker(told=...)``).
+TOLD = (ScanError, ScanStopped, StoreError)
 
 
 def window_scan_config(roots: list[tuple[str, bool]], method: str, params: dict, floor: float,
@@ -72,7 +74,7 @@ class ScanRunner(QObject):
         config = window_scan_config(roots, method, params, floor, html)
         worker = Worker(lambda progress, cancel: ScanJob(store, config, progress=progress, cancel=cancel,
                                                          on_error=worker.report_error).run(),
-                        cancel=CancelToken(), interval=self.interval, name="scan", parent=self)
+                        cancel=CancelToken(), interval=self.interval, name="scan", told=TOLD, parent=self)
         worker.progress.connect(self.progress)
         worker.errors.connect(self.errors)
         worker.finished.connect(self.finished)

@@ -9,6 +9,10 @@ for the final ones (``finished``, ``failed``, ``cancelled``, ``done``), so a slo
 touch widgets and a test that waits for ``done`` leaves no thread behind. Progress and
 errors are throttled: the worker thread stores the latest and pokes the GUI thread at most
 every ``interval`` seconds, so a flood of callbacks cannot freeze the window.
+
+``failed`` carries ``"TypeName: message"``, except for the exceptions given as ``told``:
+those whose message is written for the person using the window (a scan stopped with
+advice, a collection file that cannot be opened), which it carries as they are.
 """
 
 from __future__ import annotations
@@ -67,10 +71,12 @@ class Worker(QObject):
         cancel: Any = None,
         interval: float = 0.1,
         name: str = "",
+        told: tuple[type[BaseException], ...] = (),
         parent: QObject | None = None,
     ):
         super().__init__(parent)
         self._fn = fn
+        self._told = told
         self.cancel_token = cancel if cancel is not None else CancelToken()
         self._interval = interval
         self._name = name
@@ -132,7 +138,8 @@ class Worker(QObject):
             if getattr(self.cancel_token, "cancelled", False):
                 self.cancelled.emit()
             else:
-                self.error_text = f"{type(runner.error).__name__}: {runner.error}"
+                error = runner.error
+                self.error_text = str(error) if isinstance(error, self._told) else f"{type(error).__name__}: {error}"
                 self.failed.emit(self.error_text)
         else:
             self.result = runner.result

@@ -152,6 +152,23 @@ def test_verdict_column_is_visible_at_1280_and_each_verdict_is_announced(qtbot, 
 
 
 # -- other polish ------------------------------------------------------------------------------
+def test_a_scan_stopped_for_memory_shows_its_advice_as_a_sentence(qtbot, window, tmp_path, monkeypatch):
+    from ndd_desktop.pipeline import memory_guard
+
+    folder = make_collection(tmp_path / "c", families=2, copies=3, singles=2, broken=False)
+    window.open_folder(str(folder))
+    # the machine "has" 1 GB and the scan holds 2: the guard stops it at its first checkpoint
+    monkeypatch.setattr(memory_guard, "physical_memory", lambda: 2**30)
+    monkeypatch.setattr(memory_guard, "resident_memory", lambda: 2 * 2**30)
+    with qtbot.waitSignal(window.scan.done, timeout=240000):
+        assert window.start_scan()
+    assert window.scan.outcome.startswith("failed: the pair search stopped at 2.0 GB")  # no "ScanStopped:"
+    label = window.progress.label.text()
+    assert label.startswith("Failed while ") and ". The pair search stopped at 2.0 GB of memory" in label
+    assert "ScanStopped" not in label and "--floor 0.6" in label
+    assert window.statusBar().currentMessage().startswith("The scan stopped: The pair search stopped at 2.0 GB")
+
+
 def test_progress_bar_stays_in_view_at_1280x800_with_a_long_outcome(qtbot, window, tmp_path):
     window.resize(1280, 800)
     empty = tmp_path / "a folder with a rather long name so the store path wraps"

@@ -44,6 +44,21 @@ def test_worker_cancel_and_failure(qtbot):
     qtbot.waitUntil(lambda: not bad.is_running())
 
 
+def test_a_told_failure_carries_its_message_as_it_is(qtbot):
+    def advise(progress, cancel):
+        raise ValueError("scan fewer folders at once")
+
+    told = Worker(advise, told=(ValueError,))
+    with qtbot.waitSignal(told.failed, timeout=5000) as blocker:
+        told.start()
+    assert blocker.args[0] == "scan fewer folders at once"  # written for the person: no type name
+    other = Worker(advise, told=(KeyError,))
+    with qtbot.waitSignal(other.failed, timeout=5000) as blocker:
+        other.start()
+    assert blocker.args[0] == "ValueError: scan fewer folders at once"
+    qtbot.waitUntil(lambda: not told.is_running() and not other.is_running())
+
+
 def test_worker_errors_come_in_batches(qtbot):
     w = Worker(lambda p, c: [w.report_error(f"file{k}") for k in range(200)] and None, interval=0.05)
     got: list = []
