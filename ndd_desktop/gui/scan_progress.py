@@ -68,12 +68,18 @@ class ScanProgress(QWidget):
         self.last: Any = None  # the last Progress shown in this run
         self.hide()
 
+    def _say(self, text: str, outcome: bool = False) -> None:
+        """Show ``text`` on the label; an outcome (which can be long advice, cut at the panel's
+        height on a small screen) is also the label's tooltip, whole."""
+        self.label.setText(text)
+        self.label.setToolTip(text if outcome else "")
+
     def start(self, title: str = "Starting the scan…") -> None:
         """Show the widget for a new run."""
         self.last = None
         self.bar.setRange(0, 0)
         self.bar.resetFormat()
-        self.label.setText(title)
+        self._say(title)
         self.current.setText("")
         self.cancel_button.setEnabled(True)
         self.show()
@@ -86,7 +92,7 @@ class ScanProgress(QWidget):
             self.bar.setValue(min(int(p.done), int(p.total)))
         else:
             self.bar.setRange(0, 0)
-        self.label.setText(describe(p))
+        self._say(describe(p))
         current = str(getattr(p, "current", "") or "")
         metrics = self.current.fontMetrics()
         self.current.setText(metrics.elidedText(current, Qt.TextElideMode.ElideMiddle, max(self.current.width(), 200)))
@@ -94,7 +100,7 @@ class ScanProgress(QWidget):
 
     def _cancel(self) -> None:
         self.cancel_button.setEnabled(False)
-        self.label.setText("Cancelling… (keeping what was done)")
+        self._say("Cancelling… (keeping what was done)")
         self.cancelRequested.emit()
 
     def reset(self) -> None:
@@ -103,7 +109,7 @@ class ScanProgress(QWidget):
         self.bar.setRange(0, 1)
         self.bar.setValue(0)
         self.bar.resetFormat()
-        self.label.setText("")
+        self._say("")
         self.current.setText("")
         self.current.setToolTip("")
         self.hide()
@@ -113,7 +119,7 @@ class ScanProgress(QWidget):
         self.bar.setRange(0, 1)
         self.bar.setValue(1)
         self.bar.resetFormat()
-        self.label.setText(message)
+        self._say(message, outcome=True)
         self.cancel_button.setEnabled(False)
 
     def stopped(self, message: str, word: str = "Cancelled") -> None:
@@ -137,7 +143,7 @@ class ScanProgress(QWidget):
                 message = f"{word} while {stage}. {message}"
             else:
                 message = f"{word}. {message}"
-        self.label.setText(message)
+        self._say(message, outcome=True)
         self.current.setText("")
         self.current.setToolTip("")
         self.cancel_button.setEnabled(False)

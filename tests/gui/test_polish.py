@@ -166,6 +166,7 @@ def test_a_scan_stopped_for_memory_shows_its_advice_as_a_sentence(qtbot, window,
     label = window.progress.label.text()
     assert label.startswith("Failed while ") and ". The pair search stopped at 2.0 GB of memory" in label
     assert "ScanStopped" not in label and "--floor 0.6" in label
+    assert window.progress.label.toolTip() == label  # whole, where the panel cuts a long advice
     assert window.statusBar().currentMessage().startswith("The scan stopped: The pair search stopped at 2.0 GB")
 
 
