@@ -142,14 +142,13 @@ class Documents:
         """The largest family of documents read from the same bytes: (how many, the relative
         path of one of them), or None when no two documents share their bytes."""
         with self._db._read() as conn:
+            # with one min() in the query, SQLite takes the bare relpath from the row of the min id
             row = conn.exec_driver_sql(
-                "SELECT xxh128, COUNT(*) AS n FROM documents WHERE status = 'ok' AND xxh128 != '' "
+                "SELECT COUNT(*) AS n, MIN(id), relpath FROM documents WHERE status = 'ok' AND xxh128 != '' "
                 "GROUP BY xxh128 ORDER BY n DESC LIMIT 1").fetchone()
-            if row is None or row[1] < 2:
-                return None
-            path = conn.exec_driver_sql("SELECT relpath FROM documents WHERE xxh128 = ? ORDER BY id LIMIT 1",
-                                        (row[0],)).scalar_one()
-        return int(row[1]), dec_path(path)
+        if row is None or row[0] < 2:
+            return None
+        return int(row[0]), dec_path(row[2])
 
     def count(self, status: str | None = "ok") -> int:
         """How many documents there are (of one status, or all with None)."""
