@@ -36,8 +36,16 @@ READERS = 2
 #: trafilatura dropped its lists and subheadings). A collection read by an older one
 #: reads its web pages again once, so that old and new pages are compared as read alike.
 HTML_READER = 2
+#: The generation of the text decoders and the message readers: bumped when the same
+#: bytes of a text, page or message give another text (2: legacy code pages chosen by the
+#: letters they give, mail bodies without a charset decoded as text files are, a
+#: message's text its body without its header lines, RTF's Mac character set, old Mac
+#: line ends). A collection read by an older one reads those files again once.
+TEXT_READER = 2
+#: Formats whose text those decoders and readers give.
+TEXT_FORMATS = ("txt", "md", "html", "xml", "eml", "msg", "rtf")
 #: What the recorded reading holds besides the options.
-_GENERATIONS = ("readers", "html_reader")
+_GENERATIONS = ("readers", "html_reader", "text_reader")
 _MISSING = object()
 
 
@@ -58,9 +66,10 @@ def start_reading(store: Store, options: ExtractOptions) -> set[tuple[str, str]]
     same_readers = isinstance(old, dict) and old.get("readers", 1) == READERS
     # the whole-page reader is unchanged: only main-text readings depend on the generation
     same_pages = same_options and (options.html != "main" or old.get("html_reader", 1) == HTML_READER)
+    same_texts = isinstance(old, dict) and old.get("text_reader", 1) == TEXT_READER
     files = set()
     for d in store.documents.all(status=None):
-        if not same_pages and d.format in OPTION_FORMATS:
+        if (not same_pages and d.format in OPTION_FORMATS) or (not same_texts and d.format in TEXT_FORMATS):
             files.add((d.root, d.container or d.relpath))
         elif not same_readers and d.status != "ok" and not (d.reason or "").startswith(NOT_A_FILE_REASONS + UNREAD_REASONS):
             files.add((d.root, d.container or d.relpath))
@@ -70,7 +79,7 @@ def start_reading(store: Store, options: ExtractOptions) -> set[tuple[str, str]]
 
 def _recorded(options: ExtractOptions) -> dict:
     """What a collection records after a reading with ``options`` by these readers."""
-    return {**options.as_dict(), "readers": READERS, "html_reader": HTML_READER}
+    return {**options.as_dict(), "readers": READERS, "html_reader": HTML_READER, "text_reader": TEXT_READER}
 
 
 def settle_reading(settings: Settings, options: ExtractOptions) -> None:

@@ -96,7 +96,7 @@ def test_the_web_page_choice_is_used_and_remembered_with_the_collection(qtbot, w
     assert window.setup.html_choice() == "all"
     scan(qtbot, window)
     assert "Section number 7" in store.documents.text(doc.id)
-    assert recorded_reading(store.settings) == {"html": "all", "readers": 2, "html_reader": 2}
+    assert recorded_reading(store.settings) == {"html": "all", "readers": 2, "html_reader": 2, "text_reader": 2}
     path = str(store.path)
     combo.setCurrentIndex(combo.findData("main"))
     assert window.open_store(path)  # reopened: the choice the collection was read with

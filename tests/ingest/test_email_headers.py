@@ -62,3 +62,40 @@ def test_extracted_messages_always_land_in_one_thread(items):
                                   None, docs[0].text or ""))
     threads = build_threads(records)
     assert sorted(m.key for t in threads for m in t.messages) == list(range(len(items)))
+
+
+def test_a_body_without_a_charset_is_decoded_as_a_text_file_is():
+    body = "Les registres de Saint-Étienne, conservés depuis 1792 à la mairie, sont complets."
+    # an 8-bit Latin-1 body with a Content-Type but no charset, as old mail programs sent it
+    eight_bit = (b"From: a@x.org\nSubject: registres\nMIME-Version: 1.0\nContent-Type: text/plain\n"
+                 b"Content-Transfer-Encoding: 8bit\n\n" + body.encode("latin-1") + b"\n")
+    # no MIME headers at all, Windows-1252 with its curly quotes
+    quoted = "Die „Hafenbehörde“ prüfte die Protokolle im Frühjahr."
+    no_mime = b"From: b@x.org\nSubject: Protokolle\n\n" + quoted.encode("cp1252") + b"\n"
+    # a charset that the bytes are not in: the declaration is wrong, the letters are not
+    polish = "Protokoły komisji przeniesiono do archiwum w zeszłym roku."
+    wrong = (b"From: c@x.org\nSubject: protokoly\nContent-Type: text/plain; charset=utf-8\n\n"
+             + polish.encode("cp1250") + b"\n")
+    for data, text in ((eight_bit, body), (no_mime, quoted), (wrong, polish)):
+        (doc,) = extract_bytes(data, "m.eml")
+        assert (doc.status, doc.text) == ("ok", text)
+
+
+def test_a_message_text_is_its_body_and_without_one_its_header_lines():
+    (doc,) = extract_bytes(b"From: a@x.org\nSubject: hi\nDate: Mon, 03 Jan 2022 10:00:00 +0000\n\n"
+                           b"Thanks, received.\n", "a.eml")
+    assert doc.text == "Thanks, received."
+    (doc,) = extract_bytes(b"From: a@x.org\nSubject: scans\nDate: Mon, 03 Jan 2022 10:00:00 +0000\n\n", "b.eml")
+    assert doc.text == "Subject: scans\nFrom: a@x.org\nDate: Mon, 03 Jan 2022 10:00:00 +0000"
+
+
+def test_a_body_line_starting_with_from_after_a_blank_line_does_not_split_a_mailbox():
+    box = (b"From a@x Mon Jan  3 10:00:00 2022\nSubject: one\nMessage-ID: <1@x>\n\nfirst paragraph\n\n"
+           b"From the archive's point of view this is important.\n\nlast paragraph\n\n"
+           b"From - Mon Jan 03 11:00:00 2022\nSubject: two\nMessage-ID: <2@x>\n\nsecond message\n\n"
+           b"From b@x\nSubject: three\nMessage-ID: <3@x>\n\nthird message, its separator without a date\n")
+    docs = [d for d in extract_bytes(box, "box.mbox") if d.email is not None]
+    assert [d.relpath for d in docs] == ["box.mbox!message-1", "box.mbox!message-2", "box.mbox!message-3"]
+    assert docs[0].text == ("first paragraph\n\nFrom the archive's point of view this is important.\n\n"
+                            "last paragraph")
+    assert [d.email["subject"] for d in docs] == ["one", "two", "three"]

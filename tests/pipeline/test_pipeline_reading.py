@@ -10,6 +10,7 @@ import sys
 import pytest
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "ingest"))
+from ingest_makers import make_odp  # noqa: E402
 from site_pages import ARTICLE_HARBOUR, ARTICLE_LIBRARY, page_site_a, page_site_b  # noqa: E402
 
 from ndd_desktop.pipeline import CancelToken, ExtractOptions, ScanCancelled, ScanConfig, ScanJob  # noqa: E402
@@ -89,7 +90,7 @@ def test_web_pages_are_compared_by_their_main_text_and_a_changed_reading_reads_t
     run(store, tmp_path / "w")
     main = near_duplicates(store)
     assert main == {("courier-harbour.html", "parish-harbour.html")}
-    assert recorded_reading(store.settings) == {"html": "main", "readers": 2, "html_reader": 2}
+    assert recorded_reading(store.settings) == {"html": "main", "readers": 2, "html_reader": 2, "text_reader": 2}
     calls["extract"] = 0
     run(store, tmp_path / "w")
     assert calls["extract"] == 0
@@ -100,7 +101,7 @@ def test_web_pages_are_compared_by_their_main_text_and_a_changed_reading_reads_t
     assert near_duplicates(store) == {("courier-harbour.html", "courier-library.html")}  # the site's boilerplate
     doc = next(d for d in store.documents.all() if d.relpath == "courier-harbour.html")
     assert "Most read this week" in store.documents.text(doc.id)
-    assert recorded_reading(store.settings) == {"html": "all", "readers": 2, "html_reader": 2}
+    assert recorded_reading(store.settings) == {"html": "all", "readers": 2, "html_reader": 2, "text_reader": 2}
 
     calls["extract"] = 0
     run(store, tmp_path / "w", html="all")
@@ -131,8 +132,8 @@ def test_a_scan_stopped_while_reading_again_leaves_the_next_scan_to_read_again(t
     assert recorded_reading(store.settings) is None  # some pages may be read one way, some the other
     calls["extract"] = 0
     run(store, tmp_path / "w")  # the options of the first scan, yet every page is read again
-    assert calls["extract"] == 3
-    assert near_duplicates(store) == main and recorded_reading(store.settings) == {"html": "main", "readers": 2, "html_reader": 2}
+    assert calls["extract"] == 4  # and the text: an unsettled reading may be a stopped re-reading of texts
+    assert near_duplicates(store) == main and recorded_reading(store.settings) == {"html": "main", "readers": 2, "html_reader": 2, "text_reader": 2}
 
 
 def test_a_collection_from_before_the_reading_options_read_pages_whole():
@@ -147,7 +148,7 @@ def test_a_collection_from_before_the_reading_options_read_pages_whole():
 def test_a_new_collection_read_whole_records_it(tmp_path, store, calls):
     site_folder(tmp_path / "w")
     run(store, tmp_path / "w", html="all")
-    assert store.settings.get(READING_KEY) == {"html": "all", "readers": 2, "html_reader": 2} and reading_choice(store.settings).html == "all"
+    assert store.settings.get(READING_KEY) == {"html": "all", "readers": 2, "html_reader": 2, "text_reader": 2} and reading_choice(store.settings).html == "all"
     calls["extract"] = 0
     run(store, tmp_path / "w", html="all")
     assert calls["extract"] == 0
@@ -169,12 +170,12 @@ def test_files_an_earlier_release_skipped_are_read_once_by_the_new_readers(tmp_p
     with store._write() as conn:
         conn.exec_driver_sql("UPDATE documents SET status = 'skipped', reason = 'unsupported format: gz' "
                              "WHERE id = ?", (gz.id,))
-    store.settings.put(READING_KEY, {"html": "main"})
+    store.settings.put(READING_KEY, {"html": "main", "text_reader": 2})
     calls["extract"] = 0
     run(store, folder)
     assert calls["extract"] == 1  # the skipped file only, not the unchanged text
     assert store.documents.get(gz.id).status == "ok"
-    assert recorded_reading(store.settings) == {"html": "main", "readers": 2, "html_reader": 2}
+    assert recorded_reading(store.settings) == {"html": "main", "readers": 2, "html_reader": 2, "text_reader": 2}
     calls["extract"] = 0
     run(store, folder)
     assert calls["extract"] == 0
@@ -191,17 +192,39 @@ def test_pages_read_by_the_previous_web_page_reader_are_read_once_more(tmp_path,
     run(store, folder)
     [page] = [d for d in store.documents.all() if d.relpath == "report.html"]
     assert "Archive catalogued" in store.documents.text(page.id)  # read whole: no site furniture
-    store.settings.put(READING_KEY, {"html": "main", "readers": 2})  # as the previous reader left it
+    store.settings.put(READING_KEY, {"html": "main", "readers": 2, "text_reader": 2})  # as the previous reader left it
     calls["extract"] = 0
     run(store, folder)
     assert calls["extract"] == 1  # the page, not the unchanged text
-    assert recorded_reading(store.settings) == {"html": "main", "readers": 2, "html_reader": 2}
+    assert recorded_reading(store.settings) == {"html": "main", "readers": 2, "html_reader": 2, "text_reader": 2}
     calls["extract"] = 0
     run(store, folder)
     assert calls["extract"] == 0
     # a whole-page reading does not depend on that reader: nothing is read again
     run(store, folder, html="all")
-    store.settings.put(READING_KEY, {"html": "all", "readers": 2})
+    store.settings.put(READING_KEY, {"html": "all", "readers": 2, "text_reader": 2})
     calls["extract"] = 0
     run(store, folder, html="all")
+    assert calls["extract"] == 0
+
+
+def test_texts_and_messages_read_by_the_previous_decoders_are_read_once_more(tmp_path, store, calls):
+    """A collection recorded before the text decoders' generation ("text_reader": a Polish
+    text read as cp1252, a mail's header lines in its text) reads its texts and messages
+    again once, with the text they give now; other formats stay as they are."""
+    folder = tmp_path / "t"
+    polish = "Protokoły komisji portowej przeniesiono do archiwum miejskiego w zeszłym roku."
+    write(folder, {"note.txt": polish, "mail.eml": "From: a@x.org\nSubject: hi\n\nThe harbour minutes arrived.\n"})
+    (folder / "note.txt").write_bytes(polish.encode("cp1250"))
+    (folder / "slides.odp").write_bytes(make_odp([["The harbour minutes arrived in March."]]))
+    run(store, folder)
+    note = next(d for d in store.documents.all() if d.relpath == "note.txt")
+    assert store.documents.text(note.id) == polish
+    store.settings.put(READING_KEY, {"html": "main", "readers": 2, "html_reader": 2})  # as the previous release left it
+    calls["extract"] = 0
+    run(store, folder)
+    assert calls["extract"] == 2  # the text and the mail, not the presentation
+    assert recorded_reading(store.settings) == {"html": "main", "readers": 2, "html_reader": 2, "text_reader": 2}
+    calls["extract"] = 0
+    run(store, folder)
     assert calls["extract"] == 0

@@ -374,3 +374,19 @@ def test_a_member_gone_from_a_changed_archive_leaves_the_collection(store, tmp_p
     assert set(after) == {"box.zip!a.txt", "box.zip!c.txt", "loose.txt"}
     assert all(after[k] == before[k] for k in after)
     assert summary.documents == 3 and summary.removed == 1  # the summary counts it
+
+
+def test_short_messages_of_one_sender_on_one_day_are_not_duplicates(store, tmp_path):
+    """Their header lines (Subject, From, Date) were most of their text; the bodies differ."""
+    folder = tmp_path / "mail"
+    folder.mkdir()
+    head = "From: Ada Archivist <ada@example.org>\nTo: Bo <bo@example.org>\nDate: Mon, 03 Jan 2022 10:00:00 +0000\n"
+    bodies = {"a.eml": "Thanks, received.", "b.eml": "The meeting is moved to Thursday.",
+              "c.eml": "Please order twenty more acid free boxes."}
+    for name, body in bodies.items():
+        (folder / name).write_text(head + "Subject: Re: boxes for the harbour minutes\n\n" + body + "\n")
+    (folder / "d.eml").write_text(head.replace("10:00", "11:00") + "Subject: Fwd: boxes\n\n"
+                                  "Please order twenty more acid free boxes.\n")
+    scan(store, [folder])
+    assert [(os.path.basename(a), os.path.basename(b), s) for a, b, s in pairs_by_path(store, threshold=0.5)] == [
+        ("c.eml", "d.eml", 1.0)]  # the same body sent twice, and nothing else

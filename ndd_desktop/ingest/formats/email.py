@@ -1,7 +1,10 @@
 """E-mail messages (RFC 5322, ``.eml``) through the standard library's email package.
 
-The text is the Subject, From and Date lines, a blank line and the body (the plain-text
-part, else the HTML part's visible text). The threading headers (Message-ID, In-Reply-To,
+The text is the body (the plain-text part, else the HTML part's visible text): the header
+lines are the message's metadata, not its content, and short messages of one sender on one
+day shared most of their text through them ("Subject: ... From: ... Date: ..."), so that
+unrelated notes scored as duplicates. A message with no body of its own (attachments
+only) keeps its Subject, From and Date lines as its text. The threading headers (Message-ID, In-Reply-To,
 References, Subject, From, Date) are kept with the document for ``ndd threads``. Attachments that are documents (any format
 ingest can read) become their own documents, ``mail.eml!attachment.pdf``; pictures and
 other media are left out. The document date is the Date header.
@@ -17,9 +20,10 @@ from email.parser import BytesParser
 from email.utils import parsedate_to_datetime
 
 from ndd_desktop.ingest.detect import detect_format
-from ndd_desktop.ingest.formats.base import Context, Extraction, Member
+from ndd_desktop.ingest.formats.base import Context, Extraction, Fail, Member, Skip
 from ndd_desktop.ingest.formats.docx import to_epoch
 from ndd_desktop.ingest.formats.html import html_to_text
+from ndd_desktop.ingest.formats.txt import decode_text
 
 DOCUMENT_FORMATS = {
     "txt", "md", "html", "xml", "pdf", "docx", "odt", "rtf", "eml", "mbox", "msg", "zip",
@@ -32,10 +36,18 @@ def extract(data: bytes, ctx: Context) -> Extraction:
     msg = BytesParser(policy=policy.default).parsebytes(data)
     subject, sender, date_text = (_header(msg, h) for h in ("subject", "from", "date"))
     date = mail_date(date_text)
-    lines = [f"Subject: {subject}", f"From: {sender}", f"Date: {date_text}", "", _body(msg)]
+    text = message_text(subject, sender, date_text, _body(msg))
     headers = {"message_id": _header(msg, "message-id"), "in_reply_to": _header(msg, "in-reply-to"),
                "references": _header(msg, "references"), "subject": subject, "from": sender, "date": date_text}
-    return Extraction(text="\n".join(lines).strip(), date=date, members=_attachments(msg, date), headers=headers)
+    return Extraction(text=text, date=date, members=_attachments(msg, date), headers=headers)
+
+
+def message_text(subject: str, sender: str, date_text: str, body: str) -> str:
+    """A message's text: its body, or its header lines when it has no body."""
+    body = body.strip()
+    if body:
+        return body
+    return "\n".join([f"Subject: {subject}", f"From: {sender}", f"Date: {date_text}"]).strip()
 
 
 def mail_date(value: str) -> float | None:
@@ -71,15 +83,30 @@ def _body(msg: EmailMessage) -> str:
 
 
 def _part_text(part: EmailMessage) -> str:
+    """A text part's content. A declared charset that decodes the bytes is taken; a part
+    with none (or a wrong one) is decoded as a text file is (``formats.txt``: UTF-8, else
+    the legacy page its letters fit): old mail programs sent 8-bit Latin-1 or cp1252 bodies
+    with no charset, which the standard library reads as ASCII with replacement marks."""
     try:
-        content = part.get_content()
-        if isinstance(content, str):
-            return content
-    except (LookupError, ValueError, AssertionError, KeyError):
-        pass
-    raw = part.get_payload(decode=True) or b""
+        raw = part.get_payload(decode=True)
+    except Exception:
+        raw = None
+    if not isinstance(raw, bytes):
+        try:
+            content = part.get_content()
+            return content if isinstance(content, str) else ""
+        except (LookupError, ValueError, AssertionError, KeyError):
+            return ""
     charset = part.get_content_charset()
-    return raw.decode(charset if _known(charset) else "utf-8", errors="replace")
+    if _known(charset):
+        try:
+            return raw.decode(charset)
+        except UnicodeDecodeError:
+            pass
+    try:
+        return decode_text(raw)[0]
+    except (Skip, Fail):
+        return raw.decode(charset if _known(charset) else "utf-8", errors="replace")
 
 
 def _known(charset: str | None) -> bool:

@@ -1,7 +1,7 @@
 """Outlook MSG messages through extract-msg.
 
-The text is the Subject, From and Date lines, a blank line and the body (plain text,
-else the HTML body's visible text). Attachments become members like e-mail attachments;
+The text is the body (plain text, else the HTML body's visible text), or the Subject,
+From and Date lines for a message without one, as for ``.eml`` (``formats.email``). Attachments become members like e-mail attachments;
 embedded messages are handed on as their own MSG bytes when extract-msg can export them.
 """
 
@@ -11,13 +11,14 @@ import logging
 
 from ndd_desktop.ingest.formats.base import Context, Extraction, Fail, Member, Skip
 from ndd_desktop.ingest.formats.docx import to_epoch
+from ndd_desktop.ingest.formats.email import message_text
 from ndd_desktop.ingest.formats.html import html_to_text
 
 logging.getLogger("extract_msg").setLevel(logging.CRITICAL)
 
 
 def extract(data: bytes, ctx: Context) -> Extraction:
-    """Header lines, body and attachments of an Outlook message."""
+    """Body (or header lines) and attachments of an Outlook message."""
     # imported on the first message (0.2 s): not in the workers' server, which every scan
     # waits for, while few collections hold Outlook messages
     import extract_msg
@@ -38,8 +39,7 @@ def extract(data: bytes, ctx: Context) -> Extraction:
             body = html_to_text(html) if html else ""
         date = to_epoch(when) if when is not None and hasattr(when, "timestamp") else None
         date_text = when.isoformat() if date is not None else ""
-        text = "\n".join([f"Subject: {subject}", f"From: {sender}", f"Date: {date_text}", "",
-                          body.replace("\r\n", "\n").strip()])
+        text = message_text(subject, sender, date_text, body.replace("\r\n", "\n"))
         members = list(_attachments(msg, date))
         headers = {"message_id": _safe(lambda: msg.messageId), "in_reply_to": _safe(lambda: msg.inReplyTo),
                    "references": _safe(lambda: msg.header.get("References") or ""),

@@ -1,4 +1,6 @@
-"""RTF through striprtf. The code page comes from ``\\ansicpg``; the date from ``\\creatim``."""
+"""RTF through striprtf. The code page comes from ``\\ansicpg``, else from the character set
+the header names (``\\ansi`` cp1252, ``\\mac`` Mac Roman, ``\\pc`` cp437, ``\\pca`` cp850);
+the date from ``\\creatim``."""
 
 from __future__ import annotations
 
@@ -11,6 +13,10 @@ from striprtf.striprtf import rtf_to_text
 from ndd_desktop.ingest.formats.base import Context, Extraction, Fail
 
 _CODEPAGE = re.compile(rb"\\ansicpg(\d+)")
+_CHARSET = re.compile(rb"\\(ansi|mac|pca|pc)(?![a-z])")
+_CHARSETS = {b"ansi": "cp1252", b"mac": "mac_roman", b"pc": "cp437", b"pca": "cp850"}
+#: Code page numbers whose codec Python names otherwise.
+_NAMED = {10000: "mac_roman", 10006: "mac_greek", 10007: "mac_cyrillic", 10029: "mac_latin2"}
 _CREATIM = re.compile(
     rb"\\creatim\s*\\yr(\d+)\s*\\mo(\d+)\s*\\dy(\d+)(?:\s*\\hr(\d+))?(?:\s*\\min(\d+))?"
 )
@@ -19,10 +25,12 @@ _CREATIM = re.compile(
 def extract(data: bytes, ctx: Context) -> Extraction:
     """Plain text of an RTF document."""
     head = data[:4096]
-    encoding = "cp1252"
+    named = _CHARSET.search(head[:64])
+    encoding = _CHARSETS[named.group(1)] if named else "cp1252"
     found = _CODEPAGE.search(head)
     if found:
-        candidate = f"cp{int(found.group(1))}"
+        number = int(found.group(1))
+        candidate = _NAMED.get(number, f"cp{number}")
         try:
             codecs.lookup(candidate)
             encoding = candidate

@@ -13,6 +13,7 @@ import re
 import charset_normalizer
 from charset_normalizer.md import mess_ratio
 
+from ndd_desktop.ingest.code_pages import best_page, is_latin
 from ndd_desktop.ingest.detect import BINARY_FORMATS, EXT_FORMATS
 from ndd_desktop.ingest.formats.base import Context, Extraction, Fail, Skip
 
@@ -33,6 +34,8 @@ _SAMPLE = 65536
 def extract(data: bytes, ctx: Context) -> Extraction:
     """Decode ``data`` as text; Skip when it is not text."""
     text, notes = decode_text(data, ctx)
+    if "\r" in text:  # Windows (CR LF) and old Mac (CR) line ends: one paragraph per line
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
     if "\x08" in text:  # overstruck (bold, underlined) characters of a formatted manual page
         text = _OVERSTRIKE.sub("", text)
     return Extraction(text=text, notes=notes)
@@ -61,23 +64,31 @@ def decode_text(data: bytes, ctx: Context | None = None) -> tuple[str, list[str]
 
 
 def _guess_legacy(data: bytes, ctx: Context | None) -> str:
-    """Decode a legacy 8-bit (or CJK) encoding with charset-normalizer.
+    """Decode a legacy 8-bit (or CJK) encoding.
 
-    charset-normalizer often mistakes short Western European text for Baltic or Central
-    European code pages (French read as cp1257). Archives hold far more cp1252 than
-    those, so cp1252 wins whenever it decodes the sample at least as cleanly.
+    charset-normalizer guesses the encoding; when its guess reads as Latin script, the
+    Latin code pages are weighed by the letters they give (``ingest.code_pages``): its
+    statistics alone read Polish as cp1252 and French as cp1257 (ties on short texts).
+    For any other script, cp1252 still wins when it decodes the sample at least as cleanly
+    (a Western text taken for a Cyrillic or Greek page).
     """
     best = charset_normalizer.from_bytes(data).best()
     if best is None:
         _not_text(ctx)
-    if best.encoding not in ("cp1252", "ascii", "utf_8"):
+    if best.encoding in ("ascii", "utf_8"):
+        return str(best)
+    text = str(best)
+    if is_latin(text[:_SAMPLE]):
+        chosen = best_page(data, best.encoding, _SAMPLE)
+        return text if chosen is None else chosen[1]
+    if best.encoding != "cp1252":
         try:
             western = data.decode("cp1252")
         except UnicodeDecodeError:
             western = None
         if western is not None and mess_ratio(western[:_SAMPLE]) <= best.chaos + 0.02:
             return western
-    return str(best)
+    return text
 
 
 def _not_text(ctx: Context | None) -> None:
