@@ -59,7 +59,12 @@ def cmd_export(args: argparse.Namespace) -> int:
             f"{result.linked} linked, {result.skipped} already there) in {elapsed(result.seconds)}\n"
         )
     if not result.ok:
-        raise CommandError(f"export incomplete: {len(result.failed)} files failed" +
-                           (f"; bag: {result.bag_message}" if result.bag_valid is False else ""))
+        n = len(result.failed)
+        why = f"export incomplete: {n} file{'s' if n != 1 else ''} failed"
+        if result.bag_valid is False:
+            why += f"; bag: {result.bag_message}"
+        elif result.bag and result.bag_valid is None and result.bag_message:
+            why += f"; {result.bag_message}"
+        raise CommandError(why)
     return EXIT_OK
 

@@ -110,6 +110,15 @@ def run_export(store, options: ExportOptions, progress=None, cancel=None, *, pla
         outcomes = _transfer_all(plan, dest, journal, guard, meter, cancel, result, source_roots)
         if is_cancelled(cancel):
             raise ExportCancelled()
+        missing = len(result.failed) - len(plan.issues)  # planned files not copied this time
+        if o.bagit and missing:
+            # a bag says it is whole; one made now would leave those files out for good, as a
+            # rerun takes a complete bag as it is. The copies stay; a rerun copies the rest.
+            result.bag_message = (f"the bag was not made: {missing} planned file{'s' if missing != 1 else ''} "
+                                  f"could not be copied; once they can be read, run the same export again: "
+                                  f"it copies what is missing, then makes the bag")
+            meter.stage("done")
+            return result
         meter.stage("reports")
         ctx = ReportContext(plan, outcomes)
         pairs = closest_pairs(store, ctx, o.closest_pairs) if "html" in o.reports else []
@@ -118,7 +127,8 @@ def run_export(store, options: ExportOptions, progress=None, cancel=None, *, pla
             _bag_payload(dest, plan, journal)
             result.payload_dir = os.path.join(dest, bagging.PAYLOAD_DIR)
         result.reports = _write_reports(ctx, pairs, dest, guard)
-        journal.set_state("complete")
+        if not missing:
+            journal.set_state("complete")
         journal.close()
         if o.bagit:
             bagging.refresh_tag_manifests(dest)

@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..export import MODES, REPORT_FORMATS, ExportOptions, plan_export, run_export
+from ..export import MODES, REPORT_FORMATS, ExportError, ExportOptions, plan_export, run_export
 from . import compare_view
 from .cluster_tree import RULE_LABELS
 from .scan_progress import describe
@@ -99,6 +99,7 @@ class ExportDialog(QDialog):
         self.progress = QProgressBar(self)
         self.progress.setObjectName("exportProgress")
         self.progress.hide()
+        self._finished = False  # whether the last export put every planned file in place
         self.status = QLabel(self)
         self.status.setObjectName("exportStatus")
         self.status.setWordWrap(True)
@@ -153,7 +154,8 @@ class ExportDialog(QDialog):
             plan = plan_export(store, options)
             return run_export(store, options, progress=progress, cancel=cancel, plan=plan)
 
-        self.worker = Worker(job, name="export", parent=self)
+        self.worker = Worker(job, name="export", told=(ExportError,), parent=self)
+        self._finished = False
         self.worker.progress.connect(self._on_progress)
         self.worker.finished.connect(self._on_finished)
         self.worker.failed.connect(lambda m: self.status.setText(f"<span style='color:#a33'>Export failed: {m}</span>"))
@@ -178,10 +180,15 @@ class ExportDialog(QDialog):
 
     def _on_finished(self, result: Any) -> None:
         self.result_value = result
-        parts = [f"Exported {result.files_planned:,} files to {result.dest}",
+        self._finished = not result.failed
+        done = result.copied + result.linked + result.skipped
+        parts = [f"Exported {done:,} of {result.files_planned:,} files to {result.dest}",
                  f"({result.copied:,} copied, {result.linked:,} linked, {result.skipped:,} already there)"]
         if result.reports:
             parts.append("· reports: " + ", ".join(os.path.basename(r) for r in result.reports))
+        if result.bag and result.already_complete:
+            parts[0] = f"The bag in {result.dest} was already complete ({result.files_planned:,} files)"
+            parts.pop(1)
         if result.bag:
             parts.append("· bag valid" if result.bag_valid else f"· bag: {result.bag_message}")
         if result.failed:
@@ -193,7 +200,10 @@ class ExportDialog(QDialog):
     def _on_done(self) -> None:
         self.worker = None
         self.progress.setRange(0, 1)
-        self.progress.setValue(1)
+        # full only for an export that put every planned file in place; a failed or
+        # cancelled one leaves no bar that reads as done
+        self.progress.setValue(1 if self._finished else 0)
+        self.progress.setVisible(self._finished)
         self.export_button.setEnabled(True)
         self.cancel_button.setText("Close")
 

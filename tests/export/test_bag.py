@@ -131,3 +131,23 @@ def _bag_payload(root, tmp_path) -> dict[str, str]:
         with open(os.path.join(dest, rel), "rb") as fh:
             payload[hashlib.sha256(fh.read()).hexdigest()] = rel
     return payload
+
+
+def test_no_bag_is_made_while_a_planned_file_cannot_be_copied(scanned, tmp_path):
+    """A bag says it is whole, and a rerun takes a complete bag as it is: made without the
+    file, it would have left that document out for good."""
+    store, coll = scanned
+    c = coll.root1 / "notes" / "c.txt"
+    original = c.read_text()
+    c.write_text(original.replace("a", "o"))  # changed since the scan: its copy fails
+    dest = tmp_path / "bag"
+    opts = ExportOptions(dest=str(dest), method="exact", bagit=True)
+    first = run_export(store, opts)
+    assert [f.target for f in first.failed] == ["archive/notes/c.txt"] and not first.ok
+    assert not (dest / "bagit.txt").exists() and first.bag_valid is None
+    assert "the bag was not made: 1 planned file could not be copied" in first.bag_message
+    c.write_text(original)  # the file is back as it was scanned
+    second = run_export(store, opts)
+    assert second.ok and not second.already_complete and second.bag_valid is True
+    assert second.skipped == len(_planned(store, tmp_path)) - 1 and second.copied == 1
+    assert os.path.join("data", "archive", "notes", "c.txt") in set(bagit.Bag(str(dest)).payload_files())

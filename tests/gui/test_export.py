@@ -28,7 +28,8 @@ def test_export_dialog_runs_in_the_background(qtbot, scanned, tmp_path):
     groups = w.collection.grouping.groups
     every = len(w.collection.store.documents.all(status=None))  # unreadable files are exported too
     assert 0 < result.files_planned <= every - sum(len(g.members) - 1 for g in groups)
-    assert "Exported" in dialog.status.text()
+    assert f"Exported {result.files_planned:,} of {result.files_planned:,} files" in dialog.status.text()
+    assert dialog.progress.isVisible() and dialog.progress.value() == dialog.progress.maximum()
     dialog.close()
 
 
@@ -38,5 +39,7 @@ def test_export_refuses_a_bad_destination(qtbot, scanned, folder):
     assert dialog.start() is True  # the export's plan (on the worker) refuses it
     qtbot.waitUntil(lambda: dialog.worker is None, timeout=30000)
     assert "Export failed" in dialog.status.text() and "inside" in dialog.status.text()
+    assert "ExportError" not in dialog.status.text()  # the message is written for the user
+    assert not dialog.progress.isVisible()  # no full bar beside a failure
     assert not (folder / "inside").exists()
     dialog.close()
