@@ -64,17 +64,21 @@ def prestart_workers(store: Store) -> bool:
 
 
 def normalise_roots(roots: list[Root]) -> list[Root]:
-    """Absolute root paths; a root listed twice keeps its first entry.
+    """Absolute root paths; a root listed twice alike is kept once.
 
     Raises:
-        ScanError: a root that is not a folder, or one root inside another.
+        ScanError: a root that is not a folder, one root inside another, or one root
+            given both as a folder to scan and as a reference.
     """
     out: dict[str, Root] = {}
     for r in roots:
         path = os.path.abspath(r.path)
         if not os.path.isdir(path):
             raise ScanError(f"not a folder: {r.path}")
-        out.setdefault(path, Root(path, bool(r.reference)))
+        first = out.setdefault(path, Root(path, bool(r.reference)))
+        if first.reference != bool(r.reference):
+            raise ScanError(f"{path} is given both as a folder to scan and as a reference folder; "
+                            "give it once, as one or the other")
     paths = list(out)
     for p in paths:
         for q in paths:

@@ -28,7 +28,8 @@ def scan_lock(store_path: str) -> Iterator[None]:
     if not store_path or store_path == ":memory:":
         yield
         return
-    path = store_path + LOCK_SUFFIX
+    # beside the real file: a collection named through a symbolic link is the same collection
+    path = os.path.realpath(store_path) + LOCK_SUFFIX
     try:
         fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
     except OSError as exc:

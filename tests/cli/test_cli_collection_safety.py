@@ -55,6 +55,17 @@ def test_a_second_scan_of_the_same_collection_is_refused_while_one_runs(capsys, 
     assert run(capsys, "scan", two_folders / "a", "--db", db)[0] == 0  # the lock went with it
 
 
+def test_a_collection_named_through_a_link_is_locked_as_itself(capsys, two_folders):
+    db = two_folders / "c.ndd"
+    link = two_folders / "link.ndd"
+    assert run(capsys, "scan", two_folders / "a", "--db", db)[0] == 0
+    link.symlink_to(db)
+    with scan_lock(str(db)):  # a scan through the real name holds it
+        status, _, err = run(capsys, "scan", two_folders / "a", "--db", link)
+    assert status == 2 and "another scan of this collection is running" in err
+    assert not (two_folders / "link.ndd.lock").exists()
+
+
 def test_the_collection_file_inside_a_scanned_folder_is_not_a_document(capsys, two_folders):
     db = two_folders / "a" / "c.ndd"
     assert run(capsys, "scan", two_folders / "a", "--db", db)[0] == 0

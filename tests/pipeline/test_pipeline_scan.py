@@ -207,6 +207,8 @@ def test_bad_configuration_changes_nothing(tmp_path, store):
         scan(store, [tmp_path, tmp_path / "c"])
     with pytest.raises(ScanError, match="floor"):
         scan(store, [tmp_path / "c"], floor=1.5)
+    with pytest.raises(ScanError, match="both as a folder to scan and as a reference"):
+        scan(store, [tmp_path / "c", Root(str(tmp_path / "c"), reference=True)])
     assert store.documents.roots() == [] and store.scans.runs() == []
 
 
