@@ -144,6 +144,11 @@ def _tar_checksum_ok(head: bytes) -> bool:
     return stored == sum(head[:148]) + 8 * 32 + sum(head[156:512])
 
 
+#: The format of a password-protected Word, Excel or PowerPoint file of 2007 or later: an
+#: OLE2 compound file that holds the encrypted package, not a ZIP.
+OFFICE_ENCRYPTED = "office-encrypted"
+
+
 def _ole_kind(data: bytes, ext: str) -> str:
     """msg / doc / xls / ppt / ole, from the streams of an OLE2 compound file."""
     if ext == "msg" or _MSG_MARK in data[:65536]:
@@ -153,6 +158,8 @@ def _ole_kind(data: bytes, ext: str) -> str:
             names = {"/".join(parts).lower() for parts in ole.listdir(streams=True, storages=False)}
     except Exception:  # broken compound file: the extension names what it should be
         return ext if ext in ("doc", "xls", "ppt", "msg") else "ole"
+    if "encryptedpackage" in names:  # a password-protected DOCX, XLSX or PPTX (ECMA-376 encryption)
+        return OFFICE_ENCRYPTED
     if "worddocument" in names:
         return "doc"
     if "workbook" in names or "book" in names:

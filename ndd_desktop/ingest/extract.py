@@ -19,7 +19,7 @@ import stat
 from collections.abc import Callable, Iterable
 
 from ndd_desktop.ingest import reasons as R
-from ndd_desktop.ingest.detect import COMPRESSED, EXT_FORMATS, detect_format, ext_of
+from ndd_desktop.ingest.detect import COMPRESSED, EXT_FORMATS, OFFICE_ENCRYPTED, detect_format, ext_of
 from ndd_desktop.ingest.document import (
     STATUS_ERROR, STATUS_OK, STATUS_SKIPPED, ExtractedDocument, FileEntry, free_numbered_name, problem,
 )
@@ -198,6 +198,9 @@ def _extract(data, relpath, container, fallback_date, hint, depth, budget, root,
             return record(STATUS_ERROR, str(exc))
         return _extract(inner, relpath, container, fallback_date, "", depth + 1, budget, root, mtime_ns,
                         limits, out, options, shown, compressed.inner_name(name, fmt))
+    if fmt == OFFICE_ENCRYPTED:  # its extension says which kind: docx, xlsx, pptx
+        return record(STATUS_SKIPPED, "encrypted: no password (a password-protected Office document)",
+                      shown_fmt=EXT_FORMATS.get(ext_of(name), "ole"))
     reader = EXTRACTORS.get(fmt)
     if reader is None:
         return record(STATUS_SKIPPED, f"unsupported format: {_UNSUPPORTED.get(fmt, fmt)}")

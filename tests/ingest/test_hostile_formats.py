@@ -70,3 +70,18 @@ def test_every_hostile_format_gets_a_reason_in_the_pool(tmp_path):
         assert not any(r.reason.startswith(("timed out", "extractor crashed", "extractor failed")) for r in records), \
             (name, [r.reason for r in records])
     assert elapsed < 60
+
+
+def test_a_password_protected_docx_or_xlsx_is_named_encrypted(one):
+    import io
+
+    from msoffcrypto.format.ooxml import OOXMLFile
+
+    from ingest_makers import make_docx
+
+    locked = io.BytesIO()  # what Word's "Encrypt with password" writes: an OLE2 file, not a ZIP
+    OOXMLFile(io.BytesIO(make_docx(["A protected memo of the harbour board."]))).encrypt("secret", locked)
+    for name in ("memo.docx", "sheet.xlsx"):
+        doc = one(name, locked.getvalue())
+        assert (doc.status, doc.reason) == ("skipped", "encrypted: no password (a password-protected Office document)")
+        assert doc.format == name.rsplit(".", 1)[1]
