@@ -8,6 +8,7 @@ import sys
 
 from ..core.methods import DEFAULT_METHOD, get_method, method_names
 from ..core.params import describe_params
+from ..ingest.reasons import PARTIAL
 from . import EXIT_OK
 from .export_cmd import cmd_export
 from .opening import open_store
@@ -143,14 +144,19 @@ def cmd_errors(args: argparse.Namespace) -> int:
     ``--format`` every file with its reason."""
     if not args.all and args.format is None:
         with open_store(args.db) as store:
-            total = write_groups(((d.status, d.reason, d.relpath) for d in store.documents.errors()), sys.stdout)
-        sys.stdout.write(f"{total:,} files skipped or failed" + (" (every file: --all)\n" if total else "\n"))
+            docs = store.documents.errors(in_part=True)
+        total = write_groups(((d.status, d.reason, d.relpath) for d in docs), sys.stdout)
+        partial = sum(1 for d in docs if d.status == PARTIAL)
+        line = f"{total - partial:,} files skipped or failed"
+        if partial:
+            line += f", {partial:,} read only in part (the rest of their content was not compared)"
+        sys.stdout.write(line + (" (every file: --all)\n" if total else "\n"))
         return EXIT_OK
     with open_store(args.db) as store:
         rows = [
             {"path": d.relpath, "root": d.root, "status": d.status, "reason": d.reason, "format": d.format,
              "size": d.size, "id": d.id}
-            for d in store.documents.errors()
+            for d in store.documents.errors(in_part=True)
         ]
     write_rows(rows, args.format or "csv", sys.stdout, ERROR_COLUMNS)
     return EXIT_OK

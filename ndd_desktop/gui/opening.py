@@ -146,7 +146,7 @@ class OpeningMixin:
         self._select_method(name, params)
         self.setup.set_html_choice(reading_choice(store.settings).html)
         self.errors.clear()
-        self.errors.add(store.documents.errors())
+        self.errors.add(store.documents.errors(in_part=True))
         self.methods.set_store(store, {})
         self._show_workspace()
         self.setWindowTitle(f"{resources.display_name(path)} — ndd-desktop")

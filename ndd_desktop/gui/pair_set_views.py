@@ -132,7 +132,7 @@ class PairSetViewsMixin:
         if removed:
             store = self.collection.store
             self.errors.clear()
-            self.errors.add(store.documents.errors())
+            self.errors.add(store.documents.errors(in_part=True))
             if self.collection.data is not None:
                 self.review.set_pairs_shown(False)  # until the pairs are read again without them
                 self.collection.reload()

@@ -53,7 +53,7 @@ class ScanEventsMixin:
         (an unchanged failed file is not read again, so the scan does not report it)."""
         self.errors.clear()
         if self.collection is not None:
-            self.errors.add(self.collection.store.documents.errors())
+            self.errors.add(self.collection.store.documents.errors(in_part=True))
         return self.errors.count()
 
     def _scan_finished(self, summary: Any) -> None:

@@ -31,8 +31,13 @@ CRASHED = "extractor crashed"  # + the worker's exit
 CHANGED_WHILE_READ = "changed while being read"  # + " (try again when it is stable)"
 NEEDS_PROGRAM = "needs "  # + "antiword: legacy Word document (.doc) (install the 'antiword' package)"
 
-# A note on a document that was read, but only in part.
+# Notes on a document that was read, but only in part (among its other notes).
 TEXT_TRUNCATED = "text truncated to"  # + " N characters"
+OCR_STOPPED = "OCR stopped after page"  # + " N of M (time limit)"
+#: The notes that say part of a document's content was not read, so not compared.
+READ_IN_PART = (TEXT_TRUNCATED, OCR_STOPPED)
+#: The status a listing of problems gives a document read only in part (stored as "ok").
+PARTIAL = "partial"
 
 #: Beginnings of the reasons of entries that are not regular files.
 NOT_A_FILE_REASONS = (LINK_NOT_FOLLOWED, BROKEN_LINK, LINK_OUTSIDE, NOT_REGULAR, FOLDER_VISITED, FOLDER_OTHER_ROOT)

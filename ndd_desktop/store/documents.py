@@ -6,8 +6,10 @@ them through ``store.scans``.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING, Sequence
 
+from ..ingest.reasons import PARTIAL, READ_IN_PART
 from ._sql import DOC_COLUMNS, DOC_FROM, chunks, dec_path, doc_from_row, enc_path, placeholders, plain_cursor
 from .document_table import DocumentTable
 from .originals import ORIGINAL, read_original
@@ -130,13 +132,22 @@ class Documents:
         text, why = read_original(path, size, xxh)
         return "" if text is not None else f"its text is read from {path}, and {why}: rescan to read it again"
 
-    def errors(self) -> list[DocumentInfo]:
-        """Every file or document that was skipped or failed (status != "ok"), by path."""
+    def errors(self, in_part: bool = False) -> list[DocumentInfo]:
+        """Every file or document that was skipped or failed (status != "ok"), by path;
+        with ``in_part`` also those read only in part (a text cut at the size limit, an OCR
+        stopped by its time limit: ``ingest.reasons.READ_IN_PART``), with the status
+        ``"partial"``: the rest of their content was never compared."""
+        where = "d.status != 'ok'"
+        args: tuple = ()
+        if in_part:
+            where += "".join(" OR (d.status = 'ok' AND instr(d.reason, ?) > 0)" for _ in READ_IN_PART)
+            args = READ_IN_PART
         with self._db._read() as conn:
             rows = conn.exec_driver_sql(
-                f"SELECT {DOC_COLUMNS} FROM {DOC_FROM} WHERE d.status != 'ok' ORDER BY r.position, d.relpath"
+                f"SELECT {DOC_COLUMNS} FROM {DOC_FROM} WHERE {where} ORDER BY r.position, d.relpath", args
             ).fetchall()
-        return [doc_from_row(r) for r in rows]
+        docs = [doc_from_row(r) for r in rows]
+        return [replace(d, status=PARTIAL) if d.status == "ok" else d for d in docs]
 
     def largest_copies(self) -> tuple[int, str] | None:
         """The largest family of documents read from the same bytes: (how many, the relative

@@ -87,3 +87,28 @@ def test_xml_an_earlier_version_called_corrupt_is_read_again(capsys, tmp_path):
         con.execute("UPDATE documents SET status = 'error', reason = 'corrupt XML: mismatched tag'")
     status, _, err = run(capsys, "scan", folder, "--db", db, "--workers", "0")
     assert status == 0 and "1 documents and 0 skipped or failed" in err
+
+
+def test_documents_read_only_in_part_are_listed_apart(capsys, tmp_path):
+    """A text cut at the size limit was read, but the rest of it was never compared: the
+    user learns it from ``ndd errors`` (and the window's Errors tab) as "partial"."""
+    from ndd_desktop.ingest import Limits
+    from ndd_desktop.pipeline import ScanConfig, ScanJob
+    from ndd_desktop.store import Root, Store
+
+    folder = make_folder(tmp_path / "box")
+    (folder / "long.txt").write_text("the minutes of the harbour board, page after page. " * 40)
+    db = tmp_path / "c.ndd"
+    store = Store.open(str(db))
+    ScanJob(store, ScanConfig(roots=[Root(str(folder))], method="exact", workers=0,
+                              limits=Limits(max_text_chars=500))).run()
+    assert [d.relpath for d in store.documents.errors() if d.relpath.endswith(".txt")] == ["empty1.txt"]
+    store.close()
+    status, out, _ = run(capsys, "errors", "--db", db)
+    assert status == 0
+    assert "   1 partial: text truncated to 500 characters (.txt)" in out.splitlines()
+    assert out.splitlines()[-1] == ("14 files skipped or failed, 1 read only in part (the rest of their content "
+                                    "was not compared) (every file: --all)")
+    status, out, _ = run(capsys, "errors", "--db", db, "--all")
+    rows = {r["path"]: r for r in csv.DictReader(io.StringIO(out))}
+    assert len(rows) == 15 and rows["long.txt"]["status"] == "partial"

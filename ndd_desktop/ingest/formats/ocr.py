@@ -16,6 +16,7 @@ import time
 
 from ndd_desktop.ingest.formats import tools
 from ndd_desktop.ingest.formats.base import Context, Extraction, Fail, Skip
+from ndd_desktop.ingest.reasons import OCR_STOPPED
 
 OCR_NOTE = "read by OCR (tesseract)"
 _DPI = 300
@@ -56,7 +57,7 @@ def ocr_pdf(data: bytes, ctx: Context) -> tuple[str, list[str]]:
             count = len(document)
         for index in range(count):
             if time.monotonic() - start > 0.7 * ctx.limits.timeout_s:
-                notes.append(f"OCR stopped after page {index} of {count} (time limit)")
+                notes.append(f"{OCR_STOPPED} {index} of {count} (time limit)")
                 break
             try:
                 with PDFIUM_LOCK:  # tesseract runs outside it
