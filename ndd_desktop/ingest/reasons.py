@@ -34,8 +34,9 @@ NEEDS_PROGRAM = "needs "  # + "antiword: legacy Word document (.doc) (install th
 # Notes on a document that was read, but only in part (among its other notes).
 TEXT_TRUNCATED = "text truncated to"  # + " N characters"
 OCR_STOPPED = "OCR stopped after page"  # + " N of M (time limit)"
+PAGES_NOT_READ = "pages not read:"  # + " 2 of 5 pages (2, 4): scanned without text (OCR is off)"
 #: The notes that say part of a document's content was not read, so not compared.
-READ_IN_PART = (TEXT_TRUNCATED, OCR_STOPPED)
+READ_IN_PART = (TEXT_TRUNCATED, OCR_STOPPED, PAGES_NOT_READ)
 #: The status a listing of problems gives a document read only in part (stored as "ok").
 PARTIAL = "partial"
 

@@ -86,3 +86,52 @@ def test_picture_declaring_billions_of_pixels_is_bounded(one):
     doc = one("huge.png", png, Limits(timeout_s=20))
     assert doc.status in ("error", "skipped")
     assert time.monotonic() - start < 20
+
+
+def joined_pdf(*pdfs: bytes) -> bytes:
+    """One PDF of the pages of several (PDFium's own page import)."""
+    import io
+
+    import pypdfium2 as pdfium
+
+    out = pdfium.PdfDocument.new()
+    for data in pdfs:
+        out.import_pages(pdfium.PdfDocument(data))
+    buffer = io.BytesIO()
+    out.save(buffer)
+    return buffer.getvalue()
+
+
+def test_the_scanned_pages_of_a_pdf_with_a_typed_cover_are_read_by_ocr(one):
+    """A typed cover sheet before a scanned page: the scan was silently lost, the document
+    stored as read with the cover's two lines only."""
+    cover = make_pdf(["Box 17, folder 3", "Scanned 2024-02-01"])
+    scan = image_bytes(text_image(LINES, size=48), "PDF", resolution=150.0)
+    doc = one("minutes.pdf", joined_pdf(cover, scan))
+    assert (doc.status, doc.reason) == ("ok", "read by OCR (tesseract): 1 of 2 pages (2)")
+    assert doc.text.startswith("Box 17, folder 3") and "\f" in doc.text
+    assert qgram_score(doc.text.split("\f", 1)[1], ORIGINAL) >= 0.5
+    # without OCR the page is named: the document was read only in part
+    doc = one("minutes.pdf", joined_pdf(cover, scan), Limits(ocr=False))
+    assert (doc.status, doc.reason) == ("ok", "pages not read: 1 of 2 pages (2): scanned without text (OCR is off)")
+    assert "records committee" not in doc.text
+
+
+def test_a_typed_title_page_with_a_small_picture_is_not_read_by_ocr(one):
+    """Few characters, but its picture (a logo) covers a small part of the page."""
+    import io
+
+    import pypdfium2 as pdfium
+
+    pdf = pdfium.PdfDocument(make_pdf(["Annual report 1887"]))
+    page = pdf[0]
+    logo = pdfium.PdfImage.new(pdf)
+    logo.load_jpeg(io.BytesIO(image_bytes(text_image(["LOGO"], size=20), "JPEG")))
+    logo.set_matrix(pdfium.PdfMatrix().scale(120, 40).translate(72, 740))  # 120 x 40 points
+    page.insert_obj(logo)
+    page.gen_content()
+    buffer = io.BytesIO()
+    pdf.save(buffer)
+    assert b"/Image" in buffer.getvalue()
+    doc = one("letter.pdf", buffer.getvalue())
+    assert (doc.status, doc.reason, doc.text) == ("ok", "", "Annual report 1887")

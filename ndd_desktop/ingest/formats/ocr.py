@@ -38,6 +38,15 @@ def ocr_pdf(data: bytes, ctx: Context) -> tuple[str, list[str]]:
     tesseract is missing."""
     if not ctx.limits.ocr:
         raise Skip("no text layer — scanned image? (OCR is off)")
+    tools.require("tesseract", "no text layer — scanned image? OCR")
+    texts, notes = ocr_pages(data, ctx, None)
+    # a form feed starts each page, as in pdf.py
+    return "\n\f".join(texts[i] for i in sorted(texts)), [OCR_NOTE, *notes]
+
+
+def ocr_pages(data: bytes, ctx: Context, indices: list[int] | None) -> tuple[dict[int, str], list[str]]:
+    """({page index: text}, notes) of the pages ``indices`` of a PDF (None: every page)
+    read by OCR, within the file's time limit; tesseract must be installed."""
     program = tools.require("tesseract", "no text layer — scanned image? OCR")
     import pypdfium2 as pdfium
 
@@ -49,13 +58,14 @@ def ocr_pdf(data: bytes, ctx: Context) -> tuple[str, list[str]]:
             document = pdfium.PdfDocument(data)
     except (pdfium.PdfiumError, ValueError, OSError) as exc:
         raise Fail(f"corrupt PDF (for OCR): {exc}") from None
-    pages: list[str] = []
-    notes = [OCR_NOTE]
+    texts: dict[int, str] = {}
+    notes: list[str] = []
     total = 0
     try:
         with PDFIUM_LOCK:
             count = len(document)
-        for index in range(count):
+        todo = list(range(count)) if indices is None else [i for i in indices if 0 <= i < count]
+        for index in todo:
             if time.monotonic() - start > 0.7 * ctx.limits.timeout_s:
                 notes.append(f"{OCR_STOPPED} {index} of {count} (time limit)")
                 break
@@ -66,14 +76,14 @@ def ocr_pdf(data: bytes, ctx: Context) -> tuple[str, list[str]]:
                 notes.append(f"page {index + 1} not rendered ({type(exc).__name__})")
                 continue
             text = _tesseract(program, image, ctx, _page_timeout(ctx, start))
-            pages.append(text)
+            texts[index] = text
             total += len(text)
             if total > ctx.limits.max_text_chars:
                 break
     finally:
         with PDFIUM_LOCK:
             document.close()
-    return "\n\f".join(pages), notes  # a form feed starts each page, as in pdf.py
+    return texts, notes
 
 
 def _render(document, index: int) -> bytes:

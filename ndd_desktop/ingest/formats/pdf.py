@@ -9,7 +9,12 @@ generated at a line end is written as a hyphen.
 An encrypted PDF is opened with the empty password (many are only "owner"-protected) and
 skipped when that fails. A PDF whose pages hold no text is read by OCR (:mod:`.ocr`,
 tesseract) when ``Limits.ocr`` is on and tesseract is installed; otherwise it is skipped
-as "no text layer — scanned image?" with what to install. The document date is the
+as "no text layer — scanned image?" with what to install. A PDF with text on some pages
+and scans on others (a typed cover sheet before scanned pages, a scan with a stamped
+page number in its text layer) has its **pictured pages** read by OCR as well: a page
+with fewer than :data:`FEW_CHARACTERS` characters of text whose pictures cover at least
+:data:`PICTURED_SHARE` of it. Without OCR those pages are named in a note
+(``ingest.reasons.PAGES_NOT_READ``: the document was read only in part). The document date is the
 ``/CreationDate`` of the info dictionary. PDFium is not thread-safe, so every call into it
 (here and in the OCR reader) holds ``PDFIUM_LOCK``: the pool runs one file per process,
 but an engine that ran readers in threads of one process would otherwise crash.
@@ -22,9 +27,16 @@ import threading
 from datetime import datetime, timedelta, timezone
 
 import pypdfium2 as pdfium
+import pypdfium2.raw as pdfium_c
 
 from ndd_desktop.ingest.formats.base import Context, Extraction, Fail, Skip
 from ndd_desktop.ingest.formats.package import to_epoch
+from ndd_desktop.ingest.reasons import PAGES_NOT_READ
+
+#: A page with fewer characters of text than this (a stamp, a page number) ...
+FEW_CHARACTERS = 40
+#: ... whose pictures cover this share of it is a scan, read by OCR.
+PICTURED_SHARE = 0.5
 
 #: PDFium is not thread-safe: every call into it (here and in the OCR reader) holds this
 #: lock, so threads of one process (an engine running readers in threads) take turns
@@ -41,22 +53,43 @@ _LINE_ENDS = str.maketrans({"\r": "\n", "\ufffe": "-\n", "\x00": None})
 def extract(data: bytes, ctx: Context) -> Extraction:
     """Text layer and creation date of a PDF."""
     with PDFIUM_LOCK:
-        text, count, date, notes = _read(data, ctx.limits.max_text_chars)
+        parts, count, date, notes, pictured = _read(data, ctx.limits.max_text_chars)
     if count == 0:
         raise Fail("corrupt PDF: no pages")
-    if not text.strip():
+    if not any(p.strip() for p in parts):
         from ndd_desktop.ingest.formats.ocr import ocr_pdf
 
         text, ocr_notes = ocr_pdf(data, ctx)
         if not text.strip():
             raise Skip("no text layer — scanned image? (OCR found no text)")
         notes.extend(ocr_notes)
-    return Extraction(text=text, date=date, notes=notes)
+        return Extraction(text=text, date=date, notes=notes)
+    if pictured:
+        notes.extend(_read_pictured_pages(data, ctx, parts, pictured, count))
+    return Extraction(text="\n\f".join(p for p in parts if p is not None), date=date, notes=notes)
 
 
-def _read(data: bytes, max_chars: int) -> tuple[str, int, float | None, list[str]]:
-    """(text, page count, creation date, notes) of a PDF's text layer; Skip when it is
-    encrypted, Fail when PDFium cannot open it. Hold ``PDFIUM_LOCK``."""
+def _read_pictured_pages(data: bytes, ctx: Context, parts: list, pictured: list[int], count: int) -> list[str]:
+    """Put the OCR text of the pictured pages (indices) in ``parts``; the notes to add."""
+    from ndd_desktop.ingest.formats import tools
+    from ndd_desktop.ingest.formats.ocr import OCR_NOTE, ocr_pages
+
+    pages = ", ".join(str(i + 1) for i in pictured[:10]) + (", ..." if len(pictured) > 10 else "")
+    what = f"{len(pictured)} of {count} page{'s' if count != 1 else ''} ({pages})"
+    if not ctx.limits.ocr:
+        return [f"{PAGES_NOT_READ} {what}: scanned without text (OCR is off)"]
+    if tools.find("tesseract") is None:
+        return [f"{PAGES_NOT_READ} {what}: scanned without text (install tesseract-ocr to read them)"]
+    texts, notes = ocr_pages(data, ctx, pictured)
+    for index, text in texts.items():
+        parts[index] = text
+    return [f"{OCR_NOTE}: {what}", *notes]
+
+
+def _read(data: bytes, max_chars: int) -> tuple[list, int, float | None, list[str], list[int]]:
+    """(text of each page, None for an unreadable one; page count, creation date, notes,
+    the pictured pages) of a PDF's text layer; Skip when it is encrypted, Fail when
+    PDFium cannot open it. Hold ``PDFIUM_LOCK``."""
     try:
         document = pdfium.PdfDocument(data)
     except pdfium.PdfiumError as exc:
@@ -70,17 +103,19 @@ def _read(data: bytes, max_chars: int) -> tuple[str, int, float | None, list[str
     except (ValueError, OSError) as exc:
         raise Fail(f"corrupt or truncated PDF: {_short(exc)}") from None
     try:
-        text, count, notes = _pages(document, max_chars)
-        return text, count, _created(document), notes
+        parts, count, notes, pictured = _pages(document, max_chars)
+        return parts, count, _created(document), notes, pictured
     finally:
         document.close()
 
 
-def _pages(document: pdfium.PdfDocument, max_chars: int) -> tuple[str, int, list[str]]:
-    """(text of the pages joined by form feeds, page count, notes); Fail when no page can
-    be read."""
+def _pages(document: pdfium.PdfDocument, max_chars: int) -> tuple[list, int, list[str], list[int]]:
+    """(text of each page read, None for an unreadable one; page count, notes, the pictured
+    pages); Fail when no page can be read. Joined by form feeds, a form feed starts each
+    page: passages are placed by page."""
     count = len(document)
-    parts: list[str] = []
+    parts: list[str | None] = []
+    pictured: list[int] = []
     total = bad_pages = 0
     for index in range(count):
         try:
@@ -91,10 +126,13 @@ def _pages(document: pdfium.PdfDocument, max_chars: int) -> tuple[str, int, list
                     page_text = textpage.get_text_range()
                 finally:
                     textpage.close()
+                if len(page_text.strip()) < FEW_CHARACTERS and _pictured(page):
+                    pictured.append(index)
             finally:
                 page.close()
         except _BROKEN:
             bad_pages += 1
+            parts.append(None)
             continue
         page_text = page_text.replace("\r\n", "\n").translate(_LINE_ENDS)
         parts.append(page_text)
@@ -106,7 +144,22 @@ def _pages(document: pdfium.PdfDocument, max_chars: int) -> tuple[str, int, list
         if bad_pages == count:
             raise Fail(f"corrupt PDF: none of its {count} pages could be read")
         notes.append(f"{bad_pages} of {count} pages unreadable")
-    return "\n\f".join(parts), count, notes  # a form feed starts each page: passages are placed by page
+    return parts, count, notes, pictured
+
+
+def _pictured(page) -> bool:
+    """Whether pictures cover at least :data:`PICTURED_SHARE` of the page."""
+    width, height = page.get_size()
+    if width <= 0 or height <= 0:
+        return False
+    covered = 0.0
+    for obj in page.get_objects(filter=(pdfium_c.FPDF_PAGEOBJ_IMAGE,), max_depth=2):
+        bounds = getattr(obj, "get_bounds", None) or obj.get_pos  # pypdfium2 5 and 4
+        left, bottom, right, top = bounds()
+        covered += max(0.0, right - left) * max(0.0, top - bottom)
+        if covered >= PICTURED_SHARE * width * height:
+            return True
+    return False
 
 
 def _created(document: pdfium.PdfDocument) -> float | None:
