@@ -33,6 +33,10 @@ _ORPHANS = (
 )
 
 
+#: Documents a side of a verdict is carried over to at most (copies of one content).
+MAX_HOLDERS = 20
+
+
 def _hashes(conn, *ids: int) -> list[str]:
     out = []
     for doc_id in ids:
@@ -111,8 +115,11 @@ class Review:
         were made on (a folder removed and added again, a file deleted and restored, two
         files renamed); returns how many were carried over.
 
-        A side is carried over only when exactly one readable document has its content
-        hash (copies of one text leave it undecided) and the new pair or document has no
+        A verdict was a judgement of two contents: it is carried over to every pair of
+        readable documents that hold them (a copy of one side elsewhere in the collection
+        gets it too; at most :data:`MAX_HOLDERS` documents a side). A keeper is carried over
+        only when exactly one readable document holds its content (which copy to keep is
+        the reviewer's choice). Nothing is carried onto a pair or document that has a
         decision of its own. The log stays append-only: a new row says where it came from.
         """
         with self._db._write(durable=True) as conn:
@@ -122,42 +129,41 @@ class Review:
             verdicts = {(int(a), int(b)) for a, b, _ in conn.exec_driver_sql(STANDING_VERDICTS)}
             keepers = {int(a) for a, _ in conn.exec_driver_sql(_STANDING_KEEPERS)}
 
-            def holder(doc_id: int | None, content: str) -> int | None:
-                """``doc_id`` while it holds ``content``, else the one readable document
-                that does."""
+            def holders(doc_id: int | None, content: str) -> list[int]:
+                """[``doc_id``] while it holds ``content``, else the readable documents that
+                do (none when more than :data:`MAX_HOLDERS`)."""
                 if doc_id is not None:
                     row = conn.exec_driver_sql("SELECT xxh128 FROM documents WHERE id = ?", (doc_id,)).first()
                     if row is not None and (not content or row[0] == content):
-                        return doc_id
+                        return [doc_id]
                 if not content:
-                    return None
-                rows = conn.exec_driver_sql(
-                    "SELECT id FROM documents WHERE xxh128 = ? AND status = 'ok' LIMIT 2", (content,)).fetchall()
-                return int(rows[0][0]) if len(rows) == 1 else None
+                    return []
+                rows = conn.exec_driver_sql("SELECT id FROM documents WHERE xxh128 = ? AND status = 'ok' LIMIT ?",
+                                            (content, MAX_HOLDERS + 1)).fetchall()
+                return [int(r[0]) for r in rows] if len(rows) <= MAX_HOLDERS else []
 
             carried = 0
             now = time.time()
             for kind, a, b, ha, hb, value in orphans:
-                na = holder(int(a), ha)
-                nb = holder(int(b), hb) if b is not None else None
                 note = f"re-attached from document {a}" + (f" and {b}" if b is not None else "") + " (same content)"
-                if kind == "verdict" and na is not None and nb is not None and na != nb:
-                    na, nb = min(na, nb), max(na, nb)
-                    if (na, nb) in verdicts:
-                        continue
-                    verdicts.add((na, nb))
-                    row = (now, "", "verdict", na, nb, *_hashes(conn, na, nb), value, note)
-                elif kind == "keeper" and b is None and na is not None:
-                    if na in keepers:
-                        continue
-                    keepers.add(na)
-                    row = (now, "", "keeper", na, None, ha, "", value, note)
-                else:
-                    continue
-                conn.exec_driver_sql(
-                    "INSERT INTO decisions (time, reviewer, kind, a, b, a_xxh128, b_xxh128, value, note) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", row)
-                carried += 1
+                rows = []
+                if kind == "verdict" and b is not None:
+                    for x in holders(int(a), ha):
+                        for y in holders(int(b), hb):
+                            pair = (min(x, y), max(x, y))
+                            if x != y and pair not in verdicts:
+                                verdicts.add(pair)
+                                rows.append((now, "", "verdict", *pair, *_hashes(conn, *pair), value, note))
+                elif kind == "keeper" and b is None:
+                    found = holders(int(a), ha)
+                    if len(found) == 1 and found[0] not in keepers:
+                        keepers.add(found[0])
+                        rows.append((now, "", "keeper", found[0], None, ha, "", value, note))
+                for row in rows:
+                    conn.exec_driver_sql(
+                        "INSERT INTO decisions (time, reviewer, kind, a, b, a_xxh128, b_xxh128, value, note) "
+                        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", row)
+                carried += bool(rows)
         return carried
 
     def export_dict(self) -> dict[str, Any]:

@@ -392,3 +392,27 @@ def test_short_messages_of_one_sender_on_one_day_are_not_duplicates(store, tmp_p
     scan(store, [folder])
     assert [(os.path.basename(a), os.path.basename(b), s) for a, b, s in pairs_by_path(store, threshold=0.5)] == [
         ("c.eml", "d.eml", 1.0)]  # the same body sent twice, and nothing else
+
+
+def test_a_verdict_comes_back_to_its_documents_when_a_copy_of_one_is_elsewhere(store, tmp_path):
+    """The reviewer judged x and y "not duplicates"; folder a leaves and returns, and b holds
+    a copy of x: the verdict was dropped (two documents held x's content), and an export
+    left y out again. A verdict judges contents: it comes back to both pairs."""
+    a, b = tmp_path / "a", tmp_path / "b"
+    a.mkdir()
+    b.mkdir()
+    x = text_of(21)
+    (a / "x.txt").write_text(x)
+    (a / "y.txt").write_text(variant(x, 3, changes=2))
+    (b / "x_copy.txt").write_text(x)
+    scan(store, [a, b])
+    doc = {d.relpath: d.id for d in store.documents.all(status=None)}
+    store.review.set_verdict(doc["x.txt"], doc["y.txt"], "not_duplicate")
+    scan(store, [b])  # folder a leaves the collection
+    summary = scan(store, [a, b])
+    assert summary.reattached == 1
+    now = {d.relpath: d.id for d in store.documents.all(status=None)}
+    live = set(now.values())
+    standing = {p: v for p, v in store.review.verdicts().items() if set(p) <= live}
+    assert standing == {tuple(sorted((now["x.txt"], now["y.txt"]))): "not_duplicate",
+                        tuple(sorted((now["x_copy.txt"], now["y.txt"]))): "not_duplicate"}
