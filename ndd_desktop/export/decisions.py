@@ -76,6 +76,11 @@ class DecisionIndex:
             return NO_DECISION
         return max(found, key=lambda s: s.time)
 
+    def chose_keeper(self, doc: int) -> bool:
+        """Whether the reviewer's standing decision makes ``doc`` a keeper."""
+        k = self._keepers.get(doc)
+        return k is not None and bool(k.value)
+
     def for_unique(self, doc: int) -> ShownDecision:
         """The decision shown for ``doc`` when it is in no group."""
         ds = self._by_doc.get(doc)

@@ -28,6 +28,9 @@ from ..ingest.document import free_numbered_name
 from ..pipeline.grouping import groups_at
 from ..pipeline.pair_lookup import PairLookup
 from .decisions import DecisionIndex
+
+#: The note of a document an export keeps besides its group's keeper because the reviewer chose it.
+CHOSEN_KEEPER_NOTE = "kept too: chosen as a keeper by the reviewer"
 from .errors import ExportError
 from .extra_leave_out import extra_leave_outs
 from .layout import bag_safe_relpath, check_destination, root_names, safe_relpath
@@ -319,6 +322,8 @@ class _Planner:
         elif d.id in self.partial:
             note = ("text cut at the size limit, compared on its beginning only: "
                     "grouped only with files of the same bytes, so exported")
+        elif g is not None and g.is_extra_keeper(d.id) and decisions.chose_keeper(d.id):
+            note = CHOSEN_KEEPER_NOTE
         elif g is not None and g.is_extra_keeper(d.id):
             note = "kept too: no other kept document of its group is similar enough to it"
         cover = None if g is None else g.covered_by.get(d.id)

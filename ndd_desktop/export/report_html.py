@@ -20,6 +20,7 @@ from markupsafe import Markup
 
 from ..core.text_diff import clean_text, diff_texts, first_words
 from .report_data import ReportContext
+from .plan import CHOSEN_KEEPER_NOTE
 
 REPORT_HTML = "report.html"
 TEMPLATES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "templates")
@@ -157,7 +158,9 @@ def _group_view(ctx: ReportContext, g) -> dict:
     plan = ctx.plan
     members = sorted((plan.row(int(m)) for m in g.members), key=lambda r: (r.role != "keeper", r.path))
     return {"group": g, "keeper": plan.row(int(g.keeper)),
-            "members": [(r, ctx.export_status(r)) for r in members]}
+            "members": [(r, ctx.export_status(r)) for r in members],
+            # extra keepers the reviewer chose (the others: nothing kept duplicates them)
+            "chosen": sum(1 for r in members if getattr(r, "note", "") == CHOSEN_KEEPER_NOTE)}
 
 
 def write_html(ctx: ReportContext, pairs: list[PairView], folder: str, guard) -> str:

@@ -276,7 +276,7 @@ class ClusterModel(QAbstractItemModel):
     def _group_texts(self, g: Any) -> tuple[str, ...]:
         keeper = self.docs.get(g.keeper)
         extra = len(getattr(g, "keepers", ())) - 1
-        more = f" and {extra} more (nothing kept duplicates them)" if extra > 0 else ""
+        more = f" and {extra} more kept" if extra > 0 else ""  # by the reviewer or the cover: the rows say
         order = self.orders.get(g.group_id)
         return (f"Group {g.group_id} · {len(g.members)} documents", "",
                 f"keep {doc_label(keeper)}{more}" if keeper else "", "", "", f"order {order.level}" if order else "")

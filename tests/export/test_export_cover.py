@@ -113,3 +113,20 @@ def test_a_reviewers_duplicate_mark_still_wins(chain):
     assert sorted(plan.left_out) == sorted([b, c])
     assert plan.row(c).duplicate_of == "src/a.txt"
     assert {f.target for f in plan.files} == {"src/a.txt"}
+
+
+def test_keepers_the_reviewer_chose_are_reported_as_chosen(chain):
+    """b is kept because the reviewer chose it, not because nothing kept duplicates it."""
+    store, tmp_path = chain
+    a, b, c = (doc_id(store, n) for n in ("a.txt", "b.txt", "c.txt"))
+    store.review.set_keeper(a, True)
+    store.review.set_keeper(b, True)
+    plan = plan_export(store, _options(tmp_path, "chosen"))
+    (group,) = plan.groups
+    assert b in group.keepers and b != group.keeper
+    assert plan.row(b).note == "kept too: chosen as a keeper by the reviewer"
+    assert plan.left_out == [c]  # b, kept, covers c now
+    run_export(store, ExportOptions(dest=str(tmp_path / "chosen"), method="qgram", threshold=THRESHOLD,
+                                    reports=("html",)))
+    page = (tmp_path / "chosen" / "_ndd_reports" / "report.html").read_text(encoding="utf-8")
+    assert "more kept (chosen by the reviewer)" in page and "nothing kept duplicates them" not in page
