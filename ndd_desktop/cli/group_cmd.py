@@ -67,6 +67,9 @@ def cmd_group(args: argparse.Namespace) -> int:
 
     for d in [data["reference"], *data["members"]]:  # dates as 'ndd clusters' writes them
         d["date"], d["modified"] = iso_utc(d["date"]), iso_utc(d["modified"])
+        if d["text_missing"]:
+            sys.stderr.write(f"ndd: note: {d['path']} has no text: {d['text_missing']}; "
+                             "its shares and changes are not its own\n")
     data = printable(data)
     data["threshold"] = threshold
     data["method"] = method.name
@@ -97,7 +100,11 @@ def render_html(data: dict) -> str:
     for m in data["members"]:
         score = "–" if m["score"] is None else f"{m['score']:.2f}"
         state = "identical text" if m["identical"] else f"{len(m['changes'])} differing passages"
-        if not m["complete"]:
+        missing = m["text_missing"] or ref["text_missing"]
+        if missing:
+            who = "it" if m["text_missing"] else "the reference"
+            state = f"not compared: {who} has no text ({e(missing)})"
+        elif not m["complete"]:
             state += " (partial: too large to compare in full in the time allowed)"
         parts.append(f"<div class='member'><h2>{e(m['path'])}</h2><p class='muted'>score {score} · "
                      f"{m['size']:,} bytes · {m['share_member_in_reference']:.0%} of it in the reference, "

@@ -141,13 +141,18 @@ class GroupView:
     def to_dict(self) -> dict:
         """The whole view, every member computed (for ``ndd group``)."""
         ref = self.docs[self._reference]
-        out = {"group": self.group_id, "reference": _doc(ref), "members": []}
+        ref_missing = self.documents.text_missing(self._reference)
+        out = {"group": self.group_id, "reference": {**_doc(ref), "text_missing": ref_missing}, "members": []}
         for m in self.others():
             d = self.diff(m)
+            # a text that could not be read (its original changed since the scan) is no
+            # text at all: its shares and changes say nothing, and the member says why
+            missing = self.documents.text_missing(m)
             out["members"].append({
-                **_doc(self.docs[m]), "score": _round(self.score(m)),
+                **_doc(self.docs[m]), "score": _round(self.score(m)), "text_missing": missing,
                 "share_reference_in_member": round(d.share_ref, 4), "share_member_in_reference": round(d.share_member, 4),
-                "complete": d.complete, "identical": d.identical,
+                "complete": d.complete and not missing and not ref_missing,
+                "identical": d.identical and not missing and not ref_missing,
                 "changes": [{"kind": c.kind, "reference_place": c.ref_place, "member_place": c.member_place,
                              "reference_text": c.ref_text, "member_text": c.member_text} for c in d.changes],
             })

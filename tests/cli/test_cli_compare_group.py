@@ -123,3 +123,26 @@ def test_group_view_shows_only_the_differences(capsys, collection):
     assert out.startswith("<!doctype html>") and "zeppelin" in out and "<h2>v3.txt</h2>" in out
     status, out, err = run(capsys, "group", "--db", db, "--id", gid, "--reference", "letter.txt")
     assert status == 2 and "not a member of group" in err
+
+
+def test_a_member_whose_file_changed_since_the_scan_is_said_to_have_no_text(capsys, collection):
+    """Its text is its file, which no longer holds what was scanned: the view had shown
+    0 % shared, one passage "added" and "complete", and said nothing."""
+    db, folder = collection
+    status, out, _ = run(capsys, "clusters", "--db", db, "--format", "json")
+    gid = next(g["group"] for g in json.loads(out) if any(m["path"] == "v1.txt" for m in g["members"]))
+    v3 = folder / "v3.txt"
+    before = v3.read_bytes()
+    try:
+        v3.write_bytes(before + b"A line added after the scan.\n")
+        status, out, err = run(capsys, "group", "--db", db, "--id", gid, "--reference", "v1.txt")
+        assert status == 0, err
+        members = {m["path"]: m for m in json.loads(out)["members"]}
+        assert "changed since the scan" in members["v3.txt"]["text_missing"]
+        assert members["v3.txt"]["complete"] is False and members["v3.txt"]["identical"] is False
+        assert members["v2.txt"]["text_missing"] == "" and members["v2.txt"]["complete"] is True
+        assert "ndd: note: v3.txt has no text: its text is read from" in err
+        status, out, err = run(capsys, "group", "--db", db, "--id", gid, "--reference", "v1.txt", "--format", "html")
+        assert "not compared: it has no text" in out
+    finally:
+        v3.write_bytes(before)
