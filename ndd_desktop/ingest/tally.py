@@ -17,7 +17,7 @@ from ndd_desktop.ingest.detect import ext_of
 
 # Reasons whose text after the first ": " is a per-file detail.
 _DETAILED = (
-    "corrupt", "refused", "zip bomb protection", "decompression bomb protection", "not a valid",
+    "corrupt", "refused", "zip bomb protection", "too many entries to read", "decompression bomb protection", "not a valid",
     "result ", "could not run", "tesseract failed", "antiword failed", "catppt failed",
 )
 _EXCEPTION = "extractor failed: "

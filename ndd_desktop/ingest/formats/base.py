@@ -90,3 +90,12 @@ class Context:
         """Lower-case extension of the name without the dot ("" when none)."""
         return posixpath.splitext(self.name.lower())[1].lstrip(".")
 
+
+
+def too_many_entries(count: int | None, limit: int) -> str:
+    """The reason of an archive with more entries than ``limit`` (``count``; None: more
+    than the limit, counted no further): not a bomb, often a real archive, so it says what
+    to do."""
+    held = f"{count:,}" if count is not None else f"more than {limit:,}"
+    return (f"too many entries to read: {held} (the limit is {limit:,} an archive); "
+            "unpack it and scan its folder")

@@ -18,7 +18,7 @@ import py7zr
 from py7zr.exceptions import ArchiveError, PasswordRequired
 from py7zr.io import Py7zIO, WriterFactory
 
-from ndd_desktop.ingest.formats.base import Context, Extraction, Fail, Member, Skip
+from ndd_desktop.ingest.formats.base import Context, Extraction, Fail, Member, Skip, too_many_entries
 from ndd_desktop.ingest.formats.zip import member_label
 from ndd_desktop.ingest.limits import mb
 
@@ -42,7 +42,7 @@ def extract(data: bytes, ctx: Context) -> Extraction:
         except _BROKEN as exc:
             raise Fail(f"corrupt or truncated 7Z: {_short(exc)}") from None
         if len(infos) > limits.max_members:
-            raise Skip(f"zip bomb protection: {len(infos)} entries (limit {limits.max_members})")
+            raise Skip(too_many_entries(len(infos), limits.max_members))
         total = sum(max(0, i.uncompressed or 0) for i in infos)
         if total > limits.ratio_floor_bytes and total > limits.max_ratio * max(len(data), 1):
             raise Skip(f"zip bomb protection: expands {total / max(len(data), 1):.0f}:1 "

@@ -13,7 +13,7 @@ import io
 import tarfile
 from collections.abc import Iterator
 
-from ndd_desktop.ingest.formats.base import Context, Extraction, Fail, Member, Skip
+from ndd_desktop.ingest.formats.base import Context, Extraction, Fail, Member, Skip, too_many_entries
 from ndd_desktop.ingest.formats.zip import member_label
 
 
@@ -33,8 +33,7 @@ def extract(data: bytes, ctx: Context) -> Extraction:
             if not info.isdir():
                 members.append(info)
             if len(members) > ctx.limits.max_members:
-                raise Skip(f"zip bomb protection: more than {ctx.limits.max_members} entries "
-                           f"(limit {ctx.limits.max_members})")
+                raise Skip(too_many_entries(None, ctx.limits.max_members))
     except tarfile.TarError as exc:
         if not members:
             raise Fail(f"corrupt or truncated TAR: {exc}") from None

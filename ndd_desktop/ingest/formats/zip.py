@@ -14,7 +14,7 @@ import zipfile
 import zlib
 from collections.abc import Iterator
 
-from ndd_desktop.ingest.formats.base import Context, Extraction, Fail, Member, Skip
+from ndd_desktop.ingest.formats.base import Context, Extraction, Fail, Member, Skip, too_many_entries
 from ndd_desktop.ingest.limits import mb
 
 _CHUNK = 1 << 16
@@ -44,7 +44,7 @@ def check_archive(zf: zipfile.ZipFile, ctx: Context) -> list[zipfile.ZipInfo]:
     limits = ctx.limits
     infos = [i for i in zf.infolist() if not i.is_dir()]
     if len(infos) > limits.max_members:
-        raise Skip(f"zip bomb protection: {len(infos)} entries (limit {limits.max_members})")
+        raise Skip(too_many_entries(len(infos), limits.max_members))
     total = sum(i.file_size for i in infos)
     packed = sum(i.compress_size for i in infos)
     for info in infos:
