@@ -4,6 +4,8 @@ bar after the threshold moved, and the verdict column and message at 1280x800.""
 
 from __future__ import annotations
 
+import pytest
+
 from pathlib import Path
 
 from gui_helpers import make_collection, scan, wait_idle
@@ -180,11 +182,30 @@ def test_progress_bar_stays_in_view_at_1280x800_with_a_long_outcome(qtbot, windo
                            "see the Errors tab.")  # three lines, like a cancelled scan's
     qtbot.waitUntil(lambda: window.width() == 1280)
     qtbot.wait(50)
-    scroll = window.split.widget(0)
     bar = window.progress.bar
-    bottom = bar.mapTo(scroll.viewport(), bar.rect().bottomLeft()).y()
-    assert bottom < scroll.viewport().height()
-    assert not scroll.verticalScrollBar().isVisible()
+    assert bar.visibleRegion().boundingRect().height() == bar.height() > 0
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (1024, 700)])
+def test_the_progress_and_cancel_stay_in_view_whatever_the_method(qtbot, window, tmp_path, size):
+    """minhash's and hybrid's parameters made the settings taller than the window: the
+    progress line and Cancel scrolled out of sight below them during a scan."""
+    from PySide6.QtCore import Qt
+
+    window.resize(*size)
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    assert window.open_folder(str(folder))
+    methods = window.setup.methods
+    for name in ("qgram", "minhash", "hybrid"):
+        (row,) = [i for i in range(methods.count()) if methods.item(i).data(Qt.ItemDataRole.UserRole) == name]
+        methods.setCurrentRow(row)
+        window.progress.start()
+        qtbot.wait(50)
+        for widget in (window.progress.label, window.progress.cancel_button):
+            shown = widget.visibleRegion().boundingRect()
+            assert widget.isVisible() and shown.height() == widget.height() > 0, (name, widget.objectName())
+        window.progress.reset()
 
 
 def test_export_summary_names_the_keeper_rule_as_the_groups_tab_does(qtbot, scanned):
