@@ -12,7 +12,7 @@ from typing import Callable
 
 import numpy as np
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtWidgets import QDoubleSpinBox, QHBoxLayout, QLabel, QSlider, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QDoubleSpinBox, QGridLayout, QHBoxLayout, QLabel, QSlider, QVBoxLayout, QWidget
 
 from ..pipeline.completeness import incompleteness
 from .score_histogram import ScoreHistogram
@@ -63,15 +63,21 @@ class ThresholdPanel(QWidget):
         # left may differ until it is scanned).
         self.source = QLabel(self)
         self.source.setObjectName("thresholdSource")
-        row = QHBoxLayout()
-        row.addWidget(label)
-        row.addWidget(self.slider, 1)
-        row.addWidget(self.spin)
-        row.addWidget(self.source)
+        # The histogram sits right under the slider, as wide, and both run from the pair
+        # set's floor to 1: a click under the handle is the handle's threshold. (The
+        # histogram ran from the floor under a slider from 0, so a click under the handle at
+        # 0.5 set 0.62, and a threshold below the floor showed an empty band.)
+        grid = QGridLayout()
+        grid.addWidget(label, 0, 0)
+        grid.addWidget(self.slider, 0, 1)
+        grid.addWidget(self.spin, 0, 2)
+        grid.addWidget(self.source, 0, 3)
+        grid.addWidget(self.histogram, 1, 1)
+        grid.setColumnStretch(1, 1)
+        grid.setRowStretch(1, 1)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(6, 6, 6, 6)
-        lay.addLayout(row)
-        lay.addWidget(self.histogram, 1)
+        lay.addLayout(grid, 1)
         # A short note beside the counts (the full sentence in its tooltip), so that it takes
         # no height from the histogram when it appears.
         self.note = QLabel(self)
@@ -99,7 +105,7 @@ class ThresholdPanel(QWidget):
     def set_threshold(self, t: float, emit: bool = True) -> None:
         """Move every control to ``t``; emit ``thresholdChanged`` and later ``thresholdSettled``
         (with ``emit`` false neither, and a settle still pending from a move is dropped)."""
-        t = round(float(np.clip(t, 0.0, 1.0)), 3)
+        t = round(float(np.clip(t, self._floor, 1.0)), 3)  # below the floor no pair is stored
         if self._updating:
             return
         changed = abs(t - self._threshold) > 1e-9
@@ -127,6 +133,7 @@ class ThresholdPanel(QWidget):
         """
         self._scores = np.asarray(scores, dtype=np.float64)
         self.histogram.set_scores(self._scores, floor)
+        self._set_floor(self.histogram.lo)
         if len(self._scores):
             self._no_pairs = None
         elif documents == 0:
@@ -134,8 +141,27 @@ class ThresholdPanel(QWidget):
                               "(files that could not be read are in the Errors tab).")
         else:
             self._no_pairs = self._nothing_found(floor)
-        self._floor = floor
         self.set_counts(int((self._scores >= self._threshold).sum()), None, None)
+
+    def _set_floor(self, floor: float) -> None:
+        """Let the slider and the number box run from ``floor`` (where the histogram
+        starts) to 1, the threshold kept (raised to the floor when below it)."""
+        self._floor = floor
+        self._updating = True
+        try:
+            self.slider.setRange(int(round(floor * SLIDER_STEPS)), SLIDER_STEPS)
+            self.spin.setMinimum(floor)
+        finally:
+            self._updating = False
+        if self._threshold < floor:
+            self.set_threshold(floor, emit=False)
+        else:  # the ranges moved under the controls: show the threshold again
+            self._updating = True
+            try:
+                self.slider.setValue(int(round(self._threshold * SLIDER_STEPS)))
+                self.spin.setValue(self._threshold)
+            finally:
+                self._updating = False
 
     def _nothing_found(self, floor: float) -> str:
         """The counts line of a pair set without pairs: down to which score it looked."""
@@ -156,6 +182,7 @@ class ThresholdPanel(QWidget):
         self._settle.stop()
         self._scores = np.zeros(0)
         self.histogram.set_scores(self._scores, 0.0)
+        self._set_floor(0.0)
         self.histogram.set_curve(None)
         self.set_complete_from(None)
         self.set_source("")

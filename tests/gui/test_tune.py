@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 from gui_helpers import wait_idle
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication
 
 from ndd_desktop.gui.score_histogram import LABEL_WIDTH, axis_labels
 from ndd_desktop.gui.threshold_panel import SLIDER_STEPS
@@ -160,3 +161,33 @@ def test_an_empty_pair_set_names_the_score_its_search_covered(qtbot):
     assert "at or above 0.81, the lowest score this method's search covers" in panel.counts_label.text()
     panel.set_scores(np.array([0.9]), 0.3, documents=100)  # pairs again: the counts come back
     assert "1</b> pairs" in panel.counts_label.text()
+
+
+def test_a_click_under_the_handle_gives_the_handle_threshold_and_the_floor_bounds_both(qtbot):
+    """The histogram ran from the floor under a slider from 0: a click straight under the
+    handle at 0.5 set 0.62, and a threshold below the floor showed an empty band."""
+    from PySide6.QtCore import QPoint, Qt
+    from PySide6.QtTest import QTest
+    from PySide6.QtWidgets import QStyle, QStyleOptionSlider
+
+    from ndd_desktop.gui.threshold_panel import ThresholdPanel
+
+    panel = ThresholdPanel(settle_ms=1)
+    qtbot.addWidget(panel)
+    panel.resize(900, 260)
+    panel.show()
+    qtbot.waitExposed(panel)
+    panel.set_scores(np.array([0.35, 0.5, 0.75, 0.9]), 0.3)
+    for t in (0.5, 0.8):
+        panel.set_threshold(t, emit=False)
+        QApplication.processEvents()
+        option = QStyleOptionSlider()
+        panel.slider.initStyleOption(option)
+        handle = panel.slider.style().subControlRect(QStyle.ComplexControl.CC_Slider, option,
+                                                     QStyle.SubControl.SC_SliderHandle, panel.slider)
+        x = panel.histogram.mapFromGlobal(panel.slider.mapToGlobal(handle.center())).x()
+        QTest.mouseClick(panel.histogram, Qt.MouseButton.LeftButton, pos=QPoint(x, panel.histogram.height() // 2))
+        assert abs(panel.threshold() - t) <= 0.03, (t, panel.threshold())
+    panel.set_threshold(0.1)  # below the floor: no pair is stored there
+    assert panel.threshold() == 0.3 and panel.spin.value() == 0.3
+    assert panel.slider.minimum() == round(0.3 * panel.slider.maximum())
