@@ -99,6 +99,7 @@ class CompareView(QWidget):
     """The compare pane: two headers, two read-only texts, a summary and diff navigation."""
 
     loaded = Signal()  # after a pair's texts and highlights are shown
+    cleared = Signal()  # the view shows no pair
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
@@ -169,6 +170,7 @@ class CompareView(QWidget):
         self.summary.setText("Select a pair to compare its documents.")
         self.prev_button.setEnabled(False)
         self.next_button.setEnabled(False)
+        self.cleared.emit()
 
     def show_pair(self, doc_a: Any, doc_b: Any, load_text: Callable[[int], str | None],
                   why_missing: Callable[[int], str] | None = None) -> None:

@@ -58,6 +58,7 @@ class PassageNav(QObject):
         nav.insertWidget(2, self.prev_button)
         nav.insertWidget(3, self.next_button)
         compare.loaded.connect(self._start)
+        compare.cleared.connect(self._forget)
         self._set_passages([], None)
 
     def _set_passages(self, passages: list[PlacedPassage], contained: str | None) -> None:
@@ -120,6 +121,12 @@ class PassageNav(QObject):
     def shutdown(self) -> None:
         """Wait for a running search (the collection closes)."""
         self.clear()
+
+    def _forget(self) -> None:
+        """The compare view shows no pair: no passages, buttons off (a search still running
+        is not waited for; its answer is dropped as stale)."""
+        self._request += 1
+        self._set_passages([], None)
 
     def clear(self) -> None:
         """Forget the passages and wait for a running search (the collection closes)."""

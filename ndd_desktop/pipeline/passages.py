@@ -93,8 +93,9 @@ def place_passages(a: Words, b: Words, fmt_a: str | None, fmt_b: str | None, *,
         else:
             span = pa.span(min(p.a_chars[0] for p in out), max(p.a_chars[1] for p in out))
             contained = f"B lies {'wholly' if shared.share_b >= 0.999 else 'nearly wholly'} in A at {span}"
-        if shared.a_in_b and shared.b_in_a:
-            contained = "A and B are the same text" if min(shared.share_a, shared.share_b) >= 0.999 else contained
+        if shared.a_in_b and shared.b_in_a:  # each lies (nearly) wholly in the other
+            contained = ("A and B are the same text" if min(shared.share_a, shared.share_b) >= 0.999
+                         else "A and B are nearly the same text")
     return shared, out, contained
 
 

@@ -40,3 +40,7 @@ def test_passage_buttons_scroll_both_sides_to_the_shared_text(qtbot):
     assert nav.contained == "A lies wholly in B at p. 2" and "wholly" in nav.label.text()
     nav.prev_button.click()
     assert nav.index == 0
+    # the view emptied (another tab, a filter matching nothing): no passage line, no buttons
+    view.clear()
+    assert nav.label.text() == "" and nav.passages == []
+    assert not nav.next_button.isEnabled() and not nav.prev_button.isEnabled()
