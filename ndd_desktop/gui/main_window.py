@@ -176,6 +176,7 @@ class MainWindow(OpeningMixin, ScanEventsMixin, PairSetViewsMixin, QMainWindow):
         self.setup.scanRequested.connect(self.start_scan)
         self.setup.saveAsRequested.connect(self.save_collection_as)
         self.setup.rootsChanged.connect(self._roots_changed)
+        self.setup.folderRefused.connect(lambda why: self.statusBar().showMessage(f"Not added: {why}", 15000))
         self.setup.confirm_remove = self._confirm_remove_folder
         self.progress.cancelRequested.connect(self.scan.cancel)
         self.scan.progress.connect(self.progress.update_progress)

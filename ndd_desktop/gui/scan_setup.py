@@ -65,6 +65,7 @@ class ScanSetupPanel(QWidget):
     saveAsRequested = Signal()
     scanRequested = Signal()
     rootsChanged = Signal()
+    folderRefused = Signal(str)  # why a folder was not added (one inside another)
     methodChanged = Signal(str)
 
     def __init__(self, parent: QWidget | None = None):
@@ -172,11 +173,21 @@ class ScanSetupPanel(QWidget):
         self.set_store_path(None)
 
     # -- folders --------------------------------------------------------------------------
-    def add_folder(self, path: str, reference: bool = False) -> bool:
-        """Add a folder (ignored when it is already listed); True if added."""
+    def add_folder(self, path: str, reference: bool = False, check: bool = True) -> bool:
+        """Add a folder (ignored when it is already listed); True if added. With ``check``
+        a folder inside a listed one, or holding one, is refused at once with
+        ``folderRefused`` (a scan refuses them: its documents would be read twice)."""
         path = os.path.abspath(path)
-        if path in [r[0] for r in self.roots()]:
+        listed = [r[0] for r in self.roots()]
+        if path in listed:
             return False
+        if check:
+            for other in listed:
+                inner, outer = (path, other) if _inside(path, other) else (other, path)
+                if _inside(inner, outer):
+                    self.folderRefused.emit(f"{inner} is inside {outer}, which is already a folder of this "
+                                            "collection: give each folder once")
+                    return False
         item = QListWidgetItem(path)
         item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
         item.setCheckState(Qt.CheckState.Checked if reference else Qt.CheckState.Unchecked)
@@ -196,7 +207,7 @@ class ScanSetupPanel(QWidget):
             self.folders.clear()
             self.folders.blockSignals(False)
             for r in roots:
-                self.add_folder(r.path, bool(r.reference))
+                self.add_folder(r.path, bool(r.reference), check=False)
         finally:
             self.blockSignals(False)
         self.rootsChanged.emit()
@@ -300,3 +311,8 @@ class ScanSetupPanel(QWidget):
         for w in (self.folders, self.add_button, self.remove_button, self.methods, self.form,
                   self.reset_button, self.html_reading, self.save_button, self.scan_button):
             w.setEnabled(not busy)
+
+
+def _inside(path: str, folder: str) -> bool:
+    """Whether ``path`` lies inside ``folder`` (both absolute)."""
+    return path != folder and (path.rstrip(os.sep) + os.sep).startswith(folder.rstrip(os.sep) + os.sep)

@@ -55,6 +55,21 @@ def test_folders_by_dialog_and_drop_with_reference(window, tmp_path, data_dir):
     assert not enter.isAccepted()
 
 
+def test_a_folder_inside_a_listed_one_is_refused_when_added(window, tmp_path):
+    """It was listed and saved, and only the scan failed ("give each folder once")."""
+    outer = tmp_path / "letters"
+    (outer / "1990").mkdir(parents=True)
+    assert window.open_folder(str(outer))
+    assert not window.setup.add_folder(str(outer / "1990"))
+    assert not window.setup.add_folder(str(tmp_path))  # one that holds a listed folder
+    assert [p for p, _ in window.setup.roots()] == [str(outer)]
+    assert [r.path for r in window.collection.store.documents.roots()] == [str(outer)]
+    message = window.statusBar().currentMessage()
+    assert message.startswith("Not added: ") and "is inside" in message and "give each folder once" in message
+    drop_folders(window.setup, [outer / "1990"])  # dropped: refused alike
+    assert [p for p, _ in window.setup.roots()] == [str(outer)]
+
+
 def test_method_list_has_a_description_each_and_builds_the_form(window, tmp_path):
     window.open_folder(str(tmp_path))
     methods = available_methods()
