@@ -84,7 +84,14 @@ class ScanEventsMixin:
             self.collection.load_pair_set(s.method, s.params, s.pairs_key, s.floor)
 
     def _scan_cancelled(self) -> None:
-        self.progress.stopped("What was read is kept; scan again to continue.")
+        # the store's count, not the last progress report's: the writer keeps documents read
+        # after that report (the line said "948 of 1,500" where 1,204 were kept)
+        kept = self.collection.store.documents.count(status=None) if self.collection is not None else None
+        if kept is None:
+            self.progress.stopped("What was read is kept; scan again to continue.")
+        else:
+            self.progress.stopped(f"What was read is kept: the collection holds {kept:,} "
+                                  f"document{'' if kept == 1 else 's'}; scan again to continue.", counted=False)
         self.statusBar().showMessage("Scan cancelled. Documents read so far are kept in the store.")
 
     def _scan_failed(self, message: str) -> None:

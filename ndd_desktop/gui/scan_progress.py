@@ -122,10 +122,11 @@ class ScanProgress(QWidget):
         self._say(message, outcome=True)
         self.cancel_button.setEnabled(False)
 
-    def stopped(self, message: str, word: str = "Cancelled") -> None:
+    def stopped(self, message: str, word: str = "Cancelled", counted: bool = True) -> None:
         """Show a scan that stopped early (``word``: "Cancelled" or "Failed"): the bar stays
         where the scan got to and reads e.g. "Cancelled at 26%"; the label says at which
-        stage and count it stopped, then ``message``."""
+        stage (and, with ``counted``, at which count of the last report) it stopped, then
+        ``message``."""
         p = self.last
         if p is not None and p.total:
             total = int(p.total)
@@ -133,7 +134,8 @@ class ScanProgress(QWidget):
             self.bar.setValue(min(int(p.done), total))
             self.bar.setFormat(f"{word} at %p%")
             where = describe(p).split(" · ")[:2]
-            message = f"{word} while {where[0].lower()} ({where[1]}). {message}"
+            count = f" ({where[1]})" if counted and len(where) > 1 else ""
+            message = f"{word} while {where[0].lower()}{count}. {message}"
         else:
             self.bar.setRange(0, 1)
             self.bar.setValue(0)
