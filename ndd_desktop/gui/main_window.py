@@ -191,7 +191,7 @@ class MainWindow(OpeningMixin, ScanEventsMixin, PairSetViewsMixin, QMainWindow):
         self.threshold.thresholdSettled.connect(self._threshold_settled)
         self.clusters.keeperRuleChanged.connect(lambda _: self._apply_keeper_rule())
         self.clusters.groupingModeChanged.connect(lambda _: self._apply_keeper_rule())
-        self.clusters.keeperChosen.connect(lambda d, members: self.collection and self.collection.set_keeper(d, members))
+        self.clusters.keeperChosen.connect(self._choose_keeper)
         self.methods.runMethodRequested.connect(self.run_method)
         from .compare_follow import install_compare_follow  # the compare view follows the tab on screen
         from .group_view import install_group_view  # the group view, opened from the Groups tab

@@ -7,7 +7,6 @@ module holds layout and wiring only.
 
 from __future__ import annotations
 
-import os
 import sys
 from typing import Any
 
@@ -18,7 +17,7 @@ from ..core.methods import get_method
 from ..store import Root, StoreError
 from . import heap
 from .collection import PairSetData
-from .formatting import set_root_names
+from .formatting import doc_label, set_root_names
 
 
 class PairSetViewsMixin:
@@ -68,8 +67,18 @@ class PairSetViewsMixin:
             self._show_pairs_status()
 
     def _doc_name(self, doc_id: int) -> str:
+        """The document as the tables name it (its folder's short name and relative path:
+        two copies of one file name are told apart)."""
         doc = self.collection.data.docs.get(doc_id) if self.collection and self.collection.data else None
-        return os.path.basename(doc.relpath) if doc is not None else f"#{doc_id}"
+        return doc_label(doc) if doc is not None else f"#{doc_id}"
+
+    def _choose_keeper(self, doc_id: int, members: list[int]) -> None:
+        """Make ``doc_id`` its group's keeper, and say so."""
+        if self.collection is None:
+            return
+        self.collection.set_keeper(doc_id, members)
+        if not self.collection.store.read_only:
+            self.statusBar().showMessage(f"Made keeper: {self._doc_name(doc_id)}  (U or Ctrl+Z to undo)")
 
     def _reviewed(self, a: int, b: int, verdict: Any) -> None:
         pair = f"{self._doc_name(a)} ~ {self._doc_name(b)}"

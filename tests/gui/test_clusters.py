@@ -44,6 +44,9 @@ def test_groups_tree_and_keepers(qtbot, window, tmp_path):
     assert tree.select_document(choice)
     tree.keep_button.click()
     assert choice in window.collection.store.review.keepers()
+    from ndd_desktop.gui.formatting import doc_label
+
+    assert window.statusBar().currentMessage() == f"Made keeper: {doc_label(docs[choice])}  (U or Ctrl+Z to undo)"
     wait_idle(qtbot, window)
     qtbot.waitUntil(lambda: window.collection.grouping.groups[0].keeper == choice, timeout=5000)
     qtbot.waitUntil(lambda: tree.fully_filled(), timeout=5000)
