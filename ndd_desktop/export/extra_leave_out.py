@@ -28,6 +28,10 @@ class ExtraLeaveOut:
 
     left_out: dict[int, str] = field(default_factory=dict)
     put_back: dict[int, str] = field(default_factory=dict)
+    #: a document left out -> the document that holds its content for the export (the
+    #: match in the covering folder, the later message that quotes it, the attachment's
+    #: copy); the reports name it as what the left-out document duplicates
+    held_by: dict[int, int] = field(default_factory=dict)
 
     @property
     def notes(self) -> dict[int, str]:
@@ -103,6 +107,7 @@ def _covered_folders(store, options, left_out: set[int], docs, out: ExtraLeaveOu
         cover = folders[g].abspath
         for xi, yi in chosen.items():
             out.left_out[int(ids[xi])] = f"folder {folders[f].abspath} is covered by {cover}"
+            out.held_by[int(ids[xi])] = int(ids[yi])
             relied.add(yi)
         for yi in back:
             out.put_back[int(ids[yi])] = (f"exported in place of its duplicate in {folders[f].abspath}, "
@@ -133,6 +138,8 @@ def _inclusive_emails(store, left_out: set[int], docs, out: ExtraLeaveOut) -> No
             while holder is not None and holder in rows and holder not in seen and not rows[holder].inclusive:
                 seen.add(holder)
                 holder = rows[holder].contained_in
+            if holder is not None:
+                out.held_by[m.doc_id] = holder
             if holder is not None and holder in left_out and holder not in out.left_out:
                 out.put_back[holder] = ("exported as the inclusive message of its thread "
                                         f"{t.thread_id}, which holds the text of the messages left out")
@@ -153,3 +160,4 @@ def _inclusive_emails(store, left_out: set[int], docs, out: ExtraLeaveOut) -> No
         if d.sha256 and d.sha256 in kept_hashes and d.id not in out.left_out:
             other = by_id[kept_hashes[d.sha256]]
             out.left_out[d.id] = f"attachment of a left-out e-mail; the same content is exported as {other.relpath}"
+            out.held_by[d.id] = other.id

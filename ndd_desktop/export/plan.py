@@ -207,7 +207,7 @@ def plan_export(store, options: ExportOptions) -> ExportPlan:
     decisions = DecisionIndex(store.review.standing())
     rows = [planner.row(d, contained, decisions, scored) for d in docs]
     if extra.notes:
-        rows = [replace(r, note=extra.notes[r.doc_id]) if r.doc_id in extra.notes else r for r in rows]
+        rows = _after_extra_leave_outs(rows, extra, membership, left_out, planner)
     rows.sort(key=lambda r: r.path)
     plan = ExportPlan(
         options=options, params=dict(pair_set.params), floor=float(pair_set.floor),
@@ -217,6 +217,49 @@ def plan_export(store, options: ExportOptions) -> ExportPlan:
     )
     plan.plan_id = plan_identity(plan)
     return plan
+
+
+def _after_extra_leave_outs(rows: list, extra, membership: dict, left_out: set[int], planner) -> list:
+    """The rows as the extra leave-outs leave them: a document they leave out is a
+    duplicate of the exported document that holds its content; one they put back is
+    exported (a keeper, duplicating nothing); and a duplicate whose kept document they
+    left out names the exported document that holds it now. Before, only the note
+    changed: reports named left-out documents as what others duplicate."""
+
+    def held_by(doc_id: int) -> int | None:
+        """The exported document that holds ``doc_id``'s content (None: none found)."""
+        seen: set[int] = set()
+        while doc_id in left_out and doc_id not in seen:
+            seen.add(doc_id)
+            nxt = extra.held_by.get(doc_id)
+            if nxt is None:
+                g = membership.get(doc_id)
+                cover = g.covered_by.get(doc_id) if g is not None else None
+                nxt = cover[0] if cover else None
+            if nxt is None:
+                return None
+            doc_id = int(nxt)
+        return None if doc_id in left_out else doc_id
+
+    def shown(doc_id: int | None) -> str:
+        return planner.display(planner.by_id[doc_id]) if doc_id in planner.by_id else ""
+
+    out = []
+    for r in rows:
+        g = membership.get(r.doc_id)
+        if g is not None and int(g.keeper) in left_out:  # the group's copy exported now
+            r = replace(r, keeper_path=shown(held_by(int(g.keeper))))
+        note = extra.notes.get(r.doc_id, r.note)
+        if r.doc_id in extra.put_back:
+            r = replace(r, role=KEEPER, duplicate_of="", duplicate_score=None, note=note)
+        elif r.doc_id in left_out and (r.doc_id in extra.left_out or r.duplicate_of):
+            holder = shown(held_by(r.doc_id))
+            r = replace(r, role=DUPLICATE, duplicate_of=holder,
+                        duplicate_score=r.duplicate_score if holder == r.duplicate_of else None, note=note)
+        elif r.doc_id in extra.notes:
+            r = replace(r, note=note)
+        out.append(r)
+    return out
 
 
 class _Planner:

@@ -121,3 +121,8 @@ def test_export_inclusive_emails(capsys, mail, tmp_path):
     assert notes["2.eml"].startswith("e-mail not inclusive")
     assert notes["1.eml"].startswith("e-mail not inclusive")
     assert notes["1.eml!budget-notes.txt"] == ""
+    # a message left out names the later message that holds its text, which is exported
+    with open(out_dir / "_ndd_reports" / "documents.csv", newline="", encoding="utf-8") as fh:
+        rows = {r["path"].split("/", 1)[1]: r for r in csv.DictReader(fh)}
+    assert (rows["2.eml"]["role"], rows["2.eml"]["duplicate_of"].split("/", 1)[1]) == ("duplicate", "3.eml")
+    assert rows["3.eml"]["export_status"] == "copied" and rows["3.eml"]["duplicate_of"] == ""

@@ -80,3 +80,27 @@ def test_covered_folder_left_out_whole_with_reason(tmp_path):
     for g in plan.groups:
         exported = [m for m in g.members if plan.row(m).target and m not in plan.left_out]
         assert len(exported) >= 1, g
+
+
+def test_the_reports_name_what_the_export_holds_after_a_folder_goes(tmp_path):
+    """A keeper of the covered folder was still reported as a keeper "not exported", a copy
+    put back as "unique" duplicating it, and duplicates named it as what they duplicate."""
+    store, root = make(tmp_path)
+    with store:
+        plan = plan_export(store, ExportOptions(dest=str(tmp_path / "out"), keeper_rule="oldest",
+                                                leave_out_covered_folders=True))
+    exported = {r.path for r in plan.rows if r.target and r.doc_id not in plan.left_out}
+    rows = {r.relpath: r for r in plan.rows}
+    gone = "orig" if not any(p.startswith("src/orig/") for p in exported) else "copy"
+    kept = "copy" if gone == "orig" else "orig"
+    for k in (1, 2, 3):
+        out, back = rows[f"{gone}/{k}.txt"], rows[f"{kept}/{k}.txt"]
+        assert (out.role, out.duplicate_of) == ("duplicate", f"src/{kept}/{k}.txt")
+        assert back.role == "keeper" and back.duplicate_of == "" and back.path in exported
+    for r in plan.rows:  # no report names a document the export left out as the one kept
+        if r.doc_id in plan.left_out:
+            assert r.duplicate_of in exported, r
+        if r.keeper_path:
+            assert r.keeper_path in exported, r
+        if r.role == "keeper":
+            assert r.path in exported, r
