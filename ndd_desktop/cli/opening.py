@@ -23,6 +23,8 @@ def open_store(path: str, *, create: bool = False) -> Iterator[Store]:
         store = Store.open(path, create=create)
     except StoreError as exc:
         raise CommandError(str(exc)) from None
+    if store.unread_changes:  # what follows is the file without them: say so first
+        sys.stderr.write(f"ndd: note: {store.unread_changes}\n")
     try:
         yield store
     except StoreError as exc:

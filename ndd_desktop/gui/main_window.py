@@ -233,7 +233,8 @@ class MainWindow(OpeningMixin, ScanEventsMixin, PairSetViewsMixin, QMainWindow):
             self.read_only_banner.setText(
                 f"Read-only: {self.collection.store.path} cannot be written (read-only media or permissions). "
                 "You can look at its pairs and groups and export; verdicts, keeper choices and scans are "
-                "disabled. Save as… a writable copy to review.")
+                "disabled. Save as… a writable copy to review."
+                + (f" Note: {self.collection.store.unread_changes}." if self.collection.store.unread_changes else ""))
         self.read_only_banner.setVisible(read_only)
         self.setup.scan_button.setEnabled(not read_only and not self.scan.running())
         self.clusters.read_only = read_only

@@ -11,7 +11,7 @@ import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .engine import HEAD_REVISION, SQLITE_MAGIC, schema_number
+from .engine import HEAD_REVISION, SQLITE_MAGIC, schema_number, unread_journal
 from .text_reading import read_only_uri
 
 #: The tables of a collection, in the order ``ndd repair`` saves them (review first).
@@ -71,6 +71,9 @@ def check_collection(path: str) -> CheckReport:
         _check_open(conn, report)
     finally:
         conn.close()
+    unread = unread_journal(str(p), os.access(p.absolute().parent, os.W_OK))
+    if unread:  # the file may be whole, and still not all the collection
+        report.problems.append(unread)
     return report
 
 

@@ -132,6 +132,22 @@ def check_file(path: str, create: bool) -> tuple[bool, bool]:
     return os.access(p, os.W_OK), folder_writable
 
 
+def unread_journal(path: str, folder_writable: bool) -> str:
+    """Why some of the collection's latest changes cannot be read ("" when all can): its
+    folder is read-only, so SQLite opens it as immutable and cannot read a write-ahead log
+    left beside it (a process that ended before folding it in)."""
+    if path == ":memory:" or folder_writable:
+        return ""
+    try:
+        size = os.path.getsize(path + "-wal")
+    except OSError:
+        return ""
+    if size == 0:
+        return ""
+    return (f"its latest changes are in {path}-wal ({size:,} bytes), which cannot be read where the folder is "
+            "read-only: copy the collection file with its -wal and -shm files to a writable folder to see them")
+
+
 def _refuse_foreign(p: Path, immutable: bool) -> None:
     """Refuse an SQLite file that is not a collection, read-only: the engine's connections
     switch a file to WAL mode, which would change a foreign file before it is refused."""

@@ -52,6 +52,8 @@ class Store:
         #: Opened for reading only (read-only media or permissions): every write raises
         #: StoreReadOnly, reads work as usual.
         self.read_only = read_only
+        #: why some of the latest changes cannot be read ("" when all can): see ``engine.unread_journal``
+        self.unread_changes = ""
         self._engine = engine
         self._wengine = write_engine
         self._dengine = durable_engine
@@ -101,7 +103,9 @@ class Store:
         except BaseException:
             eng.dispose()
             raise
-        return cls(path, eng, weng, deng, read_only)
+        store = cls(path, eng, weng, deng, read_only)
+        store.unread_changes = _engine.unread_journal(path, folder_ok) if read_only else ""
+        return store
 
     def close(self) -> None:
         """Release the database connections (the Store is unusable afterwards)."""

@@ -257,3 +257,26 @@ def test_store_errors_name_the_file(tmp_path):
         with Store.open(path) as s:
             s.documents.all()
     assert str(path) in str(info.value)
+
+
+def test_changes_left_in_a_journal_on_read_only_media_are_said_to_be_unread(tmp_path):
+    """On read-only media SQLite opens the file as immutable and does not read its -wal:
+    the commands answered from the file without the reviewer's last decisions, and said
+    nothing. (As root a folder cannot be made read-only here, so the condition is given.)"""
+    from ndd_desktop.store.engine import unread_journal
+
+    db = tmp_path / "c.ndd"
+    writer = sqlite3.connect(db)
+    writer.execute("PRAGMA journal_mode=WAL")
+    writer.execute("CREATE TABLE t (x)")
+    writer.execute("INSERT INTO t VALUES (1)")
+    writer.commit()  # still in the -wal while this connection is open
+    try:
+        assert (tmp_path / "c.ndd-wal").stat().st_size > 0
+        why = unread_journal(str(db), folder_writable=False)
+        assert why.startswith(f"its latest changes are in {db}-wal (") and "copy the collection file" in why
+        assert unread_journal(str(db), folder_writable=True) == ""  # SQLite reads it there
+    finally:
+        writer.close()
+    assert not (tmp_path / "c.ndd-wal").exists() or (tmp_path / "c.ndd-wal").stat().st_size == 0
+    assert unread_journal(str(db), folder_writable=False) == ""  # folded in: nothing unread

@@ -11,7 +11,7 @@ from ndd_desktop.store import (
     Documents, Emails, Facts, Pairs, Review, Root, Scans, Settings, Sketches, Store, StoreReadOnly,
 )
 
-CONNECTION = {"open", "close", "path", "read_only", "schema_revision", "integrity_check"}
+CONNECTION = {"open", "close", "path", "read_only", "unread_changes", "schema_revision", "integrity_check"}
 INTERFACES = {"documents": Documents, "pairs": Pairs, "sketches": Sketches, "scans": Scans, "review": Review,
               "settings": Settings, "emails": Emails, "facts": Facts}
 
