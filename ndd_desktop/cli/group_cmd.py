@@ -95,7 +95,8 @@ def render_html(data: dict) -> str:
              f"<h1>Group {data['group']}</h1>",
              f"<p>Reference: <b>{e(ref['path'])}</b> <span class='muted'>({e(ref['root'])}, "
              f"{ref['size']:,} bytes)</span></p>",
-             f"<p class='muted'>{len(data['members'])} other members; method {e(data['method'])}, "
+             f"<p class='muted'>{len(data['members'])} other member{'' if len(data['members']) == 1 else 's'}; "
+             f"method {e(data['method'])}, "
              f"threshold {data['threshold']:g}</p>"]
     for m in data["members"]:
         score = "–" if m["score"] is None else f"{m['score']:.2f}"

@@ -90,7 +90,7 @@ def cmd_scan(args: argparse.Namespace) -> int:
         write_failures(failed, sys.stderr, str(args.db))
         # new/changed/moved/removed count every record, the skipped and failed ones too
         sys.stderr.write(
-            f"{summary.documents} documents and {summary.errors} skipped or failed "
+            f"{summary.documents} document{'' if summary.documents == 1 else 's'} and {summary.errors} skipped or failed "
             f"({summary.new} new, {summary.changed} changed, {summary.moved} moved, {summary.removed} removed), "
             f"{summary.pairs} pairs [{method.name}] in {elapsed(summary.seconds)}\n"
         )

@@ -19,7 +19,9 @@ def write_failures(failed: list, out: IO[str], db: str) -> None:
     """The scan's failed documents: one line each when few, else grouped by reason."""
     if len(failed) <= LIST_UP_TO:
         for doc in failed:
-            out.write(f"{doc.status}: {one_line(doc.relpath)}: {one_line(doc.reason)}\n")
+            # a scanned folder itself (a link to another root) has no relative path: its own
+            where = doc.relpath or getattr(doc, "root", "") or "(a scanned folder)"
+            out.write(f"{doc.status}: {one_line(where)}: {one_line(doc.reason)}\n")
         return
     out.write(f"{len(failed):,} files skipped or failed in this scan, by reason:\n")
     write_groups(((d.status, d.reason, d.relpath) for d in failed), out)

@@ -157,3 +157,12 @@ def test_a_newline_in_a_file_name_stays_on_one_line_of_output(capsys, tmp_path):
     assert status == 0
     line = next(x for x in err.splitlines() if x.startswith("skipped:"))
     assert "two\\nlines.bin" in line
+
+
+def test_a_folder_named_twice_through_a_link_is_named_in_the_skipped_line(capsys, two_folders):
+    link = two_folders / "again"
+    link.symlink_to(two_folders / "a", target_is_directory=True)
+    status, _, err = run(capsys, "scan", two_folders / "a", link, "--db", two_folders / "c.ndd")
+    assert status == 0
+    assert f"skipped: {link}: folder already scanned under another root" in err.splitlines()
+    assert "1 document and 1 skipped or failed" in err

@@ -72,7 +72,7 @@ def test_a_file_that_needed_a_program_is_read_once_it_is_installed(capsys, tmp_p
     assert status == 0 and "error: minutes.doc: needs antiword" in err
     monkeypatch.setenv("PATH", real_path)  # ... and now it is: the unchanged file is read again
     status, _, err = run(capsys, "scan", folder, "--db", db, "--workers", "0")
-    assert status == 0 and "1 documents and 0 skipped or failed" in err
+    assert status == 0 and "1 document and 0 skipped or failed" in err
 
 
 def test_xml_an_earlier_version_called_corrupt_is_read_again(capsys, tmp_path):
@@ -86,7 +86,7 @@ def test_xml_an_earlier_version_called_corrupt_is_read_again(capsys, tmp_path):
     with sqlite3.connect(db) as con:  # the record an earlier version left
         con.execute("UPDATE documents SET status = 'error', reason = 'corrupt XML: mismatched tag'")
     status, _, err = run(capsys, "scan", folder, "--db", db, "--workers", "0")
-    assert status == 0 and "1 documents and 0 skipped or failed" in err
+    assert status == 0 and "1 document and 0 skipped or failed" in err
 
 
 def test_documents_read_only_in_part_are_listed_apart(capsys, tmp_path):
