@@ -48,6 +48,24 @@ def scan_lock(store_path: str) -> Iterator[None]:
         os.close(fd)
 
 
+def scan_running(store_path: str) -> bool:
+    """Whether a scan of the collection at ``store_path`` holds its lock now (asked
+    without taking it for longer than the question)."""
+    if not store_path or store_path == ":memory:":
+        return False
+    try:
+        fd = os.open(os.path.realpath(store_path) + LOCK_SUFFIX, os.O_RDWR)
+    except OSError:
+        return False  # no lock file: no scan ever ran here
+    try:
+        if _try_lock(fd):
+            _unlock(fd)
+            return False
+        return True
+    finally:
+        os.close(fd)
+
+
 def _holder(fd: int) -> str:
     try:
         pid = os.pread(fd, 32, 0).decode().strip()

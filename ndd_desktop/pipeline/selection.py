@@ -108,6 +108,11 @@ def choose_pair_set(store, method: str | None = None, settings: dict | None = No
         if run.pairs_key in by_key:  # the run's own record of its pair set
             return PairSetChoice(m, params, by_key[run.pairs_key])
     if not stored:
+        from .scan_lock import scan_running
+
+        if scan_running(getattr(store, "path", "")):
+            raise SelectionError(f"the collection has no pairs for method {m.name!r} yet: a scan of it is running, "
+                                 "and its pairs are stored when it ends")
         raise SelectionError(f"the collection has no pairs for method {m.name!r} (scan with --method {m.name})")
     return PairSetChoice(m, _params(m, stored[0].params), stored[0])
 

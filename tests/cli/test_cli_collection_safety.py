@@ -166,3 +166,14 @@ def test_a_folder_named_twice_through_a_link_is_named_in_the_skipped_line(capsys
     assert status == 0
     assert f"skipped: {link}: folder already scanned under another root" in err.splitlines()
     assert "1 document and 1 skipped or failed" in err
+
+
+def test_pairs_asked_while_the_first_scan_runs_say_so(capsys, two_folders):
+    """It advised to scan, while a scan was running."""
+    db = two_folders / "c.ndd"
+    assert run(capsys, "scan", two_folders / "a", "--db", db, "--method", "exact")[0] == 0
+    with scan_lock(str(db)):  # as a first scan with another method holds it
+        status, _, err = run(capsys, "pairs", "--db", db, "--method", "qgram")
+    assert status != 0 and "a scan of it is running, and its pairs are stored when it ends" in err
+    status, _, err = run(capsys, "pairs", "--db", db, "--method", "qgram")
+    assert "(scan with --method qgram)" in err
