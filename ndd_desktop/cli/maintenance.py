@@ -102,6 +102,11 @@ def cmd_decisions(args: argparse.Namespace) -> int:
             raise ValueError("not an ndd-desktop review")
     except (ValueError, KeyError) as exc:
         raise UsageError(f"{args.file}: {exc}") from None
+    from ..pipeline.selection import setting_problems
+
+    problems = setting_problems(review.get("settings") or {}) if isinstance(review.get("settings"), dict) else []
+    if problems:  # nothing is imported: a bad setting would be ignored silently later
+        raise UsageError(f"{args.file}: " + "; ".join(problems))
     with open_store(args.db) as store:
         try:
             report = store.review.import_dict(review)

@@ -223,8 +223,8 @@ class CompareView(QWidget):
             self._syncing = False
         changes = len([b for b in diff.blocks if b[4] != "equal"])
         unit = "lines" if diff.by_lines else "words"
-        self.summary.setText(" ".join([f"{diff.similarity:.0%} of {unit} shared · {changes} differing passage"
-                                       f"{'' if changes == 1 else 's'}", *notes]))
+        self.summary.setText(" ".join([f"{shared_percent(diff.similarity)} of {unit} shared · {changes} differing "
+                                       f"passage{'' if changes == 1 else 's'}", *notes]))
         self._change_index = -1
         self.prev_button.setEnabled(changes > 0)
         self.next_button.setEnabled(changes > 0)
@@ -285,6 +285,17 @@ def _pypos(text: str, qpos: int) -> int:
         q += 2 if ord(text[py]) > 0xFFFF else 1
         py += 1
     return py
+
+
+def shared_percent(share: float) -> str:
+    """A share as a percentage that never reads 100 % (or 0 %) unless it is: 0.996 with
+    two differing passages read "100% of words shared"."""
+    text = f"{share:.0%}"
+    if text == "100%" and share < 1.0:
+        return f"{min(share, 0.999):.1%}"
+    if text == "0%" and share > 0.0:
+        return "<1%"
+    return text
 
 
 def _fill(edit: QPlainTextEdit, text: str, spans: list, colour: QColor) -> None:

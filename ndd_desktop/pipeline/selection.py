@@ -139,6 +139,24 @@ def choose_threshold(settings: Settings, method: str, params, pairs_key: str, gi
     return float(m.threshold_for(params)), "default"
 
 
+def setting_problems(settings: dict) -> list[str]:
+    """What is wrong with settings about to be saved (a review file's): a keeper rule or
+    grouping that does not exist, a threshold that is no number from 0 to 1. Keys this
+    release does not know are left alone (a later release may)."""
+    from .group_rules import GROUPINGS, KEEPER_RULES
+
+    problems = []
+    for key, value in settings.items():
+        if key == KEEPER_RULE_KEY and value not in KEEPER_RULES:
+            problems.append(f"{key}: {value!r} is no keeper rule ({', '.join(KEEPER_RULES)})")
+        elif key == GROUPING_KEY and value not in GROUPINGS:
+            problems.append(f"{key}: {value!r} is no grouping ({', '.join(GROUPINGS)})")
+        elif key.startswith("threshold/") and not (
+                isinstance(value, (int, float)) and not isinstance(value, bool) and 0.0 <= float(value) <= 1.0):
+            problems.append(f"{key}: {value!r} is no threshold (a number from 0 to 1)")
+    return problems
+
+
 def saved_choice(settings: Settings, key: str, choices: tuple[str, ...]) -> str | None:
     """The choice saved under ``key`` when it is one of ``choices``, else None."""
     value = settings.get(key)

@@ -130,3 +130,19 @@ def test_help_says_which_value_wins(capsys):
         text = " ".join(out.split())
         assert status == 0 and "Which value wins: an option given here, else the value saved with the collection" in text
         assert "wins over the rule saved with the collection" in text
+
+
+def test_a_review_file_with_settings_that_do_not_exist_is_refused_whole(capsys, db, tmp_path):
+    """They were imported without a word, then silently ignored (the defaults applied)."""
+    import json
+
+    review = tmp_path / "review.json"
+    review.write_text(json.dumps({"format": "ndd-desktop review", "version": 1, "decisions": [],
+                                  "settings": {"threshold/qgram/x": 7, KEEPER_RULE_KEY: "bogus",
+                                               GROUPING_KEY: "components"}}))
+    status, _, err = run(capsys, "decisions", "import", review, "--db", db)
+    assert status == 2
+    assert "threshold/qgram/x: 7 is no threshold (a number from 0 to 1)" in err
+    assert f"{KEEPER_RULE_KEY}: 'bogus' is no keeper rule (reference-oldest, oldest" in err
+    with Store.open(db) as s:
+        assert s.settings.get(KEEPER_RULE_KEY) is None and s.settings.get("threshold/qgram/x") is None

@@ -89,3 +89,11 @@ def test_a_side_without_text_says_why(qtbot):
     assert "Right: no text, its text is read from /archive/box/b.txt, and the file is no longer there" \
         in view.summary.text()
     assert "Left:" not in view.summary.text()
+
+
+def test_a_share_short_of_whole_never_reads_100_percent():
+    """"100% of words shared · 2 differing passages" contradicted itself (0.996 rounded)."""
+    from ndd_desktop.gui.compare_view import shared_percent
+
+    assert [shared_percent(x) for x in (1.0, 0.996, 0.9996, 0.5, 0.004, 0.0)] == [
+        "100%", "99.6%", "99.9%", "50%", "<1%", "0%"]
