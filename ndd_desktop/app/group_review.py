@@ -43,11 +43,20 @@ def review_group(session: Any, members: Sequence[int], reference: int, action: s
     """
     change = bulk_review(session.store.review, members, reference, action)
     _sync_verdicts(session)
+    record = getattr(session, "record_group_change", None)
+    if record is not None:  # one undo history: Ctrl+Z in the window undoes it too
+        record(change)
     return change
 
 
 def undo_group_review(session: Any, change: BulkChange) -> dict[tuple[int, int], str]:
     """Put back the verdicts and keepers a :func:`review_group` changed; returns the
-    verdicts now standing."""
-    undo_bulk(session.store.review, change)
+    verdicts now standing. The change leaves the session's undo history with it."""
+    if getattr(session, "last_change", lambda: None)() is change:
+        session.undo()
+    else:
+        undo_bulk(session.store.review, change)
+        history = getattr(session, "_undo", None)
+        if history is not None:
+            session._undo = [step for step in history if not (step[0] == "group" and step[2] is change)]
     return _sync_verdicts(session)

@@ -287,19 +287,36 @@ class Session:
             return True
         return False
 
+    def record_group_change(self, change: Any) -> None:
+        """Remember a bulk action of the group view (``pipeline.group_view.BulkChange``) in
+        the one undo history, so Ctrl+Z in the window undoes it as any other review."""
+        self._undo.append(("group", None, change))
+
+    def last_change(self) -> Any:
+        """The bulk change an undo would put back now (None when the last step is another)."""
+        return self._undo[-1][2] if self._undo and self._undo[-1][0] == "group" else None
+
     def can_undo(self) -> bool:
-        """True when there is a verdict or a keeper choice to undo."""
+        """True when there is a verdict, a keeper choice or a group action to undo."""
         return bool(self._undo)
 
     def undo(self) -> tuple[str, Any] | None:
         """Put back the state before the last verdict or keeper choice.
 
-        Returns ``("verdict", (a, b))`` or ``("keeper", doc_id)`` (the document that had
-        been made keeper), or None when there is nothing to undo.
+        Returns ``("verdict", (a, b))``, ``("keeper", doc_id)`` (the document that had
+        been made keeper) or ``("group", change)`` (a bulk action of the group view), or None
+        when there is nothing to undo.
         """
         if not self._undo:
             return None
         kind, key, before = self._undo.pop()
+        if kind == "group":
+            from ..pipeline.group_view import undo_bulk
+
+            undo_bulk(self.store.review, before)
+            if self.data is not None:  # the session's copy of the verdicts, which the views show
+                self.data.verdicts = self.store.review.verdicts()
+            return kind, before
         if kind == "verdict":
             self.set_verdict(key[0], key[1], before, record_undo=False)
         else:

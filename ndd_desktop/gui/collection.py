@@ -235,6 +235,10 @@ class Collection(QObject):
         kind, key = done
         if kind == "verdict":
             self.verdictChanged.emit(key[0], key[1], self.session.verdict(*key))
+        elif kind == "group":  # a bulk action of the group view: every pair it had set
+            for a, b in key.verdicts_before:
+                self.verdictChanged.emit(a, b, self.session.verdict(a, b))
+            self.keepersChanged.emit()
         else:
             self.keepersChanged.emit()
         self.regroup()

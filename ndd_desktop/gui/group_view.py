@@ -53,7 +53,7 @@ class GroupViewDialog(QDialog):
         self.collection = collection
         self.group = group
         self.view = group_view(collection.session, group)
-        self._undo: list[BulkChange] = []
+        self._undo: list[BulkChange] = []  # the bulk actions of this view (undone from the one history)
         self._worker: Worker | None = None
         self._again = False
         self.setWindowTitle(f"Group {group.group_id} — {len(group.members)} documents")
@@ -98,6 +98,9 @@ class GroupViewDialog(QDialog):
                                (self.duplicates_button, "duplicates")):
             button.clicked.connect(lambda _=False, a=action: self.review(a))
         self.undo_button.clicked.connect(self.undo)
+        # an undo in the window (Ctrl+Z there) may take this view's last action back (a
+        # method of this dialog: the connection goes when the dialog is deleted)
+        collection.undoChanged.connect(self._undo_changed)
         undo = QAction(self)
         undo.setShortcut(QKeySequence.StandardKey.Undo)
         undo.triggered.connect(self.undo)
@@ -250,7 +253,7 @@ class GroupViewDialog(QDialog):
         writable = self._writable()
         for b in (self.keep_reference_button, self.keep_all_button, self.duplicates_button):
             b.setEnabled(writable)
-        self.undo_button.setEnabled(writable and bool(self._undo))
+        self.undo_button.setEnabled(writable and self._undoable() is not None)
         self.reference_button.setEnabled(self.current_member() is not None)
 
     def review(self, action: str) -> None:
@@ -259,14 +262,26 @@ class GroupViewDialog(QDialog):
             return
         change = review_group(self.collection.session, self.view.members, self.view.reference, action)
         self._undo.append(change)
+        self.collection.undoChanged.emit(True)  # the window's Undo can take it back too
         self._after_review(action, change.verdicts_before)
+
+    def _undo_changed(self, _can_undo: bool) -> None:
+        self._update_buttons()
+
+    def _undoable(self) -> BulkChange | None:
+        """This view's bulk action that an undo would put back now: the last step of the one
+        undo history (a verdict or keeper set in the window since comes first)."""
+        last = self.collection.session.last_change()
+        return last if any(last is c for c in self._undo) else None
 
     def undo(self) -> None:
         """Put back what the last bulk action changed."""
-        if not self._undo or not self._writable():
+        change = self._undoable()
+        if change is None or not self._writable():
             return
-        change = self._undo.pop()
+        self._undo = [c for c in self._undo if c is not change]
         undo_group_review(self.collection.session, change)
+        self.collection.undoChanged.emit(self.collection.session.can_undo())
         self._after_review("undo", change.verdicts_before)
 
     def _after_review(self, action: str, pairs: dict) -> None:

@@ -153,7 +153,11 @@ class PairSetViewsMixin:
         self._apply_keeper_rule()
 
     def _undone(self, kind: str, key: Any) -> None:
-        if kind == "keeper":
+        if kind == "group":
+            n = len(key.verdicts_before)
+            self.statusBar().showMessage(f"Undone: the last group action; {n} verdict{'' if n == 1 else 's'} "
+                                         "and the group's keepers are as before.")
+        elif kind == "keeper":
             name = self._doc_name(key)
             self.statusBar().showMessage(f"Undone: {name} made keeper; the group's keeper is as before.")
         else:

@@ -128,5 +128,8 @@ class ReviewActions(QObject):
             a, b = key
             self.pairs.model.set_verdict(a, b, self.collection.verdict(a, b))
             self.pairs.select_pair(a, b)
+        elif kind == "group":  # the group view's bulk action: every pair it had set
+            for a, b in key.verdicts_before:
+                self.pairs.model.set_verdict(a, b, self.collection.verdict(a, b))
         self.undone.emit(kind, key)
         return True

@@ -125,3 +125,35 @@ def test_double_click_on_a_member_row_opens_the_group(qtbot, window, tmp_path):
     qtbot.waitUntil(lambda: dialog._worker is None, timeout=10000)
     assert dialog.table.rowCount() == 2
     dialog.close()
+
+
+def test_a_group_action_is_undone_from_the_window_after_its_view_closed(qtbot, window, tmp_path):
+    """One undo history: the group view kept its own, so once closed its "Mark the rest
+    duplicates" could not be undone (Review > Undo off, Ctrl+Z changing nothing)."""
+    dialog = _open(qtbot, window, tmp_path)
+    store = window.collection.store
+    model = window.pairs.model
+    dialog.duplicates_button.click()
+    marked = dict(store.review.verdicts())
+    assert marked and store.review.keepers() == {dialog.view.reference}
+    dialog.close()
+    assert window.review.undo.isEnabled()
+    assert window.review.undo_last()
+    assert store.review.verdicts() == {} and store.review.keepers() == set()
+    rows = [model.row_of(a, b) for a, b in marked]
+    assert all(model.verdict(r) is None for r in rows if r >= 0) and any(r >= 0 for r in rows)
+    assert window.statusBar().currentMessage().startswith(f"Undone: the last group action; {len(marked)} verdict")
+    assert not window.review.undo.isEnabled()
+    # an action undone in the window is not undone again by its view
+    wait_idle(qtbot, window)
+    tree = window.clusters
+    tree.view.setCurrentIndex(tree.model.index(0, 0))
+    tree.open_group_button.click()
+    dialog = window.group_view
+    qtbot.waitUntil(lambda: dialog._worker is None, timeout=10000)
+    dialog.keep_all_button.click()
+    assert dialog.undo_button.isEnabled()
+    assert window.review.undo_last()
+    assert not dialog.undo_button.isEnabled()
+    wait_idle(qtbot, window)
+    dialog.close()
