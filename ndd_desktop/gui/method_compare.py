@@ -77,9 +77,24 @@ def agreement(arrays_a: Any, t_a: float, arrays_b: Any, t_b: float) -> Agreement
 
 
 def pair_set_label(ps: Any) -> str:
-    """``qgram (q=5, …) — 1,234 pairs``."""
-    shown = ", ".join(f"{k}={v}" for k, v in list(ps.params.items())[:3])
-    return f"{ps.method} ({shown}) — {ps.count:,} pairs"
+    """``qgram (q=5) — 1,234 pairs``: the parameters that differ from the method's
+    defaults (``defaults`` when none do), so two pair sets of one method are told apart;
+    the first three in name order hid ``q`` behind an empty ``ignore=``."""
+    return f"{ps.method} ({_changed_params(ps)}) — {ps.count:,} pairs"
+
+
+def _changed_params(ps: Any) -> str:
+    params = dict(ps.params)
+    try:
+        import dataclasses
+
+        from ..core.methods import get_method
+
+        defaults = dataclasses.asdict(get_method(ps.method).params())
+    except (KeyError, ValueError, TypeError):  # a method or parameters of another release
+        defaults = {}
+    changed = [f"{k}={v}" for k, v in sorted(params.items()) if k not in defaults or defaults[k] != v]
+    return ", ".join(changed) if changed else "defaults"
 
 
 class MethodComparePanel(QWidget):
@@ -171,6 +186,8 @@ class MethodComparePanel(QWidget):
             combo.clear()
             for ps in sets:
                 combo.addItem(pair_set_label(ps), ps)
+                combo.setItemData(combo.count() - 1, ", ".join(f"{k}={v}" for k, v in sorted(dict(ps.params).items())),
+                                  Qt.ItemDataRole.ToolTipRole)  # every parameter, defaults too
             keys = [(ps.method, ps.pairs_key) for ps in sets]
             if current is not None and (current.method, current.pairs_key) in keys:
                 combo.setCurrentIndex(keys.index((current.method, current.pairs_key)))

@@ -134,3 +134,16 @@ def test_pairs_of_documents_the_window_does_not_hold_are_named(qtbot, scanned):
     for row in range(panel.model.rowCount()):
         for col in (0, 1):
             assert panel.model.item(row, col).text() in labels  # not "#12"
+
+
+def test_two_pair_sets_of_one_method_are_told_apart_by_what_differs():
+    """Both read "qgram (ignore=, max_df=0.5, measure=resemblance)": q was not among the
+    first three parameters in name order."""
+    from types import SimpleNamespace
+
+    from ndd_desktop.gui.method_compare import pair_set_label
+
+    base = {"q": 4, "measure": "resemblance", "window_hours": 0.0, "max_df": 0.5, "ignore": ""}
+    assert pair_set_label(SimpleNamespace(method="qgram", params=base, count=1234)) == "qgram (defaults) — 1,234 pairs"
+    five = SimpleNamespace(method="qgram", params={**base, "q": 5, "ignore": "urls"}, count=12)
+    assert pair_set_label(five) == "qgram (ignore=urls, q=5) — 12 pairs"
