@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 from ..export import MODES, REPORT_FORMATS, ExportError, ExportOptions, plan_export, run_export
 from . import compare_view
 from .cluster_tree import RULE_LABELS
-from .scan_progress import describe
+from .scan_progress import EXPORT_STAGE_NAMES, describe
 from .worker import Worker
 
 MODE_LABELS = {"copy": "Copy the files", "hardlink": "Hard-link the files (same disk, no extra space)"}
@@ -176,7 +176,7 @@ class ExportDialog(QDialog):
             self.progress.setValue(min(int(p.done), int(p.total)))
         else:
             self.progress.setRange(0, 0)
-        self.status.setText(describe(p).replace("Done", "Finishing"))
+        self.status.setText(describe(p, EXPORT_STAGE_NAMES).replace("Done", "Finishing"))
 
     def _on_finished(self, result: Any) -> None:
         self.result_value = result

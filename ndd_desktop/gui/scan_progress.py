@@ -20,9 +20,23 @@ STAGE_NAMES = {
 }
 
 
-def describe(p: Any) -> str:
-    """One line for a pipeline ``Progress``: stage, count, rate, time left."""
-    stage = STAGE_NAMES.get(p.stage, str(p.stage).capitalize())
+#: The export's stages (``export.EXPORT_STAGES``), as its dialog names them.
+EXPORT_STAGE_NAMES = {
+    "plan": "Planning the export",
+    "copy": "Copying files",
+    "reports": "Writing the reports",
+    "bag": "Making the bag",
+    "validate": "Validating the bag",
+    "done": "Done",
+}
+
+
+def describe(p: Any, names: dict[str, str] = STAGE_NAMES) -> str:
+    """One line for a pipeline ``Progress``: stage, count, rate, time left (no count for a
+    stage that counts nothing: "Planning the export", not "Plan · 0")."""
+    stage = names.get(p.stage, str(p.stage).capitalize())
+    if p.total is None and not p.done:
+        return f"{stage}…"
     count = f"{p.done:,}" if p.total is None else f"{p.done:,} of {p.total:,}"
     parts = [stage, count]
     if p.rate:

@@ -43,3 +43,13 @@ def test_export_refuses_a_bad_destination(qtbot, scanned, folder):
     assert not dialog.progress.isVisible()  # no full bar beside a failure
     assert not (folder / "inside").exists()
     dialog.close()
+
+
+def test_the_export_stages_are_named_in_words():
+    """They read "Plan · 0" and "Copy · 45 of 500"."""
+    from ndd_desktop.gui.scan_progress import EXPORT_STAGE_NAMES, describe
+    from ndd_desktop.pipeline.progress import Progress
+
+    assert describe(Progress("plan", 0, None, "", 0.0, None), EXPORT_STAGE_NAMES) == "Planning the export…"
+    assert describe(Progress("copy", 45, 500, "", 0.0, None), EXPORT_STAGE_NAMES) == "Copying files · 45 of 500"
+    assert describe(Progress("walk", 0, None, "", 0.0, None)) == "Finding files…"
