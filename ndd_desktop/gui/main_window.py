@@ -237,6 +237,7 @@ class MainWindow(OpeningMixin, ScanEventsMixin, PairSetViewsMixin, QMainWindow):
                 + (f" Note: {self.collection.store.unread_changes}." if self.collection.store.unread_changes else ""))
         self.read_only_banner.setVisible(read_only)
         self.setup.scan_button.setEnabled(not read_only and not self.scan.running())
+        self.setup.set_read_only(read_only)
         self.clusters.read_only = read_only
         if hasattr(self, "review"):
             self.review.refresh()

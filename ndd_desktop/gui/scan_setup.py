@@ -85,6 +85,7 @@ class ScanSetupPanel(QWidget):
         self.folders.setTextElideMode(Qt.TextElideMode.ElideMiddle)
         self.folders.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.folders.itemChanged.connect(lambda _: self.rootsChanged.emit())
+        self.read_only = False  # the collection file cannot be written: folders stay as they are
         self.add_button = QPushButton("&Add folder…", self)
         self.add_button.setToolTip("Add a folder to the collection (or drop folders on the list)")
         self.add_button.clicked.connect(self.addFolderRequested)
@@ -181,6 +182,9 @@ class ScanSetupPanel(QWidget):
         listed = [r[0] for r in self.roots()]
         if path in listed:
             return False
+        if check and self.read_only:
+            self.folderRefused.emit("the collection file is read-only: its folders cannot be changed")
+            return False
         if check:
             for other in listed:
                 inner, outer = (path, other) if _inside(path, other) else (other, path)
@@ -230,7 +234,7 @@ class ScanSetupPanel(QWidget):
     def remove_selected(self) -> bool:
         """Remove the selected folder, if ``confirm_remove(path)`` (when set) agrees."""
         row = self.folders.currentRow()
-        if row < 0:
+        if row < 0 or self.read_only:
             return False
         path = self.folders.item(row).text()
         if self.confirm_remove is not None and not self.confirm_remove(path):
@@ -306,11 +310,24 @@ class ScanSetupPanel(QWidget):
         self.store_label.setText(f"Saved in <i>{path}</i>" if path else "<i>No collection open</i>")
         self.store_label.setToolTip(path or "")
 
+    def set_read_only(self, read_only: bool) -> None:
+        """A collection that cannot be written keeps its folders: no adding, removing or
+        ticking (a tick showed, was refused by the store, and stayed on screen)."""
+        self.read_only = read_only
+        for w in (self.folders, self.add_button, self.remove_button):
+            w.setEnabled(not read_only)
+        if not hasattr(self, "_folders_tip"):
+            self._folders_tip = self.folders.toolTip()
+        self.folders.setToolTip("The collection file is read-only: its folders cannot be changed" if read_only
+                                else self._folders_tip)
+
     def set_busy(self, busy: bool) -> None:
         """Lock the set-up while a scan runs."""
         for w in (self.folders, self.add_button, self.remove_button, self.methods, self.form,
                   self.reset_button, self.html_reading, self.save_button, self.scan_button):
             w.setEnabled(not busy)
+        if self.read_only:
+            self.set_read_only(True)
 
 
 def _inside(path: str, folder: str) -> bool:

@@ -34,6 +34,12 @@ def test_a_read_only_collection_opens_with_a_banner_and_review_disabled(qtbot, s
         window.clusters.select_document(window.collection.grouping.groups[0].members[-1])
         assert not window.clusters.keep_button.isEnabled()
         assert window.collection.store.review.verdicts() == {}  # nothing was written
+        # the folders stay as they are: no adding, removing or ticking
+        assert not window.setup.folders.isEnabled() and not window.setup.add_button.isEnabled()
+        assert not window.setup.remove_button.isEnabled()
+        assert not window.setup.add_folder(str(tmp_path))
+        assert "read-only" in window.statusBar().currentMessage()
+        assert [p for p, _ in window.setup.roots()] == [r.path for r in window.collection.store.documents.roots()]
     finally:
         os.chmod(os.path.dirname(path), 0o755)
         os.chmod(path, 0o644)
@@ -41,6 +47,7 @@ def test_a_read_only_collection_opens_with_a_banner_and_review_disabled(qtbot, s
     assert window.open_store(path)
     wait_idle(qtbot, window)
     assert not window.read_only_banner.isVisible() and window.setup.scan_button.isEnabled()
+    assert window.setup.folders.isEnabled() and window.setup.add_button.isEnabled()
 
 
 def test_a_damaged_collection_is_refused_with_a_message(qtbot, scanned):
