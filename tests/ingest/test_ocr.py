@@ -135,3 +135,11 @@ def test_a_typed_title_page_with_a_small_picture_is_not_read_by_ocr(one):
     assert b"/Image" in buffer.getvalue()
     doc = one("letter.pdf", buffer.getvalue())
     assert (doc.status, doc.reason, doc.text) == ("ok", "", "Annual report 1887")
+
+
+def test_a_page_scanned_sideways_is_read_the_right_way_up(one):
+    """Read as it lay, its text was garbage ("asnoyiyHI] ety puoAeq") stored as read."""
+    image = text_image(LINES, size=48).rotate(90, expand=True, fillcolor="white")
+    doc = one("sideways.png", image_bytes(image, "PNG"))
+    assert (doc.status, doc.reason) == ("ok", "read by OCR (tesseract)")
+    assert qgram_score(doc.text, ORIGINAL) >= 0.5, doc.text

@@ -112,7 +112,9 @@ def _render(document, index: int) -> bytes:
 
 
 def _tesseract(program: str, image: bytes, ctx: Context, timeout: float) -> str:
-    out = tools.run([program, "stdin", "stdout", "-l", ctx.limits.ocr_languages, "--psm", "3"],
+    # --psm 1: page segmentation with orientation detection (a page scanned sideways or upside
+    # down is read the right way up; --psm 3 read it as garbage and stored it as read)
+    out = tools.run([program, "stdin", "stdout", "-l", ctx.limits.ocr_languages, "--psm", "1"],
                     input=image, timeout=timeout)
     text = out.decode("utf-8", errors="replace").replace("\f", "\n")
     return "\n".join(line.rstrip() for line in text.split("\n")).strip("\n")
