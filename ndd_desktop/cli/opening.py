@@ -19,6 +19,12 @@ def open_store(path: str, *, create: bool = False) -> Iterator[Store]:
     listing ends the command with exit status 1, after what was already written)."""
     if not create and not os.path.exists(path):
         raise UsageError(f"no collection file at {path}")
+    # refused before any work (exit 2), as a missing collection file is
+    if os.path.isdir(path):
+        raise UsageError(f"{path} is a folder, not a collection file")
+    if create and not os.path.exists(path) and not os.path.isdir(os.path.dirname(os.path.abspath(path))):
+        raise UsageError(f"folder {os.path.dirname(os.path.abspath(path))} does not exist (for the collection file "
+                         f"{path})")
     try:
         store = Store.open(path, create=create)
     except StoreError as exc:

@@ -177,3 +177,11 @@ def test_pairs_asked_while_the_first_scan_runs_say_so(capsys, two_folders):
     assert status != 0 and "a scan of it is running, and its pairs are stored when it ends" in err
     status, _, err = run(capsys, "pairs", "--db", db, "--method", "qgram")
     assert "(scan with --method qgram)" in err
+
+
+def test_a_collection_path_that_cannot_be_is_refused_before_any_work(capsys, two_folders):
+    status, _, err = run(capsys, "scan", two_folders / "a", "--db", two_folders / "nowhere" / "c.ndd")
+    assert status == 2 and f"folder {two_folders / 'nowhere'} does not exist" in err
+    status, _, err = run(capsys, "scan", two_folders / "a", "--db", two_folders / "b")
+    assert status == 2 and "is a folder, not a collection file" in err
+    assert not (two_folders / "nowhere").exists()
