@@ -67,6 +67,16 @@ class OpeningMixin:
         self._warn(f"{path} is neither a folder nor a collection file.")
         return False
 
+    def update_title(self) -> None:
+        """The collection's name and its first folder (two collections of folders named
+        "letters" are told apart) in the title bar."""
+        if self.collection is None:
+            self.setWindowTitle("ndd-desktop")
+            return
+        roots = [p for p, _ in self.setup.roots()]
+        where = f" ({roots[0]}{' …' if len(roots) > 1 else ''})" if roots else ""
+        self.setWindowTitle(f"{resources.display_name(self.collection.path)}{where} — ndd-desktop")
+
     def open_folder(self, folder: str, *, reference: bool = False) -> bool:
         """Open (or reuse) the default store for ``folder`` with the folder as its root."""
         folder = os.path.abspath(folder)
@@ -149,7 +159,7 @@ class OpeningMixin:
         self.errors.add(store.documents.errors(in_part=True))
         self.methods.set_store(store, {})
         self._show_workspace()
-        self.setWindowTitle(f"{resources.display_name(path)} — ndd-desktop")
+        self.update_title()
         self._set_workspace_enabled(True)
         self.collection.load_latest()
         self.statusBar().showMessage(f"Opened {store.path}" + (" (read-only)" if store.read_only else ""))

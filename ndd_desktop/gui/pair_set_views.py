@@ -131,6 +131,7 @@ class PairSetViewsMixin:
         and the views are read again without them)."""
         if self.collection is None or self.scan.running():
             return
+        self.update_title()
         roots = [Root(p, r) for p, r in self.setup.roots()]
         removed = 0
         try:

@@ -100,11 +100,19 @@ class StartPage(QWidget):
     def set_recent(self, paths: list[str]) -> None:
         """List recent store files (newest first); missing files are shown greyed out."""
         self.recent.clear()
+        from ..store.check import folders_of
+        from .resources import display_name
+
         for path in paths:
-            name = os.path.basename(path).removesuffix(".ndd.sqlite")
-            item = QListWidgetItem(f"{name}\n{os.path.dirname(path)}")
+            # the folders it scans, not where its file is: two collections of folders named
+            # "letters" read "letters-e8cccef1 / .../data/collections" and the same again
+            folders = folders_of(path) if os.path.exists(path) else []
+            where = folders[0] if folders else os.path.dirname(path)
+            if len(folders) > 1:
+                where += f" and {len(folders) - 1} more folder{'s' if len(folders) > 2 else ''}"
+            item = QListWidgetItem(f"{display_name(path)}\n{where}")
             item.setData(Qt.ItemDataRole.UserRole, path)
-            item.setToolTip(path)
+            item.setToolTip("\n".join([*folders, f"Saved in {path}"]))
             if not os.path.exists(path):
                 item.setFlags(item.flags() & ~Qt.ItemFlag.ItemIsEnabled)
                 item.setToolTip(f"{path}\n(missing)")

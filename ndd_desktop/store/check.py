@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .engine import HEAD_REVISION, SQLITE_MAGIC, schema_number, unread_journal
+from ._sql import dec_path
 from .text_reading import read_only_uri
 
 #: The tables of a collection, in the order ``ndd repair`` saves them (review first).
@@ -42,6 +43,22 @@ def connect_read_only(path: str) -> sqlite3.Connection:
     """An SQLite connection that cannot change ``path`` (immutable when its folder is read-only)."""
     immutable = not os.access(Path(path).absolute().parent, os.W_OK)
     return sqlite3.connect(read_only_uri(path, immutable), uri=True)
+
+
+def folders_of(path: str) -> list[str]:
+    """The scanned folders of the collection at ``path``, in their order, read without
+    changing it; [] when they cannot be read (a missing or foreign file)."""
+    try:
+        conn = connect_read_only(str(path))
+    except sqlite3.Error:
+        return []
+    try:
+        rows = conn.execute("SELECT path FROM roots ORDER BY position").fetchall()
+    except sqlite3.Error:
+        return []
+    finally:
+        conn.close()
+    return [dec_path(r[0]) for r in rows]
 
 
 def check_collection(path: str) -> CheckReport:

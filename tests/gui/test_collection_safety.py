@@ -151,7 +151,7 @@ def test_folders_of_the_same_name_get_their_own_collections(window, tmp_path, da
     assert window.open_folder(str(second))
     assert window.collection.path != first_store
     assert [r.path for r in window.collection.store.documents.roots()] == [str(second)]
-    assert window.windowTitle().startswith("letters —")
+    assert window.windowTitle() == f"letters ({second}) — ndd-desktop"  # the two are told apart
     assert window.open_folder(str(first))  # and the first comes back as it was
     assert window.collection.path == first_store
     assert [r.path for r in window.collection.store.documents.roots()] == [str(first)]

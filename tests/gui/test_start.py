@@ -48,6 +48,8 @@ def test_recent_collections_are_listed_and_open(qtbot, settings, data_dir, tmp_p
     qtbot.addWidget(second)
     recent = second.start_page.recent
     assert recent.count() == 1 and recent.item(0).data(Qt.ItemDataRole.UserRole) == store_path
+    # named with the folder it scans, not the folder its file is kept in
+    assert recent.item(0).text() == f"letters\n{folder}" and str(folder) in recent.item(0).toolTip()
     assert second.start_page.no_recent.isHidden()  # the "no recent collections" line gives way to the list
     second.start_page.recentChosen.emit(store_path)
     assert second.collection is not None and second.collection.path == store_path
