@@ -137,6 +137,7 @@ class PairSetViewsMixin:
         try:
             if roots != self.collection.store.documents.roots():
                 removed = self.collection.store.documents.set_roots(roots)
+                self.start_page.set_recent(self.settings.recent())  # it names each one's folders
         except StoreError as exc:
             self.statusBar().showMessage(str(exc))
         if removed:
