@@ -54,6 +54,8 @@ def cmd_repair(args: argparse.Namespace) -> int:
     except StoreError as exc:
         raise CommandError(str(exc)) from None
     err = sys.stderr
+    for note in report.notes:
+        err.write(f"ndd: note: {note}\n")
     for table, copied in report.copied.items():
         lost = report.lost.get(table)
         lost_text = "an unknown number lost (the damaged file cannot count them)" if lost is None else f"{lost:,} lost"

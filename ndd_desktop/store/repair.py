@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from .check import TABLES, connect_read_only
+from .engine import SQLITE_MAGIC
 from .originals import ORIGINAL
 from .text_codec import TEXT_ERRORS, TextCodec, dictionary_fetcher
 from .types import StoreError
@@ -55,6 +56,8 @@ class RepairReport:
     dropped: dict[str, int] = field(default_factory=dict)
     #: The new file's ``PRAGMA integrity_check``.
     integrity: str = ""
+    #: How the damaged file was read, when not as it is (a file cut short).
+    notes: list[str] = field(default_factory=list)
 
     @property
     def complete(self) -> bool:
@@ -69,20 +72,63 @@ def repair_collection(source: str, dest: str) -> RepairReport:
     Raises:
         StoreError: ``dest`` exists, or ``source`` cannot be opened by SQLite at all.
     """
-    from .store import Store  # the fresh file gets the current schema the usual way
-
     source, dest = os.path.abspath(source), os.path.abspath(dest)
     if os.path.exists(dest):
         raise StoreError(f"{dest} exists; the repair writes a new collection file (choose another name)")
     if not os.path.isfile(source):
         raise StoreError(f"no collection file at {source}")
+    report = RepairReport(source, dest)
+    padded = _padded_copy(source, dest, report)  # a file cut short: read as if whole
     try:
-        src = connect_read_only(source)
+        src = connect_read_only(padded or source)
         src.execute("SELECT name FROM sqlite_master").fetchall()
     except sqlite3.Error as exc:
+        _remove_copy(padded)
         raise StoreError(f"nothing can be read from {source}: {exc}") from None
+    try:
+        return _repair_into(src, dest, report)
+    finally:
+        _remove_copy(padded)
+
+
+def _remove_copy(path: str | None) -> None:
+    """Remove the padded copy and the files SQLite kept beside it."""
+    for name in ((path, path + "-wal", path + "-shm") if path else ()):
+        if os.path.exists(name):
+            os.remove(name)
+
+
+def _padded_copy(source: str, dest: str, report: RepairReport) -> str | None:
+    """A copy of ``source`` beside ``dest`` extended with zero bytes to the size its header
+    announces, when the file is cut short (an interrupted copy or download): SQLite refuses
+    such a file whole ("database disk image is malformed") although most of its pages, the
+    review among them, are there. None when the file is not cut short."""
+    with open(source, "rb") as fh:
+        head = fh.read(100)
+    if len(head) < 100 or not head.startswith(SQLITE_MAGIC):
+        return None
+    page_size = int.from_bytes(head[16:18], "big")
+    page_size = 65536 if page_size == 1 else page_size
+    pages = int.from_bytes(head[28:32], "big")
+    size = os.path.getsize(source)
+    if page_size < 512 or page_size & (page_size - 1) or not pages or size >= pages * page_size:
+        return None
+    if pages * page_size > min(16 * size, 1 << 32):  # a header that cannot be this file's
+        return None
+    copy = dest + ".cut-short-source"
+    with open(source, "rb") as src, open(copy, "wb") as out:
+        while chunk := src.read(1 << 20):
+            out.write(chunk)
+        out.truncate(pages * page_size)  # the missing pages read as empty ones
+    report.notes.append(f"the file is cut short ({size:,} bytes of the {pages * page_size:,} its header announces): "
+                        "it was read as if the missing bytes were empty")
+    return copy
+
+
+def _repair_into(src: sqlite3.Connection, dest: str, report: RepairReport) -> RepairReport:
+    from .store import Store  # the fresh file gets the current schema the usual way
+
     Store.open(dest, create=True).close()
-    report = RepairReport(source, dest)
     out = sqlite3.connect(dest)
     out.isolation_level = None
     try:

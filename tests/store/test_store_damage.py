@@ -280,3 +280,24 @@ def test_changes_left_in_a_journal_on_read_only_media_are_said_to_be_unread(tmp_
         writer.close()
     assert not (tmp_path / "c.ndd-wal").exists() or (tmp_path / "c.ndd-wal").stat().st_size == 0
     assert unread_journal(str(db), folder_writable=False) == ""  # folded in: nothing unread
+
+
+def test_a_file_cut_short_gives_up_its_review_to_repair(collection, capsys, tmp_path):
+    """An interrupted copy: SQLite refused the whole file, and repair saved nothing,
+    though the review lay in the bytes that were there."""
+    _, db = collection
+    checkpointed(db)
+    with Store.open(db) as s:
+        want = s.review.export_dict()["decisions"]
+    assert want  # the fixture's two decisions
+    cut = tmp_path / "cut.ndd"
+    data = db.read_bytes()
+    cut.write_bytes(data[: len(data) * 2 // 3])
+    fixed = tmp_path / "fixed.ndd"
+    status, _, err = run(capsys, "repair", "--db", cut, "--to", fixed)
+    assert status == 0, err
+    assert "is cut short (" in err and "read as if the missing bytes were empty" in err
+    with Store.open(fixed) as s:
+        got = s.review.export_dict()["decisions"]
+    assert sorted((d["kind"], d["value"]) for d in got) == sorted((d["kind"], d["value"]) for d in want)
+    assert [p.name for p in tmp_path.iterdir() if "cut-short" in p.name] == []  # the padded copy is gone
