@@ -122,6 +122,8 @@ class ReasonsModel(_ListTableModel):
         if not index.isValid():
             return None
         g = self._groups[index.row()]
+        if role == Qt.ItemDataRole.ToolTipRole and index.column() == 2 and g.advice:
+            return f"{g.reason}\nWhat to do: {g.advice}"
         if role in (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole):
             if index.column() == 0:
                 return f"{g.count:,}"

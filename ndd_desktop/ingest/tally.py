@@ -41,9 +41,35 @@ class ReasonGroup:
             shown.append(f"+{len(self.extensions) - most} more")
         return f"{self.status}: {self.reason} ({', '.join(shown)})"
 
+    @property
+    def advice(self) -> str:
+        """What the user can do about files of this group ("" when the reason says it)."""
+        return advice_for(self.reason)
+
     def label(self, most: int = 3) -> str:
         """``3,867 skipped: unsupported format: gz (.gz)``."""
         return f"{self.count:,} {self.describe(most)}"
+
+
+#: What to do about the files of a reason group, by the group's beginning: the reasons
+#: pass on a library's words ("AttValue: ' expected"), which say what broke but not what
+#: the user can do. Reasons that name their remedy (a package to install, an option to
+#: turn on, a folder to unpack) have none.
+_ADVICE = (
+    ("corrupt", "damaged or not what its name says: open it in its own program to see; a copy from where it came "
+                "from may be whole"),
+    ("encrypted", "protected by a password: scan a copy saved without one"),
+    ("unreadable", "the system refused to read it: check its permissions; the next scan reads it again"),
+    ("timed out after", "the next scan tries it again, alone if it is the only one left"),
+    ("extractor crashed", "the next scan tries it again; if it crashes again it is likely damaged"),
+    ("changed while being read", "the next scan reads it again"),
+)
+
+
+def advice_for(reason: str) -> str:
+    """What to do about a file skipped or failed for ``reason`` ("" when nothing to add)."""
+    lowered = (reason or "").lower()
+    return next((text for start, text in _ADVICE if lowered.startswith(start)), "")
 
 
 def reason_group(reason: str) -> str:

@@ -112,3 +112,21 @@ def test_documents_read_only_in_part_are_listed_apart(capsys, tmp_path):
     status, out, _ = run(capsys, "errors", "--db", db, "--all")
     rows = {r["path"]: r for r in csv.DictReader(io.StringIO(out))}
     assert len(rows) == 15 and rows["long.txt"]["status"] == "partial"
+
+
+def test_failures_say_what_to_do_about_them(capsys, tmp_path):
+    """The reasons pass on a library's words ("File is not a zip file"): they said what
+    broke, never what the user could do."""
+    folder = tmp_path / "box"
+    folder.mkdir()
+    (folder / "broken.docx").write_bytes(b"PK\x03\x04" + os.urandom(500))
+    (folder / "fine.txt").write_text("a note that is read as text")
+    db = tmp_path / "c.ndd"
+    status, _, err = run(capsys, "scan", folder, "--db", db, "--workers", "0")
+    assert status == 0
+    lines = err.splitlines()
+    assert any(line.startswith("error: broken.docx: corrupt") for line in lines)
+    assert "what to do: damaged or not what its name says: open it in its own program to see; a copy from " \
+           "where it came from may be whole" in lines
+    status, out, _ = run(capsys, "errors", "--db", db)
+    assert out.splitlines()[1].strip().startswith("what to do: damaged or not what its name says")
