@@ -60,7 +60,7 @@ _ADVICE = (
                 "from may be whole"),
     ("encrypted", "protected by a password: scan a copy saved without one"),
     ("unreadable", "the system refused to read it: check its permissions; the next scan reads it again"),
-    ("timed out after", "the next scan tries it again, alone if it is the only one left"),
+    ("timed out after", "the next scan tries it again (a busy machine slows every file)"),
     ("extractor crashed", "the next scan tries it again; if it crashes again it is likely damaged"),
     ("changed while being read", "the next scan reads it again"),
 )
