@@ -147,7 +147,8 @@ def cmd_errors(args: argparse.Namespace) -> int:
             docs = store.documents.errors(in_part=True)
         total = write_groups(((d.status, d.reason, d.relpath) for d in docs), sys.stdout)
         partial = sum(1 for d in docs if d.status == PARTIAL)
-        line = f"{total - partial:,} files skipped or failed"
+        failed = total - partial
+        line = f"{failed:,} file{'' if failed == 1 else 's'} skipped or failed"
         if partial:
             line += f", {partial:,} read only in part (the rest of their content was not compared)"
         sys.stdout.write(line + (" (every file: --all)\n" if total else "\n"))

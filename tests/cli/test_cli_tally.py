@@ -130,3 +130,4 @@ def test_failures_say_what_to_do_about_them(capsys, tmp_path):
            "where it came from may be whole" in lines
     status, out, _ = run(capsys, "errors", "--db", db)
     assert out.splitlines()[1].strip().startswith("what to do: damaged or not what its name says")
+    assert out.splitlines()[-1] == "1 file skipped or failed (every file: --all)"
