@@ -49,7 +49,7 @@ ALPHABETS = {
     "Lithuanian": "ąčęėįšųūž",
     "Latvian": "āčēģīķļņšūž",
     "Estonian": "äõöüšž",
-    "Turkish": "çğıöşüâîûi̇",
+    "Turkish": "çğıöşüâîûİ",  # "İ" lowers to two characters (i and a dot): kept as it is
 }
 _SETS = {name: frozenset(letters) for name, letters in ALPHABETS.items()}
 _NON_ASCII = re.compile(r"[^\x00-\x7f]")
@@ -66,7 +66,8 @@ def letter_fit(text: str) -> float:
         c = m.group()
         i = m.start()
         if c.isalpha():
-            seen[c.lower()] += 1
+            lowered = c.lower()
+            seen[lowered if len(lowered) == 1 else c] += 1
         elif unicodedata.category(c) not in _NEUTRAL and _touches_word(text, i):
             seen[c] += 1
     total = sum(seen.values())
