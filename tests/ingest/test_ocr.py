@@ -143,3 +143,23 @@ def test_a_page_scanned_sideways_is_read_the_right_way_up(one):
     doc = one("sideways.png", image_bytes(image, "PNG"))
     assert (doc.status, doc.reason) == ("ok", "read by OCR (tesseract)")
     assert qgram_score(doc.text, ORIGINAL) >= 0.5, doc.text
+
+
+def test_a_pdf_with_a_page_pdfium_cannot_load_keeps_its_other_pages(one, monkeypatch):
+    """A page that fails to load is left out with a note; the pages beside it are read
+    (it is None among the pages read, which the check for a text layer must pass over).
+    No generated PDF makes PDFium fail on one page alone, so the failure is injected."""
+    import pypdfium2 as pdfium
+
+    pdf = joined_pdf(make_pdf(["Box 17, folder 3, the minutes of the harbour board"]), make_pdf(LINES))
+    real = pdfium.PdfDocument.__getitem__
+
+    def first_page_broken(self, index):
+        if index == 0:
+            raise pdfium.PdfiumError("Failed to load page.")
+        return real(self, index)
+
+    monkeypatch.setattr(pdfium.PdfDocument, "__getitem__", first_page_broken)
+    doc = one("damaged.pdf", pdf)
+    assert (doc.status, doc.reason) == ("ok", "1 of 2 pages unreadable")
+    assert doc.text == ORIGINAL

@@ -56,7 +56,7 @@ def extract(data: bytes, ctx: Context) -> Extraction:
         parts, count, date, notes, pictured = _read(data, ctx.limits.max_text_chars)
     if count == 0:
         raise Fail("corrupt PDF: no pages")
-    if not any(p.strip() for p in parts):
+    if not any(p and p.strip() for p in parts):  # None: a page PDFium could not read
         from ndd_desktop.ingest.formats.ocr import ocr_pdf
 
         text, ocr_notes = ocr_pdf(data, ctx)
