@@ -33,6 +33,10 @@ class Progress:
 ProgressCallback = Callable[[Progress], None]
 
 
+#: Items a stage must have done before its time left is estimated (and 2 % of its total).
+EARLIEST_ESTIMATE = 5
+
+
 class ProgressMeter:
     """Turns counts into throttled :class:`Progress` reports for one callback."""
 
@@ -77,7 +81,9 @@ class ProgressMeter:
         elapsed = now - self._start
         rate = self.done / elapsed if elapsed > 0 else 0.0
         eta = None
-        if self._total is not None and rate > 0:
+        # no estimate from the first few items: the first file of a stage carries its
+        # start-up ("1 of 205 · 1/s · 3 min 07 s left" for a scan of two seconds)
+        if self._total is not None and rate > 0 and self.done >= max(EARLIEST_ESTIMATE, 0.02 * self._total):
             eta = max(self._total - self.done, 0) / rate
         self._callback(Progress(self._stage, self.done, self._total, current, rate, eta))
 

@@ -31,6 +31,14 @@ def test_meter_throttles_and_computes_rate_and_eta():
     assert (p.done, p.current, p.rate, p.eta_s) == (50, "b.txt", 50.0, 1.0)
     meter.finish()
     assert seen[-1].done == 100
+    # no estimate from the first items, whose time is mostly the stage's start-up
+    meter.stage("extract", 205)
+    clock.t = 2.0
+    meter.update(1)
+    assert (seen[-1].done, seen[-1].eta_s) == (1, None)
+    clock.t = 3.0
+    meter.update(6)
+    assert seen[-1].eta_s == pytest.approx(199 / (6 / 2.0))  # 6 done in the 2 s since the stage began
     meter.stage("walk")
     assert seen[-1].total is None and seen[-1].eta_s is None
 
