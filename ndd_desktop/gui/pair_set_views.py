@@ -28,7 +28,7 @@ class PairSetViewsMixin:
         # labels tell apart folders of one name (two "letters" folders: a/letters, b/letters)
         set_root_names(data.docs.roots() | {r.path for r in self.collection.store.documents.roots()})
         t = self.collection.threshold
-        self.threshold.set_scores(data.arrays.score, data.floor, documents=data.documents)
+        self.threshold.set_scores(data.arrays.score, data.floor, documents=data.documents, unread=self.errors.count())
         self.threshold.set_source(f"{data.method} pairs",
                                   f"The pairs shown are those of the last {data.method} scan "
                                   f"(parameters: {_params_text(data.params)}).\n"

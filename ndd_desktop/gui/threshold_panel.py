@@ -125,7 +125,7 @@ class ThresholdPanel(QWidget):
             self.thresholdChanged.emit(t)
             self._settle.start()
 
-    def set_scores(self, scores: np.ndarray, floor: float, documents: int | None = None) -> None:
+    def set_scores(self, scores: np.ndarray, floor: float, documents: int | None = None, unread: int = 0) -> None:
         """The scores of every stored pair (the floor is where the histogram starts).
 
         Without a single pair the counts line says so plainly instead of counting: no
@@ -137,8 +137,9 @@ class ThresholdPanel(QWidget):
         if len(self._scores):
             self._no_pairs = None
         elif documents == 0:
-            self._no_pairs = ("No documents to compare: the scanned folders hold no readable documents "
-                              "(files that could not be read are in the Errors tab).")
+            self._no_pairs = ("No documents to compare: the scanned folders hold no readable documents"
+                              + (f" ({unread:,} file{'' if unread == 1 else 's'} could not be read: see the Errors "
+                                 "tab)." if unread else "."))
         else:
             self._no_pairs = self._nothing_found(floor)
         self.set_counts(int((self._scores >= self._threshold).sum()), None, None)

@@ -107,7 +107,8 @@ def test_empty_folder_says_it_holds_no_readable_documents(qtbot, window, tmp_pat
     label = window.progress.label.text()
     assert label == "Done: the folder holds no readable documents."
     assert "Errors tab" not in label
-    assert "No documents to compare" in window.threshold.counts_label.text()
+    counts = window.threshold.counts_label.text()
+    assert "No documents to compare" in counts and "Errors tab" not in counts  # it is empty: nothing to see there
     assert window.open_export() is None  # nothing to export
     assert "Nothing to export" in window.statusBar().currentMessage()
 
@@ -123,6 +124,7 @@ def test_unreadable_files_point_to_the_errors_tab(qtbot, window, tmp_path):
     assert label.startswith("Done: the folder holds no readable documents.")
     assert "2 files could not be read: see the Errors tab." in label
     assert window.tabs.currentIndex() == 3 and window.errors.count() == 2
+    assert "(2 files could not be read: see the Errors tab)" in window.threshold.counts_label.text()
 
 
 # -- 6. the verdict at 1280x800 ---------------------------------------------------------------
