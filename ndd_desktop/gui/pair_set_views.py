@@ -108,19 +108,14 @@ class PairSetViewsMixin:
         if self.collection is None:
             return True
         store = self.collection.store
-        ids = {d.id for d in store.documents.all(status=None) if d.root == path}
-        if not ids:
+        docs = [d for d in store.documents.all(status=None) if d.root == path]
+        if not docs:
             return True
+        ids = {d.id for d in docs}
         decisions = sum(1 for a, b in store.review.verdicts() if a in ids or b in ids)
         decisions += len(store.review.keepers() & ids)
-        text = (f"Remove the folder\n{path}\nfrom this collection?\n\n"
-                f"{len(ids):,} document{'s' if len(ids) != 1 else ''} read from it will be dropped from the "
-                f"collection, with their pairs")
-        if decisions:
-            text += (f", and {decisions:,} review decision{'s' if decisions != 1 else ''} about them (verdicts and "
-                     "chosen keepers) will be set aside: adding the folder back brings back those whose documents "
-                     "are unchanged")
-        text += ".\n\nThe files on disk are not touched."
+        read = sum(1 for d in docs if d.status == "ok")
+        text = remove_question(path, read, len(docs) - read, decisions)
         answer = QMessageBox.question(self, "Remove folder", text,
                                       QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.Cancel,
                                       QMessageBox.StandardButton.Cancel)
@@ -226,3 +221,18 @@ def _acceptance(method: Any, data: PairSetData):
             return fn(params, xs)
 
     return curve
+
+
+def remove_question(path: str, read: int, unread: int, decisions: int) -> str:
+    """What removing a folder drops: its ``read`` documents (counted as the window counts
+    them), the records of its ``unread`` files, and the review ``decisions`` set aside."""
+    text = (f"Remove the folder\n{path}\nfrom this collection?\n\n"
+            f"{read:,} document{'s' if read != 1 else ''} read from it will be dropped from the collection, "
+            "with their pairs")
+    if unread:
+        text += f" (and the records of {unread:,} file{'s' if unread != 1 else ''} that could not be read)"
+    if decisions:
+        text += (f", and {decisions:,} review decision{'s' if decisions != 1 else ''} about them (verdicts and "
+                 "chosen keepers) will be set aside: adding the folder back brings back those whose documents "
+                 "are unchanged")
+    return text + ".\n\nThe files on disk are not touched."

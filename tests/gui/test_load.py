@@ -110,3 +110,13 @@ def test_form_ranges_and_reset(qtbot):
     qtbot.mouseClick(form.reset_button(info.name), Qt.MouseButton.LeftButton)
     assert form.values()[info.name] == info.default
     get_method(method.name).params(form.values())  # the form's values are valid parameters
+
+
+def test_the_remove_question_counts_documents_as_the_window_does():
+    """It said 205 documents where the window counted 203 (two files could not be read)."""
+    from ndd_desktop.gui.pair_set_views import remove_question
+
+    text = remove_question("/archive/letters", 203, 2, 1)
+    assert "203 documents read from it will be dropped from the collection, with their pairs (and the records " \
+           "of 2 files that could not be read), and 1 review decision about them" in text
+    assert "could not be read" not in remove_question("/archive/letters", 1, 0, 0)
