@@ -47,6 +47,10 @@ def cmd_export(args: argparse.Namespace) -> int:
         sys.stderr.write(f"not exported: {one_line(issue.source)}: {one_line(issue.reason)}\n")
     for note in result.notes:
         sys.stderr.write(f"note: {note}\n")
+    from ..export.template_check import suspects_summary
+
+    if result.to_check:
+        sys.stderr.write(f"ndd: note: {suspects_summary(result.to_check)}\n")
     done = result.copied + result.linked + result.skipped
     if result.already_complete:  # a finished bag: nothing to copy, it was validated again
         sys.stderr.write(f"the bag in {result.dest} was already complete ({result.files_planned} files); "

@@ -33,6 +33,7 @@ from .decisions import DecisionIndex
 CHOSEN_KEEPER_NOTE = "kept too: chosen as a keeper by the reviewer"
 from .errors import ExportError
 from .extra_leave_out import extra_leave_outs
+from .template_check import suspect_note, template_suspects
 from .layout import bag_safe_relpath, check_destination, root_names, safe_relpath
 from .options import ExportOptions, resolve_options
 from .scan_records import NOT_A_FILE, UNREAD, scan_exclusion
@@ -125,6 +126,9 @@ class ExportPlan:
     #: entries that are not regular files (links the scan did not follow, FIFOs, sockets,
     #: devices, folder aliases): not exported, and no failure; ``reason`` is the scan's
     not_files: list[PlanIssue] = field(default_factory=list)
+    #: left-out documents to check before an original is deleted (``export.template_check``):
+    #: document id -> (group id, documents sharing the common passage, share of its own text)
+    suspects: dict[int, tuple[int, int, float]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self._by_id = {r.doc_id: r for r in self.rows}
@@ -208,12 +212,18 @@ def plan_export(store, options: ExportOptions) -> ExportPlan:
     rows = [planner.row(d, contained, decisions, scored) for d in docs]
     if extra.notes:
         rows = _after_extra_leave_outs(rows, extra, membership, left_out, planner)
+    # left-out documents whose likeness may be a shared template: named, not kept (the
+    # window and ndd clusters count the same left-out set)
+    suspects = {d: s for d, s in template_suspects(store.documents, grouping.groups).items() if d in left_out}
+    if suspects:
+        rows = [replace(r, note="; ".join(filter(None, (suspect_note(*suspects[r.doc_id]), r.note))))
+                if r.doc_id in suspects else r for r in rows]
     rows.sort(key=lambda r: r.path)
     plan = ExportPlan(
         options=options, params=dict(pair_set.params), floor=float(pair_set.floor),
         roots=list(roots), root_names=names, files=files, rows=rows,
         groups=list(grouping.groups), left_out=sorted(left_out),
-        pair_count=int(grouping.pair_count), issues=issues, not_files=planner.not_files,
+        pair_count=int(grouping.pair_count), issues=issues, not_files=planner.not_files, suspects=suspects,
     )
     plan.plan_id = plan_identity(plan)
     return plan

@@ -64,6 +64,8 @@ class ExportResult:
     resumed: bool = False
     already_complete: bool = False
     seconds: float = 0.0
+    #: left-out documents to check before deleting originals (``ExportPlan.suspects``)
+    to_check: dict = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
@@ -99,7 +101,8 @@ def run_export(store, options: ExportOptions, progress=None, cancel=None, *, pla
     journal = Journal.open(dest, plan.plan_id, guard)
     result = ExportResult(dest=dest, payload_dir=dest, plan_id=plan.plan_id,
                           files_planned=len(plan.files), bag=o.bagit, resumed=journal.resumed,
-                          not_files=[FileIssue(i.path, i.source, i.reason) for i in plan.not_files])
+                          not_files=[FileIssue(i.path, i.source, i.reason) for i in plan.not_files],
+                          to_check=dict(plan.suspects))
     try:
         if o.bagit and journal.state == "complete":
             result.already_complete = True

@@ -193,6 +193,10 @@ class ExportDialog(QDialog):
             parts.append("· bag valid" if result.bag_valid else f"· bag: {result.bag_message}")
         if result.failed:
             parts.append(f"· <span style='color:#a33'>{len(result.failed)} files failed</span>")
+        if result.to_check:
+            from ..export.template_check import suspects_summary
+
+            parts.append(f"· <span style='color:#a60'>{suspects_summary(result.to_check)}</span>")
         self.status.setText(" ".join(parts))
         self.open_button.show()
         self.exported.emit(result)
