@@ -56,9 +56,19 @@ def write_rows(rows: Iterable[dict], fmt: str, out: IO[str], columns: Sequence[s
         return
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(columns)
+    # on a terminal a control character in a name (an escape sequence) would act on it:
+    # shown as an escape there; a file or a pipe gets the value as it is
+    shown = _terminal_safe if getattr(out, "isatty", lambda: False)() else (lambda v: v)
     for r in rows:
         values = [clean(r.get(k)) for k in columns]
-        writer.writerow(["" if v is None else v for v in values])
+        writer.writerow(["" if v is None else shown(v) for v in values])
+
+
+def _terminal_safe(value: Any) -> Any:
+    """A string with its control characters but line breaks and tabs shown as escapes."""
+    if not isinstance(value, str) or value.isprintable():
+        return value
+    return "".join(ch if ch.isprintable() or ch in "\n\t" else ascii(ch)[1:-1] for ch in value)
 
 
 #: Shorter headers for the table view (the CSV and JSON keep the full names).

@@ -126,3 +126,38 @@ def test_the_process_entry_point_returns_mains_status_and_skips_the_exit_collect
     last = fresh_python(script).strip().splitlines()[-1]
     # the methods listed, a missing collection refused as by main(); the objects left to the OS
     assert last == "STATUS 0 2 True"
+
+
+def test_a_control_character_in_a_name_does_not_reach_a_terminal_raw(tmp_path):
+    """`ndd errors --all` wrote a name's escape sequence to the terminal as it was; a file
+    or a pipe still gets the name as it is."""
+    import os
+    import pty
+    import subprocess
+    import sys
+
+    folder = tmp_path / "box"
+    folder.mkdir()
+    (folder / "esc\x1b[31mred.txt").write_bytes(b"")  # empty: listed as skipped
+    db = tmp_path / "c.ndd"
+    ndd = [sys.executable, "-m", "ndd_desktop.cli"]
+    assert subprocess.run([*ndd, "scan", str(folder), "--db", str(db), "-q"], capture_output=True).returncode == 0
+    piped = subprocess.run([*ndd, "errors", "--db", str(db), "--all"], capture_output=True, text=True)
+    assert "esc\x1b[31mred.txt" in piped.stdout
+    master, slave = pty.openpty()
+    try:
+        done = subprocess.run([*ndd, "errors", "--db", str(db), "--all"], stdout=slave, stderr=subprocess.PIPE)
+        assert done.returncode == 0
+        os.close(slave)
+        seen = b""
+        while True:
+            try:
+                chunk = os.read(master, 4096)
+            except OSError:  # the other end closed
+                break
+            if not chunk:
+                break
+            seen += chunk
+    finally:
+        os.close(master)
+    assert b"esc\\x1b[31mred.txt" in seen and b"\x1b[31m" not in seen
