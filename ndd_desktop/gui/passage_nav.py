@@ -50,13 +50,14 @@ class PassageNav(QObject):
         self.label.setObjectName("passagePlace")
         self.prev_button.clicked.connect(lambda: self.goto(-1))
         self.next_button.clicked.connect(lambda: self.goto(+1))
-        # beside the difference buttons; the label never widens the window (it is cut instead,
-        # its whole text in the tooltip)
+        # the buttons beside the difference buttons; the place on a line of its own under
+        # them (beside them it was cut to "A lies nearly wholly in B at ¶ 1-" at 1280 px); it
+        # never widens the window (a longer one is cut, its whole text in the tooltip)
         self.label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         nav = compare.layout().itemAt(1).layout()
-        nav.insertWidget(1, self.label, 1)
-        nav.insertWidget(2, self.prev_button)
-        nav.insertWidget(3, self.next_button)
+        nav.insertWidget(1, self.prev_button)
+        nav.insertWidget(2, self.next_button)
+        compare.layout().addWidget(self.label)
         compare.loaded.connect(self._start)
         compare.cleared.connect(self._forget)
         self._set_passages([], None)

@@ -44,3 +44,20 @@ def test_passage_buttons_scroll_both_sides_to_the_shared_text(qtbot):
     view.clear()
     assert nav.label.text() == "" and nav.passages == []
     assert not nav.next_button.isEnabled() and not nav.prev_button.isEnabled()
+
+
+def test_the_passage_place_has_the_width_of_the_view(qtbot):
+    """Beside the summary and four buttons it was cut to "A lies nearly wholly in B at ¶ 1-"
+    in a window of 1280 pixels."""
+    view = CompareView()
+    qtbot.addWidget(view)
+    view.resize(900, 400)
+    view.show()
+    texts = {1: LETTER, 2: "Dear members,\n\n" + LETTER + "\n\nYours, the clerk."}
+    nav = PassageNav(view, texts.get)
+    with qtbot.waitSignal(nav.found, timeout=10000):
+        view.show_pair(doc(1, "quote.txt", "txt"), doc(2, "letter.txt", "txt"), texts.get)
+    qtbot.wait(20)
+    text = nav.label.text()
+    assert text.startswith("A lies wholly in B at")
+    assert nav.label.fontMetrics().horizontalAdvance(text) <= nav.label.width()  # shown whole
