@@ -56,7 +56,7 @@ def undo_group_review(session: Any, change: BulkChange) -> dict[tuple[int, int],
         session.undo()
     else:
         undo_bulk(session.store.review, change)
-        history = getattr(session, "_undo", None)
-        if history is not None:
-            session._undo = [step for step in history if not (step[0] == "group" and step[2] is change)]
+        forget = getattr(session, "forget_group_change", None)
+        if forget is not None:
+            forget(change)
     return _sync_verdicts(session)

@@ -292,6 +292,10 @@ class Session:
         the one undo history, so Ctrl+Z in the window undoes it as any other review."""
         self._undo.append(("group", None, change))
 
+    def forget_group_change(self, change: Any) -> None:
+        """Drop a bulk action from the undo history (it was undone by its own view)."""
+        self._undo = [step for step in self._undo if not (step[0] == "group" and step[2] is change)]
+
     def last_change(self) -> Any:
         """The bulk change an undo would put back now (None when the last step is another)."""
         return self._undo[-1][2] if self._undo and self._undo[-1][0] == "group" else None

@@ -19,7 +19,10 @@ set, but the mbox file goes out as long as one of its documents is kept.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from typing import Callable
+
+from .roles import DUPLICATE, KEEPER
 
 
 @dataclass
@@ -161,3 +164,48 @@ def _inclusive_emails(store, left_out: set[int], docs, out: ExtraLeaveOut) -> No
             other = by_id[kept_hashes[d.sha256]]
             out.left_out[d.id] = f"attachment of a left-out e-mail; the same content is exported as {other.relpath}"
             out.held_by[d.id] = other.id
+
+
+def restated_rows(rows: list, extra: ExtraLeaveOut, membership: dict, left_out: set[int],
+                  display: Callable[[int], str]) -> list:
+    """The rows as the extra leave-outs leave them: a document they leave out is a
+    duplicate of the exported document that holds its content; one they put back is
+    exported (a keeper, duplicating nothing); and a duplicate whose kept document they
+    left out names the exported document that holds it now. Before, only the note
+    changed: reports named left-out documents as what others duplicate. ``display``
+    names a document as the reports do ("" for one not in them)."""
+
+    def held_by(doc_id: int) -> int | None:
+        """The exported document that holds ``doc_id``'s content (None: none found)."""
+        seen: set[int] = set()
+        while doc_id in left_out and doc_id not in seen:
+            seen.add(doc_id)
+            nxt = extra.held_by.get(doc_id)
+            if nxt is None:
+                g = membership.get(doc_id)
+                cover = g.covered_by.get(doc_id) if g is not None else None
+                nxt = cover[0] if cover else None
+            if nxt is None:
+                return None
+            doc_id = int(nxt)
+        return None if doc_id in left_out else doc_id
+
+    def shown(doc_id: int | None) -> str:
+        return "" if doc_id is None else display(doc_id)
+
+    out = []
+    for r in rows:
+        g = membership.get(r.doc_id)
+        if g is not None and int(g.keeper) in left_out:  # the group's copy exported now
+            r = replace(r, keeper_path=shown(held_by(int(g.keeper))))
+        note = extra.notes.get(r.doc_id, r.note)
+        if r.doc_id in extra.put_back:
+            r = replace(r, role=KEEPER, duplicate_of="", duplicate_score=None, note=note)
+        elif r.doc_id in left_out and (r.doc_id in extra.left_out or r.duplicate_of):
+            holder = shown(held_by(r.doc_id))
+            r = replace(r, role=DUPLICATE, duplicate_of=holder,
+                        duplicate_score=r.duplicate_score if holder == r.duplicate_of else None, note=note)
+        elif r.doc_id in extra.notes:
+            r = replace(r, note=note)
+        out.append(r)
+    return out

@@ -28,18 +28,13 @@ from ..ingest.document import free_numbered_name
 from ..pipeline.grouping import groups_at
 from ..pipeline.pair_lookup import PairLookup
 from .decisions import DecisionIndex
-
-#: The note of a document an export keeps besides its group's keeper because the reviewer chose it.
-CHOSEN_KEEPER_NOTE = "kept too: chosen as a keeper by the reviewer"
 from .errors import ExportError
-from .extra_leave_out import extra_leave_outs
-from .template_check import suspect_note, template_suspects
+from .extra_leave_out import extra_leave_outs, restated_rows
 from .layout import bag_safe_relpath, check_destination, root_names, safe_relpath
 from .options import ExportOptions, resolve_options
+from .roles import CHOSEN_KEEPER_NOTE, DUPLICATE, KEEPER, UNIQUE
 from .scan_records import NOT_A_FILE, UNREAD, scan_exclusion
-
-#: Role of a document in the reports.
-KEEPER, DUPLICATE, UNIQUE = "keeper", "duplicate", "unique"
+from .template_check import suspect_note, template_suspects
 
 
 @dataclass(frozen=True)
@@ -211,7 +206,8 @@ def plan_export(store, options: ExportOptions) -> ExportPlan:
     decisions = DecisionIndex(store.review.standing())
     rows = [planner.row(d, contained, decisions, scored) for d in docs]
     if extra.notes:
-        rows = _after_extra_leave_outs(rows, extra, membership, left_out, planner)
+        rows = restated_rows(rows, extra, membership, left_out,
+                             lambda d: planner.display(planner.by_id[d]) if d in planner.by_id else "")
     # left-out documents whose likeness may be a shared template: named, not kept (the
     # window and ndd clusters count the same left-out set)
     suspects = {d: s for d, s in template_suspects(store.documents, grouping.groups).items() if d in left_out}
@@ -227,49 +223,6 @@ def plan_export(store, options: ExportOptions) -> ExportPlan:
     )
     plan.plan_id = plan_identity(plan)
     return plan
-
-
-def _after_extra_leave_outs(rows: list, extra, membership: dict, left_out: set[int], planner) -> list:
-    """The rows as the extra leave-outs leave them: a document they leave out is a
-    duplicate of the exported document that holds its content; one they put back is
-    exported (a keeper, duplicating nothing); and a duplicate whose kept document they
-    left out names the exported document that holds it now. Before, only the note
-    changed: reports named left-out documents as what others duplicate."""
-
-    def held_by(doc_id: int) -> int | None:
-        """The exported document that holds ``doc_id``'s content (None: none found)."""
-        seen: set[int] = set()
-        while doc_id in left_out and doc_id not in seen:
-            seen.add(doc_id)
-            nxt = extra.held_by.get(doc_id)
-            if nxt is None:
-                g = membership.get(doc_id)
-                cover = g.covered_by.get(doc_id) if g is not None else None
-                nxt = cover[0] if cover else None
-            if nxt is None:
-                return None
-            doc_id = int(nxt)
-        return None if doc_id in left_out else doc_id
-
-    def shown(doc_id: int | None) -> str:
-        return planner.display(planner.by_id[doc_id]) if doc_id in planner.by_id else ""
-
-    out = []
-    for r in rows:
-        g = membership.get(r.doc_id)
-        if g is not None and int(g.keeper) in left_out:  # the group's copy exported now
-            r = replace(r, keeper_path=shown(held_by(int(g.keeper))))
-        note = extra.notes.get(r.doc_id, r.note)
-        if r.doc_id in extra.put_back:
-            r = replace(r, role=KEEPER, duplicate_of="", duplicate_score=None, note=note)
-        elif r.doc_id in left_out and (r.doc_id in extra.left_out or r.duplicate_of):
-            holder = shown(held_by(r.doc_id))
-            r = replace(r, role=DUPLICATE, duplicate_of=holder,
-                        duplicate_score=r.duplicate_score if holder == r.duplicate_of else None, note=note)
-        elif r.doc_id in extra.notes:
-            r = replace(r, note=note)
-        out.append(r)
-    return out
 
 
 class _Planner:

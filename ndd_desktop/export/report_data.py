@@ -7,7 +7,8 @@ import time
 from dataclasses import dataclass, field
 
 from .. import __version__
-from .plan import DUPLICATE, DocumentRow, ExportPlan
+from .plan import DocumentRow, ExportPlan
+from .roles import DUPLICATE
 
 #: Columns of the per-document CSV and JSON reports, in order.
 COLUMNS = (

@@ -20,7 +20,7 @@ from markupsafe import Markup
 
 from ..core.text_diff import clean_text, diff_texts, first_words
 from .report_data import ReportContext
-from .plan import CHOSEN_KEEPER_NOTE
+from .roles import CHOSEN_KEEPER_NOTE
 
 REPORT_HTML = "report.html"
 TEMPLATES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "templates")

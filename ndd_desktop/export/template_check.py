@@ -56,9 +56,11 @@ def template_suspects(documents, groups) -> dict[int, tuple[int, int, float]]:
         values, counts = np.unique(np.concatenate(distinct), return_counts=True) if distinct else (None, None)
         if values is None or values.size == 0:
             continue
-        common = values[counts >= max(3, COMMON_SHARE * len(members))]
+        is_common = counts >= max(3, COMMON_SHARE * len(members))
+        common = values[is_common]
         if common.size == 0:
             continue
+        holders = int(counts[is_common].max())  # the documents sharing the common passage
         for m, (keeper, _score) in g.covered_by.items():
             mine = runs[int(m)].distinct(RUN)
             if mine.size == 0 or int(keeper) not in runs:
@@ -69,7 +71,6 @@ def template_suspects(documents, groups) -> dict[int, tuple[int, int, float]]:
                 continue
             found = np.isin(own, runs[int(keeper)].distinct(RUN), assume_unique=True).mean()
             if found < FOUND_SHARE and _of_a_piece(~np.isin(runs[int(m)].at(RUN), common), own.size):
-                holders = int(counts[np.isin(values, common)].max())
                 out[int(m)] = (int(g.group_id), holders, float(share_own))
     return out
 

@@ -28,8 +28,7 @@ def scan_lock(store_path: str) -> Iterator[None]:
     if not store_path or store_path == ":memory:":
         yield
         return
-    # beside the real file: a collection named through a symbolic link is the same collection
-    path = os.path.realpath(store_path) + LOCK_SUFFIX
+    path = lock_path(store_path)
     try:
         fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
     except OSError as exc:
@@ -48,13 +47,19 @@ def scan_lock(store_path: str) -> Iterator[None]:
         os.close(fd)
 
 
+def lock_path(store_path: str) -> str:
+    """The lock file of a collection: beside its real file, so that a collection named
+    through a symbolic link is the same collection."""
+    return os.path.realpath(store_path) + LOCK_SUFFIX
+
+
 def scan_running(store_path: str) -> bool:
     """Whether a scan of the collection at ``store_path`` holds its lock now (asked
     without taking it for longer than the question)."""
     if not store_path or store_path == ":memory:":
         return False
     try:
-        fd = os.open(os.path.realpath(store_path) + LOCK_SUFFIX, os.O_RDWR)
+        fd = os.open(lock_path(store_path), os.O_RDWR)
     except OSError:
         return False  # no lock file: no scan ever ran here
     try:

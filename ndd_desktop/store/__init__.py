@@ -42,6 +42,7 @@ _HOME = {
     "StoreDamaged": ".types",
     "StoreError": ".types",
     "StoreFull": ".types",
+    "StoreNotThere": ".types",
     "StoreReadOnly": ".types",
 }
 __all__ = sorted(_HOME)
@@ -69,6 +70,7 @@ if TYPE_CHECKING:  # what the names are, for type checkers and editors
         StoreDamaged,
         StoreError,
         StoreFull,
+        StoreNotThere,
         StoreReadOnly,
     )
 

@@ -21,7 +21,7 @@ from sqlalchemy.pool import QueuePool, StaticPool
 
 from .text_codec import TEXT_ERRORS
 from .text_reading import BUSY_TIMEOUT_S, read_only_uri
-from .types import StoreDamaged, StoreError, StoreFull, StoreReadOnly
+from .types import StoreDamaged, StoreError, StoreFull, StoreNotThere, StoreReadOnly
 
 #: The newest schema revision this code knows (alembic revision ids are 4-digit numbers).
 HEAD_REVISION = "0009"
@@ -110,12 +110,12 @@ def check_file(path: str, create: bool) -> tuple[bool, bool]:
         return True, True
     p = Path(path)
     if p.is_dir():
-        raise StoreError(f"{path} is a folder, not a collection file")
+        raise StoreNotThere(f"{path} is a folder, not a collection file")
     if not p.exists():
         if not create:
-            raise StoreError(f"no collection file at {path}")
+            raise StoreNotThere(f"no collection file at {path}")
         if not p.parent.exists():
-            raise StoreError(f"folder {p.parent} does not exist")
+            raise StoreNotThere(f"folder {p.parent} does not exist")
         if not os.access(p.parent, os.W_OK):
             raise StoreError(f"cannot create {path}: the folder {p.parent} is not writable")
         return True, True

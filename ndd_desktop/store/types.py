@@ -16,6 +16,11 @@ class StoreDamaged(StoreError):
     not decompress): ``ndd check`` says what, ``ndd repair`` saves what can be saved."""
 
 
+class StoreNotThere(StoreError):
+    """The path names no collection file and cannot hold one here: a folder, a missing file
+    (when not creating), a file in a folder that does not exist. Refused before any work."""
+
+
 class StoreFull(StoreError):
     """A write failed because the disk (or the file's size cap) is full; what was committed
     before is kept."""
