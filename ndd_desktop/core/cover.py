@@ -4,7 +4,12 @@ A group formed by chaining (A like B, B like C, A not like C) is one group to br
 keeping A alone would drop C, which duplicates nothing that was kept. The keepers of a group
 are therefore chosen greedily: take the first document in keeper order, set aside the
 members it is directly linked to, then take the first of the rest in the same order, and so
-on until every member is a keeper or directly linked to one. This is the classic greedy
+on until every member is a keeper or directly linked to one.
+
+A link may cover one way only. A letter quoted whole in a report is a duplicate of the
+report, but the report is not one of the letter: most of it is in no letter. So a link says
+in which directions a kept document covers the other (``pipeline.group_edges`` decides from
+the two shares), and a member that no keeper may cover is kept itself. This is the classic greedy
 dominating set of the group's graph, in the order the keeper rule gives, so the keeper rule
 still decides which version is kept first and the extra keepers are the ones it would have
 preferred among what is left.
@@ -46,8 +51,8 @@ def choose_keepers(
 
     Args:
         order: the members, best keeper first (the keeper rule's order).
-        links: ``links[x][y]``: the value of the direct link x-y (symmetric); members
-            with no entry have no links.
+        links: ``links[x][y]``: the value of the direct link by which a kept x covers y
+            (an undirected link is given both ways); members with no entry cover nothing.
         fixed: members kept whatever their links (a reviewer's keepers, reference
             documents that are never left out), taken first in ``order``'s order.
     """
@@ -109,7 +114,8 @@ class CoverArrays:
                                             zip(covered.tolist(), self.covered_by[covered].tolist(), values)})
 
 
-def cover_groups(n: int, offsets, members, rank, first, fixed, link_a, link_b, link_value) -> CoverArrays:
+def cover_groups(n: int, offsets, members, rank, first, fixed, link_a, link_b, link_value,
+                 a_covers_b=None, b_covers_a=None) -> CoverArrays:
     """The keepers of every group ``members[offsets[k]:offsets[k + 1]]`` (documents ``< n``),
     as :func:`choose_keepers` would choose them group by group.
 
@@ -121,6 +127,8 @@ def cover_groups(n: int, offsets, members, rank, first, fixed, link_a, link_b, l
         fixed: per document (bool), kept whatever its links.
         link_a, link_b, link_value: the direct links, one per pair (value NaN: a link
             without a value); links between two groups are ignored.
+        a_covers_b, b_covers_a: per link (bool), whether a kept ``link_a`` covers
+            ``link_b`` and the other way; None: every link covers both ways.
     """
     from . import cover_kernel
 
@@ -137,7 +145,12 @@ def cover_groups(n: int, offsets, members, rank, first, fixed, link_a, link_b, l
         if (group_of[first] != np.arange(first.shape[0])).any():
             raise ValueError("each group's first member must be one of its members")
     link_a = np.asarray(link_a, dtype=np.int64)
-    loops = cover_kernel.functions(n + link_a.shape[0])
+    m = link_a.shape[0]
+    a_covers_b = np.ones(m, dtype=np.bool_) if a_covers_b is None else np.asarray(a_covers_b, dtype=np.bool_)
+    b_covers_a = np.ones(m, dtype=np.bool_) if b_covers_a is None else np.asarray(b_covers_a, dtype=np.bool_)
+    if a_covers_b.shape[0] != m or b_covers_a.shape[0] != m:
+        raise ValueError("a_covers_b and b_covers_a need one entry per link")
+    loops = cover_kernel.functions(n + m)
     start, other, val = loops.link_lists(n, link_a, np.asarray(link_b, dtype=np.int64),
-                                         np.asarray(link_value, dtype=np.float64))
+                                         np.asarray(link_value, dtype=np.float64), a_covers_b, b_covers_a)
     return CoverArrays(*loops.cover_groups(n, offsets, members, rank, first, fixed, start, other, val))

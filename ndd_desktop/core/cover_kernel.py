@@ -22,25 +22,32 @@ from . import kernel_load
 from .kernel_load import Compiled, KernelLoader
 
 
-def link_lists(n: int, a: np.ndarray, b: np.ndarray, value: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The links ``a[k] - b[k]`` both ways, by node: ``(start, other, value)`` with node x's
-    links at ``start[x]:start[x + 1]``, in the order of the edges."""
+def link_lists(n: int, a: np.ndarray, b: np.ndarray, value: np.ndarray, a_covers_b: np.ndarray,
+               b_covers_a: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The links ``a[k] - b[k]`` by node, in the directions a keeper may cover the other:
+    ``(start, other, value)`` with the members node x covers once kept at
+    ``other[start[x]:start[x + 1]]``, in the order of the edges. ``a_covers_b[k]``: a kept
+    ``a[k]`` covers ``b[k]`` (``b_covers_a`` the other way)."""
     m = a.shape[0]
     start = np.zeros(n + 1, dtype=np.int64)
     for k in range(m):
-        start[a[k] + 1] += 1
-        start[b[k] + 1] += 1
+        if a_covers_b[k]:
+            start[a[k] + 1] += 1
+        if b_covers_a[k]:
+            start[b[k] + 1] += 1
     for x in range(n):
         start[x + 1] += start[x]
     fill = start[:-1].copy()
-    other = np.empty(2 * m, dtype=np.int64)
-    val = np.empty(2 * m, dtype=np.float64)
+    other = np.empty(start[n], dtype=np.int64)
+    val = np.empty(start[n], dtype=np.float64)
     for k in range(m):
         x, y = a[k], b[k]
-        other[fill[x]], val[fill[x]] = y, value[k]
-        fill[x] += 1
-        other[fill[y]], val[fill[y]] = x, value[k]
-        fill[y] += 1
+        if a_covers_b[k]:
+            other[fill[x]], val[fill[x]] = y, value[k]
+            fill[x] += 1
+        if b_covers_a[k]:
+            other[fill[y]], val[fill[y]] = x, value[k]
+            fill[y] += 1
     return start, other, val
 
 
@@ -66,8 +73,8 @@ def _sort_by_rank(buf: np.ndarray, count: int, rank: np.ndarray) -> None:
 def _keep(k: int, g: int, kept_list: np.ndarray, n_kept: int, kept: np.ndarray, open_: np.ndarray,
           group: np.ndarray, start: np.ndarray, other: np.ndarray, val: np.ndarray,
           cover_by: np.ndarray, cover_val: np.ndarray, cover_seq: np.ndarray, seq: int) -> int:
-    """Keep ``k`` (of group ``g``): it leaves the covered, and each member linked to it is
-    covered by it unless a keeper with a higher value covers it already. Returns the next
+    """Keep ``k`` (of group ``g``): it leaves the covered, and each member it may cover
+    (``link_lists``) is covered by it unless a keeper with a higher value covers it already. Returns the next
     sequence number of a first cover."""
     kept_list[n_kept] = k
     kept[k] = True
@@ -163,7 +170,8 @@ def functions(work: int) -> Any:
 def _warm() -> None:
     k = compiled()
     a, b, v = np.array([0], dtype=np.int64), np.array([1], dtype=np.int64), np.array([0.5])
-    start, other, val = k.link_lists(2, a, b, v)
+    both = np.ones(1, dtype=np.bool_)
+    start, other, val = k.link_lists(2, a, b, v, both, both)
     k.cover_groups(2, np.array([0, 2], dtype=np.int64), np.array([0, 1], dtype=np.int64),
                    np.array([0, 1], dtype=np.int64), np.array([0], dtype=np.int64), np.zeros(2, dtype=np.bool_),
                    start, other, val)

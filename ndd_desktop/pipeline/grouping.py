@@ -42,6 +42,7 @@ from ..core.unique import sorted_unique
 from ..store import DocumentInfo, PairArrays, Store
 from .group_edges import edges_at
 from .group_list import GroupList
+from .join_shares import shares_from_texts
 from .group_rules import GROUPINGS, KEEPER_RULES  # noqa: F401 - the names, as before
 from .pair_graph import PairGraph
 
@@ -242,7 +243,7 @@ def _group(store: Store, graph: PairGraph, threshold: float, measure: str, keepe
            folder_priority: tuple[str, ...], grouping: str, verdicts: dict[tuple[int, int], str]) -> Grouping:
     """groups_at over a prepared graph; see there."""
     n = graph.n
-    e = edges_at(graph, measure, threshold, verdicts)
+    e = edges_at(graph, measure, threshold, verdicts, shares_from_texts(store, graph.docs))
     ea, eb, ev, link, present, cut, cannot = e.a, e.b, e.value, e.link, e.present, e.cut, e.cannot
     value = graph.by_value(measure).value
     if not present.any():
@@ -265,7 +266,8 @@ def _group(store: Store, graph: PairGraph, threshold: float, measure: str, keepe
     # a reference keeper never leaves out another reference document
     fixed[groups.members] |= graph.reference[groups.members] & np.repeat(graph.reference[keepers], sizes)
     # every edge is a link; those between two groups (or out of any) are ignored by the cover
-    cover = cover_groups(n, groups.offsets, groups.members, rank, keepers, fixed, ea, eb, link)
+    cover = cover_groups(n, groups.offsets, groups.members, rank, keepers, fixed, ea, eb, link,
+                         e.a_covers_b, e.b_covers_a)
     grouped = np.zeros(n, dtype=bool)
     grouped[groups.members] = True
     partial = cut & ~grouped

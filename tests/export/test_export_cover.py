@@ -7,6 +7,7 @@ import csv
 import os
 import random
 
+import numpy as np
 import pytest
 
 from export_support import doc_id, write
@@ -130,3 +131,58 @@ def test_keepers_the_reviewer_chose_are_reported_as_chosen(chain):
                                     reports=("html",)))
     page = (tmp_path / "chosen" / "_ndd_reports" / "report.html").read_text(encoding="utf-8")
     assert "more kept (chosen by the reviewer)" in page and "nothing kept duplicates them" not in page
+
+
+@pytest.fixture
+def quoted(tmp_path):
+    """letter.txt (older, 2 sections) quoted whole in report.txt (12 sections): the report
+    holds all of the letter, the letter a sixth of the report; scanned with
+    measure=containment, which pairs them through the letter's share."""
+    s = _sections(12, seed=11)
+    root = tmp_path / "src"
+    write(root / "letter.txt", "".join(s[5:7]))
+    write(root / "report.txt", "".join(s))
+    os.utime(root / "letter.txt", (1_600_000_000,) * 2)
+    os.utime(root / "report.txt", (1_700_000_000,) * 2)
+    store = Store.open(str(tmp_path / "q.sqlite"))
+    ScanJob(store, ScanConfig(roots=[Root(str(root))], method="qgram", params={"measure": "containment"},
+                              workers=0)).run()
+    yield store, tmp_path
+    store.close()
+
+
+def test_a_report_is_never_left_out_as_a_duplicate_of_a_letter_it_quotes(quoted):
+    """The oldest rule keeps the letter first; the report, of which a sixth is in the letter,
+    is no duplicate of it and is kept as well (it was left out, its other five sixths in no
+    exported file). The letter, wholly in the report, may be covered by it."""
+    store, tmp_path = quoted
+    letter, report = doc_id(store, "letter.txt"), doc_id(store, "report.txt")
+    pa = store.pairs.arrays("qgram", store.pairs.sets()[0].pairs_key)
+    assert len(pa) == 1 and float(pa.score[0]) == 1.0 and float(np.fmin(pa.cont_ab, pa.cont_ba)[0]) < 0.3
+    plan = plan_export(store, ExportOptions(dest=str(tmp_path / "out"), method="qgram", keeper_rule="oldest"))
+    (group,) = plan.groups
+    assert group.keeper == letter and group.keepers == (letter, report)
+    assert plan.left_out == []
+    newest = plan_export(store, ExportOptions(dest=str(tmp_path / "new"), method="qgram", keeper_rule="newest"))
+    assert newest.groups[0].keepers == (report,) and newest.left_out == [letter]
+
+
+def test_a_reviewers_duplicate_on_a_quoted_letter_leaves_out_the_letter_only(chain, tmp_path):
+    """Scored by the smaller share (the default), the pair is below the threshold; a
+    reviewer's "duplicate" joins it, and the more contained document, the letter, is the
+    one that may be left out, whichever the keeper rule prefers."""
+    s = _sections(12, seed=11)
+    root = tmp_path / "q"
+    write(root / "letter.txt", "".join(s[5:7]))
+    write(root / "report.txt", "".join(s))
+    os.utime(root / "letter.txt", (1_600_000_000,) * 2)
+    os.utime(root / "report.txt", (1_700_000_000,) * 2)
+    with Store.open(str(tmp_path / "d.sqlite")) as store:
+        ScanJob(store, ScanConfig(roots=[Root(str(root))], method="qgram", workers=0)).run()
+        letter, report = doc_id(store, "letter.txt"), doc_id(store, "report.txt")
+        store.review.set_verdict(min(letter, report), max(letter, report), "duplicate", reviewer="ann")
+        plan = plan_export(store, ExportOptions(dest=str(tmp_path / "out"), method="qgram", keeper_rule="oldest"))
+        (group,) = plan.groups
+        assert group.keepers == (letter, report) and plan.left_out == []
+        plan = plan_export(store, ExportOptions(dest=str(tmp_path / "new"), method="qgram", keeper_rule="newest"))
+        assert plan.groups[0].keepers == (report,) and plan.left_out == [letter]

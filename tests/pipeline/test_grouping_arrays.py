@@ -94,7 +94,8 @@ def _reference_groups_at(
     groups = form(len(ids), i, j, score, lengths, cl if len(cl) else None) if items else []
     chosen = store.review.keepers()
     formed = [[ids[int(m)] for m in g.members] for g in groups]
-    links = _reference_links_within(formed, items, verdicts, pair_value)
+    shares = {(int(a), int(b)): (float(x), float(y)) for a, b, x, y in zip(pa.a, pa.b, pa.cont_ab, pa.cont_ba)}
+    links = _reference_links_within(formed, items, verdicts, pair_value, shares, threshold)
     out: list[DocGroup] = []
     grouped: set[int] = set()
     if keeper_rule == "latest":  # the version order of every group, from their texts
@@ -132,20 +133,36 @@ def _reference_groups_at(
     return Grouping(out, set(ids) - grouped - partial, len(items), partial)
 
 
-def _reference_links_within(groups: list[list[int]], items, verdicts, pair_value: PairLookup) -> dict[int, dict[int, float | None]]:
-    """The direct links between members of one group, both ways: every edge the groups were
-    formed from (pairs at the threshold, a reviewer's "duplicate"), with its stored value
-    (None for a reviewer's "duplicate" on a pair with no stored score)."""
+def _reference_links_within(groups: list[list[int]], items, verdicts, pair_value: PairLookup,
+                            shares: dict[tuple[int, int], tuple[float, float]],
+                            threshold: float) -> dict[int, dict[int, float | None]]:
+    """The direct links between members of one group, in the directions a keeper covers:
+    every edge the groups were formed from (pairs at the threshold, a reviewer's
+    "duplicate"), with its stored value (None for a reviewer's "duplicate" on a pair with no
+    stored score). A stored pair whose smaller share is below the threshold covers a
+    document only when half of it (and the threshold) is in the other, or, joined by a
+    reviewer, when it is the more contained of the two."""
     group_of = {m: k for k, members in enumerate(groups) for m in members}
     links: dict[int, dict[int, float | None]] = {}
     for v, a, b in items:
         ga = group_of.get(a)
         if ga is None or ga != group_of.get(b):
             continue
-        if verdicts.get((a, b)) == "duplicate":
+        joined = verdicts.get((a, b)) == "duplicate"
+        if joined:
             v = pair_value.get((a, b))
-        links.setdefault(a, {})[b] = v
-        links.setdefault(b, {})[a] = v
+        a_covers_b = b_covers_a = True
+        if (a, b) in shares:
+            a_in_b, b_in_a = shares[(a, b)]
+            known = [x for x in (a_in_b, b_in_a) if not math.isnan(x)]
+            if known and min(known) < threshold:  # a share not stored covers
+                need = max(threshold, 0.5)
+                a_covers_b = math.isnan(b_in_a) or b_in_a >= need or (joined and b_in_a >= a_in_b)
+                b_covers_a = math.isnan(a_in_b) or a_in_b >= need or (joined and a_in_b >= b_in_a)
+        if a_covers_b:
+            links.setdefault(a, {})[b] = v
+        if b_covers_a:
+            links.setdefault(b, {})[a] = v
     return links
 
 
