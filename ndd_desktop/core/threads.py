@@ -12,10 +12,15 @@ headers: missing, malformed, looping or repeated Message-IDs included.
 
 **Quotes**: a message's own text and what it quotes (:func:`core.quotes.split_quoted`).
 
-**Inclusive**: a message is inclusive unless its own (unquoted) text is contained in a
-later message of its thread (a descendant, or one with a later date): at least
-:data:`CONTAINED_SHARE` of its word 3-grams appear in the later message, quotes included.
-A reply that quotes only part of an earlier message leaves that message inclusive.
+**Inclusive**: a message is inclusive unless its whole text, what it quotes or forwards
+included, is contained in a later message of its thread: at least :data:`CONTAINED_SHARE`
+of its word 3-grams appear in the later message. Later means one that answers it (a
+descendant), or, for a message with no reply headers (whose place in the tree is a
+guess), one dated after it; a sibling reply never saw it. The whole text, not only its
+own part: a forward without a comment has no own text, but what it forwards may be in no
+other message of the collection; an answer written inline below a quote header counts as
+quoted; and a signature or disclaimer is most of a short reply's own text. A reply that
+quotes only part of an earlier message leaves that message inclusive.
 """
 
 from __future__ import annotations
@@ -184,13 +189,11 @@ class _Texts:
             self.full_text[rec.key] = " " + " ".join(full) + " "
 
     def contained_in(self, key: int, other: int) -> bool:
-        """True when message ``key``'s own text lies in message ``other`` (quotes included)."""
-        own = self.own[key]
-        if not own:
-            return True
-        if len(own) < 3:
-            return (" " + " ".join(own) + " ") in self.full_text[other]
-        mine = grams(own)
+        """True when message ``key``'s whole text lies in message ``other`` (quotes included)."""
+        mine = self.full_grams[key]
+        if not mine:  # fewer than three words: they appear in that order
+            text = self.full_text[key]
+            return text.strip() == "" or text in self.full_text[other]
         return len(mine & self.full_grams[other]) >= CONTAINED_SHARE * len(mine)
 
 
@@ -269,22 +272,22 @@ def mark_inclusive(thread: Thread, records: dict[int, MailRecord], texts: _Texts
             holders.setdefault(g, []).append(k)
 
     def is_later(k: int, than: int) -> bool:
-        """k answers ``than`` (directly or further down), or is dated after it."""
-        dk, dt = records[k].date, records[than].date
-        if dk is not None and dt is not None and dk > dt:
-            return True
+        """k answers ``than`` (directly or further down), or, with no reply headers of its
+        own, is dated after it."""
         seen, p = set(), parent_of.get(k)
         while p is not None and p not in seen:
             if p == than:
                 return True
             seen.add(p)
             p = parent_of.get(p)
-        return False
+        if records[k].in_reply_to or records[k].references:
+            return False  # it answers another message: it never saw this one
+        dk, dt = records[k].date, records[than].date
+        return dk is not None and dt is not None and dk > dt
 
     for m in thread.messages:
-        own = texts.own[m.key]
-        if len(own) >= 3:  # candidates: the messages holding enough of its 3-grams
-            mine = grams(own)
+        mine = texts.full_grams[m.key]
+        if mine:  # candidates: the messages holding enough of its 3-grams
             counts: dict[int, int] = {}
             for g in mine:
                 for k in holders.get(g, ()):

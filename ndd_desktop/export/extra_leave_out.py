@@ -8,10 +8,16 @@ Two options add to the left-out set of :func:`~ndd_desktop.export.plan.plan_expo
   its match in the covering folder a left-out duplicate, that match is *put back* (so
   the content is exported exactly once, from the covering folder). Folders are taken
   largest first; a folder relied on as a cover, or holding a document relied on, is
-  never left out afterwards, so no content is lost through chains of covers.
+  never left out afterwards, so no content is lost through chains of covers. A duplicate
+  elsewhere whose kept document goes with the folder is exported itself unless the match
+  put in that document's place holds it as well (at the threshold): nothing else stands in
+  for it then.
 * ``emails == "inclusive"``: e-mail messages that are not inclusive (their text is
   quoted in a later message of their thread, see :mod:`ndd_desktop.pipeline.threads`)
-  are left out, with their attachments where the same content is exported elsewhere.
+  are left out, with their attachments where the same content is exported elsewhere; and
+  an inclusive message that its group left out as a near duplicate is put back unless
+  the kept document it duplicates holds all of its text (a reply with an objection of its
+  own that quotes the message it answers scores as that message's near duplicate).
 
 The export unit is the file on disk: a message inside an mbox is left out of the reports'
 set, but the mbox file goes out as long as one of its documents is kept.
@@ -42,17 +48,20 @@ class ExtraLeaveOut:
         return {**self.put_back, **self.left_out}
 
 
-def extra_leave_outs(store, options, left_out: set[int], docs) -> ExtraLeaveOut:
+def extra_leave_outs(store, options, left_out: set[int], docs, cover_of: dict[int, int] | None = None,
+                     share_in: Callable[[int, int], float | None] | None = None) -> ExtraLeaveOut:
     """The extra leave-outs of ``options`` given the plan's ``left_out`` duplicates.
 
-    ``docs``: the store's documents (any status). Returns an empty result when neither
-    option is on.
+    ``docs``: the store's documents (any status); ``cover_of``: each left-out duplicate's
+    kept document (``DocGroup.covered_by``); ``share_in(x, y)``: the stored share of x
+    found in y (None: no pair stored). Returns an empty result when neither option is on.
     """
     out = ExtraLeaveOut()
     if getattr(options, "leave_out_covered_folders", False):
         _covered_folders(store, options, left_out, docs, out)
+        _orphans(options, left_out, cover_of or {}, share_in or (lambda x, y: None), out)
     if getattr(options, "emails", "all") == "inclusive":
-        _inclusive_emails(store, left_out, docs, out)
+        _inclusive_emails(store, left_out, docs, out, cover_of or {})
     return out
 
 
@@ -121,11 +130,32 @@ def _covered_folders(store, options, left_out: set[int], docs, out: ExtraLeaveOu
         cover_folders.add(g)
 
 
-def _inclusive_emails(store, left_out: set[int], docs, out: ExtraLeaveOut) -> None:
+def _orphans(options, left_out: set[int], cover_of: dict[int, int], share_in, out: ExtraLeaveOut) -> None:
+    """Put back the duplicates outside the covered folders whose kept document went with its
+    folder and whose content the match exported in its place does not hold."""
+    threshold = float(options.threshold)
+    for m, k in cover_of.items():
+        if m in out.left_out or m in out.put_back or k not in out.left_out:
+            continue
+        held = out.held_by.get(k)
+        share = share_in(m, held) if held is not None else None
+        if share is not None and share >= threshold:
+            out.held_by[m] = held  # the match holds it too: the reports name the match
+            continue
+        out.put_back[m] = (f"exported: the document it duplicates was left out ({out.left_out[k]}), "
+                           "and nothing exported holds this one")
+
+
+def _inclusive_emails(store, left_out: set[int], docs, out: ExtraLeaveOut, cover_of: dict[int, int]) -> None:
     from ..pipeline.threads import build_threads
 
     threads = build_threads(store)
     dropped: set[int] = set()
+    inclusive = [m.doc_id for t in threads for m in t.messages
+                 if m.inclusive and m.doc_id in left_out and m.doc_id not in out.left_out and m.doc_id in cover_of]
+    for doc_id in _not_held(store, inclusive, cover_of):
+        out.put_back[doc_id] = ("exported as an inclusive e-mail: the near duplicate kept for it "
+                                "does not hold all of its text")
     for t in threads:
         rows = {m.doc_id: m for m in t.messages}
         for m in t.messages:
@@ -164,6 +194,16 @@ def _inclusive_emails(store, left_out: set[int], docs, out: ExtraLeaveOut) -> No
             other = by_id[kept_hashes[d.sha256]]
             out.left_out[d.id] = f"attachment of a left-out e-mail; the same content is exported as {other.relpath}"
             out.held_by[d.id] = other.id
+
+
+def _not_held(store, messages: list[int], cover_of: dict[int, int]) -> list[int]:
+    """The messages whose whole text is not in the kept document that covers them."""
+    if not messages:
+        return []
+    from ..core.quotes import contained, words
+
+    texts = store.documents.texts(sorted({*messages, *(cover_of[m] for m in messages)}))
+    return [m for m in messages if not contained(words(texts.get(m) or ""), words(texts.get(cover_of[m]) or ""))]
 
 
 def restated_rows(rows: list, extra: ExtraLeaveOut, membership: dict, left_out: set[int],

@@ -196,12 +196,14 @@ def plan_export(store, options: ExportOptions) -> ExportPlan:
         for m in g.members:
             membership[int(m)] = g
         left_out.update(g.covered_by)
-    extra = extra_leave_outs(store, options, left_out, docs)  # covered folders, non-inclusive e-mails
+    cover_of = {int(m): int(k) for g in grouping.groups for m, (k, _v) in g.covered_by.items()}
+    arrays = store.pairs.arrays(options.method, options.pairs_key)
+    contained = containment_lookup(arrays)
+    # covered folders, non-inclusive e-mails
+    extra = extra_leave_outs(store, options, left_out, docs, cover_of, contained)
     left_out = (left_out - set(extra.put_back)) | set(extra.left_out)
     planner = _Planner(options, names, membership, left_out, set(grouping.partial))
     files, issues = planner.files(docs)
-    arrays = store.pairs.arrays(options.method, options.pairs_key)
-    contained = containment_lookup(arrays)
     scored = PairLookup(arrays.a, arrays.b, arrays.score)
     decisions = DecisionIndex(store.review.standing())
     rows = [planner.row(d, contained, decisions, scored) for d in docs]

@@ -11,12 +11,16 @@ reviewer joined them.
 An edge joins a group both ways, but it lets a kept document cover (stand in for, at export)
 the other only where that other is found in it (``a_covers_b``, ``b_covers_a``). A pair
 whose smaller share reaches the threshold (every pair at it when the score is the smaller
-share, the default) has each text found in the other, so it covers both ways. A pair at the
-threshold through its larger share (``measure=containment``, or the grouping's measure
-"containment") covers only a document of which at least :data:`COVERED_SHARE` (and the
-threshold) is found in the other: a letter quoted in a report is covered by the report,
-never the report by the letter. A reviewer's "duplicate" below the threshold covers where
-that holds, and else the more contained of the two (both ways when no shares are stored). Everything is over the graph's positions; the verdicts (few) are the
+share, the default) has each text found in the other, so it covers both ways, with one
+exception. A pair at the threshold through its larger share (``measure=containment``, or
+the grouping's measure "containment") covers only a document of which at least
+:data:`COVERED_SHARE` (and the threshold) is found in the other: a letter quoted in a report
+is covered by the report, never the report by the letter. A reviewer's "duplicate" below
+the threshold covers where that holds, and else the more contained of the two (both ways
+when no shares are stored). The exception: a document that lies wholly in the other
+(:data:`WHOLE_SHARE` of it) never stands in for that other when the other has text of its
+own beyond it (a reply that quotes the message it answers, a book and its abridged
+edition): keeping the container loses nothing, keeping it loses the container's own text. Everything is over the graph's positions; the verdicts (few) are the
 only Python loop.
 """
 
@@ -35,6 +39,9 @@ _BIG = np.iinfo(np.int64).max  # the place of a pair that is not stored
 #: for it to be left out as its duplicate: half of it, the "same document" default
 #: (``core.text_share.DEFAULT_SHARE``); the threshold groups partial copies from a fifth.
 COVERED_SHARE = 0.5
+#: A document this much of which is found in the other lies wholly in it (edits of a few
+#: words aside): it never stands in for an other that has text of its own beyond it.
+WHOLE_SHARE = 0.95
 _EPS = 1e-9  # a score stored as the smaller share equals it; this much below still counts as equal
 
 
@@ -76,8 +83,8 @@ def edges_at(graph: PairGraph, measure: str, threshold: float, verdicts: dict[tu
     top = by.count_at(threshold)  # the pairs at the threshold are the first top, best first
     ea, eb, ev = by.a_pos[:top], by.b_pos[:top], by.sorted[:top]
     pi = by.order[:top]  # the index of each edge's pair in the pair arrays (-1: a join of none)
-    with np.errstate(invalid="ignore"):  # reached through the larger share: covers one way at most
-        low = by.smaller_share[:top] < threshold - _EPS
+    with np.errstate(invalid="ignore"):  # the edges that may cover one way only
+        low = _one_way(by.smaller_share[:top], by.larger_share[:top], threshold)
     present = np.zeros(n, dtype=bool)
     present[ea[ea >= 0]] = True
     present[eb[eb >= 0]] = True
@@ -108,7 +115,8 @@ def edges_at(graph: PairGraph, measure: str, threshold: float, verdicts: dict[tu
                 if x >= 0 and y >= 0:
                     stored = float(by.value[k]) if k >= 0 else math.nan
                     extra.append((1.0 if k < 0 else stored, x, y, stored, k,
-                                  k < 0 or not float(by.smaller_share[by.place[k]]) >= threshold - _EPS))
+                                  k < 0 or bool(_one_way(by.smaller_share[by.place[k]],
+                                                         by.larger_share[by.place[k]], threshold))))
                 present[[z for z in (x, y) if z >= 0]] = True
     cut = graph.truncated & present
     if not keep.all():
@@ -133,9 +141,9 @@ def edges_at(graph: PairGraph, measure: str, threshold: float, verdicts: dict[tu
 def _directions(graph: PairGraph, threshold: float, ea: np.ndarray, eb: np.ndarray, pi: np.ndarray,
                 dup: np.ndarray, low: np.ndarray, shares_of: SharesOf | None) -> tuple[np.ndarray, np.ndarray]:
     """Per edge, whether a kept ``a`` covers ``b`` and the other way (the module docstring).
-    Only the edges flagged ``low`` are looked at (a pair whose smaller share is below the
-    threshold, or a join with no stored pair): the others have each text found in the other
-    at the threshold's share."""
+    Only the edges flagged ``low`` are looked at (:func:`_one_way`, or a join with no stored
+    pair): the others have each text found in the other at the threshold's share, and
+    neither lies wholly in the other beside text of the other's own."""
     m = ea.shape[0]
     a_covers_b, b_covers_a = np.ones(m, dtype=bool), np.ones(m, dtype=bool)
     k = np.flatnonzero(low)
@@ -155,10 +163,22 @@ def _directions(graph: PairGraph, threshold: float, ea: np.ndarray, eb: np.ndarr
     need = max(threshold, COVERED_SHARE)
     joined = dup[k]
     with np.errstate(invalid="ignore"):
-        low_here = np.fmin(a_in_b, b_in_a) < threshold - _EPS  # NaN (no share known): covers both ways
-        a_covers_b[k] = ~low_here | np.isnan(b_in_a) | (b_in_a >= need) | (joined & (b_in_a >= a_in_b))
-        b_covers_a[k] = ~low_here | np.isnan(a_in_b) | (a_in_b >= need) | (joined & (a_in_b >= b_in_a))
+        low_here = np.fmin(a_in_b, b_in_a) < threshold - _EPS
+        # b may be left out for a: enough of b is in a, and a does not lie wholly in b
+        # beside text of b's own (a share not known covers, as before)
+        enough_b = ~low_here | (b_in_a >= need) | (joined & (b_in_a >= a_in_b))
+        enough_a = ~low_here | (a_in_b >= need) | (joined & (a_in_b >= b_in_a))
+        a_inside_b = (a_in_b >= WHOLE_SHARE) & (b_in_a < WHOLE_SHARE)
+        b_inside_a = (b_in_a >= WHOLE_SHARE) & (a_in_b < WHOLE_SHARE)
+        a_covers_b[k] = np.isnan(b_in_a) | (enough_b & ~a_inside_b)
+        b_covers_a[k] = np.isnan(a_in_b) | (enough_a & ~b_inside_a)
     return a_covers_b, b_covers_a
+
+
+def _one_way(smaller, larger, threshold: float):
+    """Whether a pair with these shares may cover one way only: its smaller share is below
+    the threshold, or one text lies wholly in the other beside text of the other's own."""
+    return (smaller < threshold - _EPS) | ((larger >= WHOLE_SHARE) & (smaller < WHOLE_SHARE))
 
 
 def _merge(n: int, ea: np.ndarray, eb: np.ndarray, ev: np.ndarray, dup: np.ndarray, pi: np.ndarray,

@@ -124,7 +124,8 @@ class ByValue:
     pair arrays), ``order`` (the pairs by value descending, then a, then b), and in that
     order the endpoints' positions (``a_pos``, ``b_pos``: the pairs at a threshold are a
     prefix, so its edges are slices, never gathered), the values and their negatives
-    (ascending, for ``searchsorted``) and each pair's smaller share (``smaller_share``);
+    (ascending, for ``searchsorted``) and each pair's smaller and larger share
+    (``smaller_share``, ``larger_share``);
     ``place``: each pair's place in the order."""
 
     def __init__(self, graph: PairGraph, measure: str):
@@ -140,9 +141,10 @@ class ByValue:
         self.a_pos = graph.a_pos[self.order]
         self.b_pos = graph.b_pos[self.order]
         self.sorted = self.value[self.order]
-        #: in the same order, the smaller of each pair's two shares (NaN: none stored)
+        #: in the same order, the smaller and the larger of each pair's two shares (NaN: none stored)
         with np.errstate(invalid="ignore"):
             self.smaller_share = np.fmin(pa.cont_ab, pa.cont_ba)[self.order] if len(pa) else np.empty(0)
+            self.larger_share = np.fmax(pa.cont_ab, pa.cont_ba)[self.order] if len(pa) else np.empty(0)
         self._neg = -self.sorted
 
     def count_at(self, threshold: float) -> int:

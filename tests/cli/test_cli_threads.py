@@ -126,3 +126,30 @@ def test_export_inclusive_emails(capsys, mail, tmp_path):
         rows = {r["path"].split("/", 1)[1]: r for r in csv.DictReader(fh)}
     assert (rows["2.eml"]["role"], rows["2.eml"]["duplicate_of"].split("/", 1)[1]) == ("duplicate", "3.eml")
     assert rows["3.eml"]["export_status"] == "copied" and rows["3.eml"]["duplicate_of"] == ""
+
+
+def test_export_inclusive_keeps_an_inclusive_reply_its_group_left_out(capsys, tmp_path):
+    """Two answers to one message, each quoting it whole with a line of its own: the
+    second is an inclusive message (no later one holds it), but scores as a near
+    duplicate of the first (0.8 of it is the quote they share), which the oldest rule
+    keeps. With --emails inclusive it goes out all the same: its own line is in no other
+    message. Without the option it is left out, as any near duplicate."""
+    root = tmp_path / "mail"
+    root.mkdir()
+    (root / "1.eml").write_text(eml({"From": "Alice <alice@example.org>", "Subject": "Harbour budget",
+                                     "Date": "Mon, 03 Jan 2022 10:00:00 +0000", "Message-ID": "<a@example.org>"},
+                                    A_TEXT + "\n" + M1 + "\n" + M2))
+    full = f"On Mon, 3 Jan 2022 at 10:00, Alice <alice@example.org> wrote:\n{quote(A_TEXT + chr(10) + M1 + chr(10) + M2)}"
+    for n, own, hour in ((2, B_OWN, 11), (3, C_OWN, 12)):
+        (root / f"{n}.eml").write_text(eml({"From": "Bob <bob@example.org>", "Subject": "Re: Harbour budget",
+                                            "Date": f"Mon, 03 Jan 2022 {hour}:00:00 +0000",
+                                            "Message-ID": f"<r{n}@example.org>", "In-Reply-To": "<a@example.org>",
+                                            "References": "<a@example.org>"}, f"{own}\n\n{full}"))
+    db = tmp_path / "c.ndd"
+    assert main(["scan", str(root), "--db", str(db), "--workers", "0", "-q"]) == 0
+    for option, want in (([], {"1.eml", "2.eml"}), (["--emails", "inclusive"], {"2.eml", "3.eml"})):
+        out_dir = tmp_path / ("out" + "".join(option))
+        status, _, err = run(capsys, "export", "--db", db, "--to", out_dir, "--keeper-rule", "oldest", *option)
+        assert status == 0, err
+        files = {p.name for p in out_dir.rglob("*.eml")}
+        assert files == want, option

@@ -79,6 +79,47 @@ def test_forwarded_message_contains_the_original():
     assert [(m.key, m.inclusive) for m in msgs[0].messages] == [(1, False), (2, True)]
 
 
+def test_a_forward_without_a_comment_stays_inclusive_when_nothing_later_holds_what_it_forwards():
+    # it has no text of its own, but the notice it forwards is in no other message
+    notice = ("Price notice: from March the AZ 26 sheet piles cost 12 percent more, deliveries of "
+              "under ten tonnes carry a surcharge, and quotes older than thirty days lapse.")
+    fwd = (f"---------- Forwarded message ---------\nFrom: Supplier <sales@example.com>\n"
+           f"Subject: Price notice\n\n{notice}")
+    f = mail(1, "Fwd: Price notice", fwd, mid="<f@x>", date=100.0)
+    r = mail(2, "Re: Fwd: Price notice", "Noted; we order the piles before March then, in one load.",
+             mid="<r@x>", irt="<f@x>", date=200.0)
+    msgs = build_threads([f, r])[0].messages
+    assert [(m.key, m.inclusive) for m in msgs] == [(1, True), (2, True)]
+
+
+def test_answers_written_inline_below_a_quote_header_keep_the_reply_inclusive():
+    question = "Who takes the night watch on the east quay, and who checks the pumps on Sunday?"
+    inline = ("-----Original Message-----\nFrom: Alice\nSent: Monday\nSubject: Watch\n\n"
+              "Who takes the night watch on the east quay?\nANSWER: Captain Marsh volunteered for all of May.\n"
+              "Who checks the pumps on Sunday?\nANSWER: the harbour engineer, from eight in the morning.")
+    a = mail(1, "Watch", question, mid="<a@x>", date=100.0)
+    b = mail(2, "RE: Watch", f"See my answers below.\n\n{inline}", mid="<b@x>", irt="<a@x>", date=200.0)
+    c = mail(3, "RE: Watch", "Thanks. See my answers below was all I needed to read; good.",
+             mid="<c@x>", irt="<b@x>", date=300.0)
+    place = by_key(build_threads([a, b, c]))
+    assert place[2][1].inclusive  # its answers are in no later message
+
+
+def test_a_sibling_reply_never_contains_the_other_sibling():
+    disclaimer = ("This e-mail and any attachment are confidential and meant for the addressee only. If you "
+                  "received it in error, tell the sender and delete it. The harbour board accepts no "
+                  "liability for changes made to this message after it was sent.")
+    a = mail(1, "Free period", f"I propose a free storage period of seven days.\n\n{disclaimer}",
+             mid="<a@x>", date=100.0)
+    approve = f"Approved. Nina\n\n{disclaimer}\n\n-----Original Message-----\n{a.text}"
+    b = mail(2, "RE: Free period", approve, mid="<b@x>", irt="<a@x>", date=200.0)
+    c = mail(3, "RE: Free period", f"I object. Nina\n\n{disclaimer}\n\n-----Original Message-----\n{a.text}",
+             mid="<c@x>", irt="<a@x>", date=300.0)
+    place = by_key(build_threads([a, b, c]))
+    assert place[2][1].inclusive and place[3][1].inclusive  # c answers a: it never saw b
+    assert not place[1][1].inclusive
+
+
 def test_split_quoted_variants():
     own, quoted = split_quoted(f"{B_OWN}\n\n-----Original Message-----\nFrom: A\nSent: x\n\n{A_TEXT}")
     assert own == B_OWN and A_TEXT in quoted

@@ -104,3 +104,29 @@ def test_the_reports_name_what_the_export_holds_after_a_folder_goes(tmp_path):
             assert r.keeper_path in exported, r
         if r.role == "keeper":
             assert r.path in exported, r
+
+
+def test_a_duplicate_elsewhere_is_exported_when_its_kept_document_goes_with_its_folder(tmp_path):
+    """F/k.txt (oldest: its group's keeper) covers A/k2.txt and H/m.txt, which share only
+    two fifths with each other. F is covered by A (k2 and an exact f2), so F goes and k2
+    takes k's place; m, which k held, is in nothing exported then and goes out itself (it
+    was left out, named as k2's duplicate with no score)."""
+    s = [text(200 + k) for k in range(16)]
+    root = tmp_path / "src"
+    put(root / "F" / "k.txt", "".join(s[0:10]), 1_000_000)
+    put(root / "F" / "f2.txt", text(300), 1_000_000)
+    put(root / "A" / "k2.txt", "".join(s[0:7] + s[10:13]), 2_000_000)
+    put(root / "A" / "f2.txt", text(300), 2_000_000)
+    put(root / "H" / "m.txt", "".join(s[3:10] + s[13:16]), 3_000_000)
+    store = Store.open(str(tmp_path / "c.sqlite"))
+    scan(store, [str(root)], "qgram")
+    with store:
+        plain = plan_export(store, ExportOptions(dest=str(tmp_path / "plain"), keeper_rule="oldest"))
+        assert exported_paths(plain) == {"F/k.txt", "F/f2.txt"}  # k holds k2 and m
+        plan = plan_export(store, ExportOptions(dest=str(tmp_path / "out"), keeper_rule="oldest",
+                                                leave_out_covered_folders=True))
+    got = exported_paths(plan)
+    assert "F/k.txt" not in got and "A/k2.txt" in got
+    assert "H/m.txt" in got
+    row = next(r for r in plan.rows if r.path.endswith("H/m.txt"))
+    assert row.note.startswith("exported: the document it duplicates was left out (folder ")

@@ -186,3 +186,26 @@ def test_a_reviewers_duplicate_on_a_quoted_letter_leaves_out_the_letter_only(cha
         assert group.keepers == (letter, report) and plan.left_out == []
         plan = plan_export(store, ExportOptions(dest=str(tmp_path / "new"), method="qgram", keeper_rule="newest"))
         assert plan.groups[0].keepers == (report,) and plan.left_out == [letter]
+
+
+def test_a_document_that_lies_wholly_in_another_never_stands_in_for_it(tmp_path):
+    """original.txt (older, 6 sections) is quoted whole in reply.txt (one section of its
+    own, then the 6): 0.86 of the reply is in the original, so the pair is at the
+    threshold both ways; but keeping the original for the reply loses the reply's own
+    section, while keeping the reply loses nothing. The oldest rule keeps both; the
+    newest keeps the reply alone."""
+    s = _sections(7, seed=5)
+    root = tmp_path / "src"
+    write(root / "original.txt", "".join(s[:6]))
+    write(root / "reply.txt", s[6] + "".join(s[:6]))
+    os.utime(root / "original.txt", (1_600_000_000,) * 2)
+    os.utime(root / "reply.txt", (1_700_000_000,) * 2)
+    with Store.open(str(tmp_path / "r.sqlite")) as store:
+        ScanJob(store, ScanConfig(roots=[Root(str(root))], method="qgram", workers=0)).run()
+        original, reply = doc_id(store, "original.txt"), doc_id(store, "reply.txt")
+        (score,) = _scores(store).values()
+        assert 0.8 < score < 0.95  # a pair at the default threshold, the reply 6/7 in the original
+        plan = plan_export(store, ExportOptions(dest=str(tmp_path / "old"), method="qgram", keeper_rule="oldest"))
+        assert plan.groups[0].keepers == (original, reply) and plan.left_out == []
+        plan = plan_export(store, ExportOptions(dest=str(tmp_path / "new"), method="qgram", keeper_rule="newest"))
+        assert plan.groups[0].keepers == (reply,) and plan.left_out == [original]
