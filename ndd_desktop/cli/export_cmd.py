@@ -58,9 +58,11 @@ def cmd_export(args: argparse.Namespace) -> int:
     else:
         from ..app.elapsed import elapsed
 
+        n = result.left_out
+        out = f"; {n:,} document{'s' if n != 1 else ''} left out (_ndd_reports/left_out.csv)" if n else ""
         sys.stderr.write(
             f"exported {done} of {result.files_planned} files to {result.dest} ({result.copied} copied, "
-            f"{result.linked} linked, {result.skipped} already there) in {elapsed(result.seconds)}\n"
+            f"{result.linked} linked, {result.skipped} already there) in {elapsed(result.seconds)}{out}\n"
         )
     if not result.ok:
         n = len(result.failed)

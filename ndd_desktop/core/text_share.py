@@ -83,12 +83,17 @@ def runs_of(normalized_text: str) -> Runs:
 def share_in(a: Runs, b: Runs) -> float:
     """The fraction of ``a``'s words that lie in a run of :data:`RUN` words also found in ``b``.
 
-    When either text is shorter than a run, the run is as long as the shorter text: a
-    three-word text is found in another only as those three words in a row.
+    When ``a`` is shorter than a run, its run is as long as it is: a three-word text is
+    found in another only as those three words in a row. A text is never found in one too
+    short to hold its run: "Not approved" is not in "Approved" (a run shortened to the
+    other's length found it half there, and the two notes scored 0.5, duplicates at the
+    default threshold).
     """
     if a.words == 0 or b.words == 0:
         return 0.0
-    w = min(RUN, a.words, b.words)
+    w = min(RUN, a.words)
+    if b.words < w:
+        return 0.0
     hit = _member(a.at(w), b.distinct(w))
     # word i is covered when a matched run starts anywhere in [i - w + 1, i]: the full
     # convolution with w ones counts those runs, one value per word

@@ -66,6 +66,8 @@ class ExportResult:
     seconds: float = 0.0
     #: left-out documents to check before deleting originals (``ExportPlan.suspects``)
     to_check: dict = field(default_factory=dict)
+    #: documents the plan leaves out (duplicates, covered folders, non-inclusive e-mails)
+    left_out: int = 0
 
     @property
     def ok(self) -> bool:
@@ -102,7 +104,7 @@ def run_export(store, options: ExportOptions, progress=None, cancel=None, *, pla
     result = ExportResult(dest=dest, payload_dir=dest, plan_id=plan.plan_id,
                           files_planned=len(plan.files), bag=o.bagit, resumed=journal.resumed,
                           not_files=[FileIssue(i.path, i.source, i.reason) for i in plan.not_files],
-                          to_check=dict(plan.suspects))
+                          to_check=dict(plan.suspects), left_out=len(plan.left_out))
     try:
         if o.bagit and journal.state == "complete":
             result.already_complete = True

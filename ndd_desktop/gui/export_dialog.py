@@ -184,6 +184,8 @@ class ExportDialog(QDialog):
         done = result.copied + result.linked + result.skipped
         parts = [f"Exported {done:,} of {result.files_planned:,} files to {result.dest}",
                  f"({result.copied:,} copied, {result.linked:,} linked, {result.skipped:,} already there)"]
+        if result.left_out:
+            parts.append(f"· {result.left_out:,} document{'s' if result.left_out != 1 else ''} left out")
         if result.reports:
             parts.append("· reports: " + ", ".join(os.path.basename(r) for r in result.reports))
         if result.bag and result.already_complete:

@@ -85,7 +85,9 @@ TEXT_BATCH = 500
 #: Pairs verified in one compiled call (between two checks of the cancel token).
 PAIR_BATCH = 20_000
 #: Bump when the verification changes, so stored pair sets are recomputed.
-VERIFY_VERSION = "share-5w-v2"  # v2: hybrid verifies its corrected words
+#: v2: hybrid verifies its corrected words; v3: a text shorter than a run is found in
+#: another only as a whole, and never in a shorter one (core.text_share.share_in)
+VERIFY_VERSION = "share-5w-v3"
 
 
 def verify_pairs(documents: TextSource, method: Method, params: Any, scores: PairScores, ids: np.ndarray,

@@ -254,6 +254,7 @@ def test_export_is_wired_to_the_export_package(capsys, corpus):
     assert status == 0, err
     exported = sorted(str(p.relative_to(dest)) for p in dest.rglob("*.txt"))
     assert len(exported) == 3  # one.txt and old.txt are one document: one copy
+    assert "; 1 document left out (_ndd_reports/left_out.csv)" in err  # the summary says so
     assert any(p.suffix == ".csv" for p in dest.rglob("*.csv"))
     status, _, err = run(capsys, "export", "--db", db, "--to", corpus / "out2", "--report", "pdf")
     assert status == 2 and "pdf" in err

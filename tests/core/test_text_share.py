@@ -63,6 +63,17 @@ def test_texts_shorter_than_a_run_are_compared_as_runs_of_their_length():
     assert share_in(runs(["w05x", "w06x", "w07x"]), runs(WORDS[:20])) == 1.0
 
 
+def test_a_note_is_not_found_in_a_shorter_one():
+    # "Not approved" and "Approved" scored 0.5 (its last word found), duplicates at the default
+    approved, not_approved = runs(["approved"]), runs(["not", "approved"])
+    assert share_in(approved, not_approved) == 1.0
+    assert share_in(not_approved, approved) == 0.0
+    assert pair_score(np.array([1.0]), np.array([0.0]))[0] == 0.0
+    # a three-word note in a four-word one: found as its three words in a row, not the other way
+    three, four = runs(["payment", "received", "today"]), runs(["payment", "received", "today", "thanks"])
+    assert (share_in(three, four), share_in(four, three)) == (1.0, 0.0)
+
+
 def test_an_empty_text_shares_nothing():
     assert share_in(runs([]), runs(WORDS[:10])) == 0.0
     assert share_in(runs(WORDS[:10]), runs([])) == 0.0
@@ -72,7 +83,8 @@ def test_shares_of_many_pairs_at_once():
     docs = [runs(WORDS[:20]), runs(WORDS[10:20]), runs(WORDS[20:40]), runs(["w12x", "w13x"]), runs([])]
     s_ij, s_ji = shares(np.array([0, 0, 1, 3, 4]), np.array([1, 2, 2, 0, 0]), docs)
     assert s_ij.tolist() == [pytest.approx(10 / 20), 0.0, 0.0, 1.0, 0.0]
-    assert s_ji.tolist() == [1.0, 0.0, 0.0, pytest.approx(2 / 20), 0.0]
+    # the 20-word text is not found in the two-word one: its runs are five words long
+    assert s_ji.tolist() == [1.0, 0.0, 0.0, 0.0, 0.0]
 
 
 def test_the_batch_agrees_with_one_pair_at_a_time():

@@ -29,6 +29,7 @@ def test_export_dialog_runs_in_the_background(qtbot, scanned, tmp_path):
     every = len(w.collection.store.documents.all(status=None))  # unreadable files are exported too
     assert 0 < result.files_planned <= every - sum(len(g.members) - 1 for g in groups)
     assert f"Exported {result.files_planned:,} of {result.files_planned:,} files" in dialog.status.text()
+    assert result.left_out > 0 and f"· {result.left_out:,} documents left out" in dialog.status.text()
     assert dialog.progress.isVisible() and dialog.progress.value() == dialog.progress.maximum()
     dialog.close()
 
