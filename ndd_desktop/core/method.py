@@ -14,6 +14,7 @@ from typing import Any, Callable, ClassVar, Mapping, Sequence
 
 import numpy as np
 
+from .normalize import NORMALIZATION
 from .params import ParamInfo, describe_params, make_params, params_hash
 from .text_share import DEFAULT_CONTAINED_SHARE, DEFAULT_SHARE
 
@@ -125,11 +126,13 @@ class Method:
 
     def sketch_key(self, params: Any) -> str:
         """Hash of the parameters that change the sketch, and of :attr:`sketch_version` from
-        version 2 on (sketches are stored under it)."""
+        version 2 on and of ``core.normalize.NORMALIZATION`` from 2 on (sketches are stored
+        under it: a change of either sketches every document again)."""
         key = params_hash(params, sketch_only=True)
-        if self.sketch_version == 1:
+        if self.sketch_version == 1 and NORMALIZATION == 1:
             return key
-        return hashlib.sha1(f"{key}:v{self.sketch_version}".encode("ascii")).hexdigest()[:16]
+        tail = f":n{NORMALIZATION}" if NORMALIZATION > 1 else ""
+        return hashlib.sha1(f"{key}:v{self.sketch_version}{tail}".encode("ascii")).hexdigest()[:16]
 
     def pairs_key(self, params: Any) -> str:
         """Hash of all parameters (pairs are stored under it)."""

@@ -11,6 +11,17 @@ Bengali, Tamil, the vowel and tone marks of Thai, accents NFKC cannot compose) a
 the letter before them. Python's ``\\w`` does not match them, so the character classes are
 built here from the Unicode database; ``core.hashing`` uses the same table.
 
+Soft hyphens (U+00AD, HTML's ``&shy;``: invisible break points that web pages and word
+processors put inside long words) are removed: NFKC keeps them, and the tokenizer split
+"Rat\u00adhaus" into two words, so a web page with them and the same text without shared a
+tenth of its words. The accents of the Latin, Greek and Cyrillic alphabets, Hebrew points
+and Arabic vowel marks are removed too (:data:`FOLDED_MARKS`): copies differ by them (a
+text typed without accents, a vocalised and a plain edition) and shared nothing where a
+word with a mark met the same word without. The vowel signs of the Indic and South-East
+Asian scripts stay: they tell words apart there ("किताब", "कुतुब").
+:data:`NORMALIZATION` names this version of the rules; the methods' sketch keys carry it,
+so a change sketches every document again.
+
 What is not the text can be left out before sketching (``ignore``, the scan's ``--ignore``):
 links, e-mail addresses and numbers. Two tweets that differ only by their shortened links,
 or two form letters that differ only by their amounts and dates, then compare by their words;
@@ -24,6 +35,20 @@ import re
 import sys
 import unicodedata
 from typing import Sequence
+
+#: The version of these rules (1: NFKC, case folding, white space; 2: soft hyphens, and
+#: the marks of :data:`FOLDED_MARKS`, removed).
+NORMALIZATION = 2
+#: The soft hyphen, removed from every text before it is sketched or compared.
+SOFT_HYPHEN = "\u00ad"
+#: Where the combining marks removed after a canonical decomposition lie: the accents of
+#: Latin, Greek and Cyrillic (U+0300-U+036F), Hebrew points and cantillation (U+0591-U+05C7),
+#: Arabic vowel marks and Quranic signs (U+0610-U+061A, U+064B-U+065F, U+0670,
+#: U+06D6-U+06ED); only the nonspacing marks (category Mn) of these ranges.
+FOLDED_RANGES = ((0x0300, 0x036F), (0x0591, 0x05C7), (0x0610, 0x061A), (0x064B, 0x065F), (0x0670, 0x0670),
+                 (0x06D6, 0x06ED))
+FOLDED_MARKS = re.compile("[" + "".join(chr(c) for lo, hi in FOLDED_RANGES for c in range(lo, hi + 1)
+                                        if unicodedata.category(chr(c)) == "Mn") + "]+")
 
 # Scripts written without spaces between words: Han, Hiragana, Katakana, Hangul syllables
 # are spaced in modern Korean but mixed text is common, so they are split too; Thai, Lao,
@@ -131,8 +156,9 @@ def remove_ignored(text: str, ignore: str | Sequence[str] | None) -> str:
 
 
 def normalize(text: str, ignore: str | Sequence[str] | None = None) -> str:
-    """NFKC, case-folded, the ``ignore`` items removed (see :func:`remove_ignored`), white
-    space collapsed and trimmed."""
+    """NFKC, case-folded, soft hyphens and the accents of :data:`FOLDED_MARKS` removed, the
+    ``ignore`` items removed (see :func:`remove_ignored`), white space collapsed and
+    trimmed."""
     if text.isascii():
         # NFKC leaves ASCII as it is and case folding is lower(): in the bytes, one
         # translate lowers the letters and makes every white space character a space
@@ -141,6 +167,9 @@ def normalize(text: str, ignore: str | Sequence[str] | None = None) -> str:
             raw = remove_ignored(raw.decode("ascii"), ignore).encode("ascii")
         return _collapse_spaces(raw).decode("ascii")
     text = unicodedata.normalize("NFKC", text).casefold()
+    if SOFT_HYPHEN in text:
+        text = text.replace(SOFT_HYPHEN, "")
+    text = fold_marks(text)
     if ignore:
         text = remove_ignored(text, ignore)
     if any(ch in text for ch in _WIDE_SPACES):
@@ -151,6 +180,36 @@ def normalize(text: str, ignore: str | Sequence[str] | None = None) -> str:
     # another character), and casefold left no capital letter for the table to change
     raw = text.encode("utf-8", "surrogatepass").translate(_ASCII_FOLD)
     return _collapse_spaces(raw).decode("utf-8", "surrogatepass")
+
+
+#: Where the precomposed letters whose decomposition holds such a mark lie (Latin, Greek,
+#: Cyrillic, Hebrew presentation forms); the marks themselves are folded wherever they are.
+_PRECOMPOSED_RANGES = ((0x00C0, 0x024F), (0x0370, 0x04FF), (0x0600, 0x06FF), (0x1E00, 0x1FFF), (0xFB1D, 0xFB4F))
+
+
+@functools.cache
+def _folding() -> tuple[re.Pattern, dict[str, str]]:
+    """The characters :func:`fold_marks` changes, as a pattern, and what each becomes (built
+    on first use: a process that meets no such text never builds it)."""
+    table: dict[str, str] = {}
+    for lo, hi in (*_PRECOMPOSED_RANGES, *FOLDED_RANGES):
+        for c in range(lo, hi + 1):
+            ch = chr(c)
+            decomposed = unicodedata.normalize("NFD", ch)
+            folded = unicodedata.normalize("NFC", FOLDED_MARKS.sub("", decomposed))
+            if folded != ch:
+                table[ch] = folded
+    return re.compile("[" + "".join(re.escape(ch) for ch in sorted(table)) + "]"), table
+
+
+def fold_marks(text: str) -> str:
+    """``text`` (NFKC) without the marks of :data:`FOLDED_MARKS`: a precomposed letter
+    becomes its letter without them, a lone mark goes (one lookup per changed character,
+    not a decomposition of the whole text)."""
+    pattern, table = _folding()
+    if not pattern.search(text):
+        return text
+    return pattern.sub(lambda m: table[m.group()], text)
 
 
 # The ASCII characters str.split() splits at (str.isspace: also \x1c-\x1f), each to a

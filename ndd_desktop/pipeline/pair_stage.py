@@ -19,6 +19,7 @@ import numpy as np
 from ..core import gc_pause
 from ..core.checkpoint import checkpoints
 from ..core.method import Method, PairScores
+from ..core.normalize import NORMALIZATION
 from ..core.thread_slot import ThreadSlot
 from ..store import Store
 from ..store.sketch_spool import SpooledSketches
@@ -70,7 +71,7 @@ def input_hash(ids: np.ndarray, hashes: list[str], refs: np.ndarray, floor: floa
     names the options the documents were read with (a web page's text depends on them, its
     content hash does not)."""
     h = hashlib.sha256()
-    h.update(f"{pairs_key}|{float(floor)!r}|{VERIFY_VERSION}|{completion.VERSION}|".encode())
+    h.update(f"{pairs_key}|{float(floor)!r}|{VERIFY_VERSION}|{completion.VERSION}|n{NORMALIZATION}|".encode())
     if reading:
         h.update(f"reading={reading}|".encode())
     h.update(np.ascontiguousarray(ids, dtype=np.int64).tobytes())
@@ -82,7 +83,8 @@ def input_hash(ids: np.ndarray, hashes: list[str], refs: np.ndarray, floor: floa
 def _current_fact(method: Method, sketch_key: str, pairs_key: str, floor: float, reading: str) -> str:
     """The key under which ``store.facts`` keeps the :func:`input_hash` of the sketched
     documents for this input (kept until a document, sketch or root changes)."""
-    spec = f"{method.name}|{sketch_key}|{pairs_key}|{float(floor)!r}|{VERIFY_VERSION}|{completion.VERSION}|{reading}"
+    spec = (f"{method.name}|{sketch_key}|{pairs_key}|{float(floor)!r}|{VERIFY_VERSION}|{completion.VERSION}|"
+            f"n{NORMALIZATION}|{reading}")
     return "pairs:" + hashlib.sha256(spec.encode()).hexdigest()[:32]
 
 
