@@ -207,13 +207,15 @@ def _not_held(store, messages: list[int], cover_of: dict[int, int]) -> list[int]
 
 
 def restated_rows(rows: list, extra: ExtraLeaveOut, membership: dict, left_out: set[int],
-                  display: Callable[[int], str]) -> list:
+                  display: Callable[[int], str],
+                  score_of: Callable[[int, int], float | None] = lambda x, y: None) -> list:
     """The rows as the extra leave-outs leave them: a document they leave out is a
     duplicate of the exported document that holds its content; one they put back is
     exported (a keeper, duplicating nothing); and a duplicate whose kept document they
-    left out names the exported document that holds it now. Before, only the note
-    changed: reports named left-out documents as what others duplicate. ``display``
-    names a document as the reports do ("" for one not in them)."""
+    left out names the exported document that holds it now, with their stored score
+    (``score_of``; None: no pair stored), as the score with the keeper does. Before, only
+    the note changed: reports named left-out documents as what others duplicate.
+    ``display`` names a document as the reports do ("" for one not in them)."""
 
     def held_by(doc_id: int) -> int | None:
         """The exported document that holds ``doc_id``'s content (None: none found)."""
@@ -233,18 +235,24 @@ def restated_rows(rows: list, extra: ExtraLeaveOut, membership: dict, left_out: 
     def shown(doc_id: int | None) -> str:
         return "" if doc_id is None else display(doc_id)
 
+    def score(doc_id: int, other: int | None) -> float | None:
+        return None if other is None or other == doc_id else score_of(doc_id, other)
+
     out = []
     for r in rows:
         g = membership.get(r.doc_id)
         if g is not None and int(g.keeper) in left_out:  # the group's copy exported now
-            r = replace(r, keeper_path=shown(held_by(int(g.keeper))))
+            keeper = held_by(int(g.keeper))
+            r = replace(r, keeper_path=shown(keeper), score_to_keeper=score(r.doc_id, keeper))
         note = extra.notes.get(r.doc_id, r.note)
         if r.doc_id in extra.put_back:
             r = replace(r, role=KEEPER, duplicate_of="", duplicate_score=None, note=note)
         elif r.doc_id in left_out and (r.doc_id in extra.left_out or r.duplicate_of):
-            holder = shown(held_by(r.doc_id))
+            holder_id = held_by(r.doc_id)
+            holder = shown(holder_id)
             r = replace(r, role=DUPLICATE, duplicate_of=holder,
-                        duplicate_score=r.duplicate_score if holder == r.duplicate_of else None, note=note)
+                        duplicate_score=r.duplicate_score if holder == r.duplicate_of else score(r.doc_id, holder_id),
+                        note=note)
         elif r.doc_id in extra.notes:
             r = replace(r, note=note)
         out.append(r)

@@ -209,7 +209,8 @@ def plan_export(store, options: ExportOptions) -> ExportPlan:
     rows = [planner.row(d, contained, decisions, scored) for d in docs]
     if extra.notes:
         rows = restated_rows(rows, extra, membership, left_out,
-                             lambda d: planner.display(planner.by_id[d]) if d in planner.by_id else "")
+                             lambda d: planner.display(planner.by_id[d]) if d in planner.by_id else "",
+                             lambda x, y: scored.get((min(x, y), max(x, y))))
     # left-out documents whose likeness may be a shared template: named, not kept (the
     # window and ndd clusters count the same left-out set)
     suspects = {d: s for d, s in template_suspects(store.documents, grouping.groups).items() if d in left_out}

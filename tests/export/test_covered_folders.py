@@ -96,14 +96,25 @@ def test_the_reports_name_what_the_export_holds_after_a_folder_goes(tmp_path):
     for k in (1, 2, 3):
         out, back = rows[f"{gone}/{k}.txt"], rows[f"{kept}/{k}.txt"]
         assert (out.role, out.duplicate_of) == ("duplicate", f"src/{kept}/{k}.txt")
+        assert out.duplicate_score == 1.0  # the match's stored score (the reports left it blank)
         assert back.role == "keeper" and back.duplicate_of == "" and back.path in exported
     for r in plan.rows:  # no report names a document the export left out as the one kept
         if r.doc_id in plan.left_out:
             assert r.duplicate_of in exported, r
         if r.keeper_path:
             assert r.keeper_path in exported, r
+            if r.score_to_keeper is not None:  # the score with the keeper named, not the one gone
+                kept_id = next(x.doc_id for x in plan.rows if x.path == r.keeper_path)
+                assert r.score_to_keeper == _score(store, r.doc_id, kept_id), r
         if r.role == "keeper":
             assert r.path in exported, r
+
+
+def _score(store, x: int, y: int) -> float | None:
+    with store:
+        pa = store.pairs.arrays("qgram", store.pairs.sets()[0].pairs_key)
+    found = [float(s) for a, b, s in zip(pa.a, pa.b, pa.score) if {int(a), int(b)} == {x, y}]
+    return found[0] if found else None
 
 
 def test_a_duplicate_elsewhere_is_exported_when_its_kept_document_goes_with_its_folder(tmp_path):
