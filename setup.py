@@ -26,7 +26,11 @@ def resource_packages() -> list[str]:
     return names
 
 
+#: Folders of data files inside the package (no __init__.py): named as packages so that
+#: setuptools ships them without its "package would be ignored" warning.
+DATA_PACKAGES = ["ndd_desktop.export.templates"]
+
 setup(
-    packages=find_packages(include=["ndd_desktop", "ndd_desktop.*"]) + resource_packages(),
+    packages=find_packages(include=["ndd_desktop", "ndd_desktop.*"]) + DATA_PACKAGES + resource_packages(),
     package_dir={"ndd_desktop._resources": "resources"},
 )

@@ -14,7 +14,7 @@ from .selection import _check_keeper_rule, open_session
 
 def cmd_export(args: argparse.Namespace) -> int:
     """``ndd export``: hand the selection to the export package (imported only here)."""
-    from ..export import ExportCancelled, ExportError, run_export
+    from ..export import DestinationRefused, ExportCancelled, ExportError, run_export
     from ..pipeline import CancelToken
 
     _check_keeper_rule(args)
@@ -36,6 +36,8 @@ def cmd_export(args: argparse.Namespace) -> int:
                 bar.close()
             sys.stderr.write("ndd: export interrupted; run the same command to resume\n")
             return EXIT_INTERRUPTED
+        except DestinationRefused as exc:  # refused before any file is copied: a usage error
+            raise UsageError(str(exc)) from None
         except (ExportError, OSError) as exc:
             raise CommandError(str(exc)) from None
         finally:

@@ -16,11 +16,18 @@ from .opening import open_store
 from .output import one_line
 
 
+def _a_file(path: str) -> None:
+    """Refuse (exit 2) a ``--db`` that is missing or a folder, as every command does."""
+    if os.path.isdir(path):
+        raise UsageError(f"{path} is a folder, not a collection file")
+    if not os.path.exists(path):
+        raise UsageError(f"no collection file at {path}")
+
+
 def cmd_check(args: argparse.Namespace) -> int:
     """``ndd check``: SQLite's integrity check, the schema version and the rows per table;
     exit status 1 when anything is wrong. The file is only read."""
-    if not os.path.exists(args.db):
-        raise UsageError(f"no collection file at {args.db}")
+    _a_file(args.db)
     report = check_collection(args.db)
     out = sys.stdout
     out.write(f"collection file: {one_line(os.path.abspath(args.db))}\n")
@@ -45,8 +52,7 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 def cmd_repair(args: argparse.Namespace) -> int:
     """``ndd repair``: copy what can be read into a new collection file, review first."""
-    if not os.path.exists(args.db):
-        raise UsageError(f"no collection file at {args.db}")
+    _a_file(args.db)
     if os.path.exists(args.to):
         raise UsageError(f"{args.to} exists; the repair writes a new collection file")
     try:
@@ -117,4 +123,7 @@ def cmd_decisions(args: argparse.Namespace) -> int:
     sys.stderr.write(f"imported {report.applied} decisions and {report.settings} settings; {report.kept_newer} "
                      f"kept as they were (the collection's own decision is as new or newer); {report.unmatched} "
                      "name content this collection does not hold (or copies the path cannot tell apart)\n")
+    if report.state_ignored:
+        sys.stderr.write(f"ndd: note: {report.state_ignored} setting(s) of the file describe how its own collection "
+                         "was read, not the review; this collection keeps its own\n")
     return EXIT_OK

@@ -32,6 +32,7 @@ def cmd_scan(args: argparse.Namespace) -> int:
         ScanJob,
         ScanStopped,
     )
+    from ..pipeline.job import normalise_roots
     from ..pipeline.progress import StageClock
 
     method = _method(args.method or DEFAULT_METHOD)
@@ -50,6 +51,10 @@ def cmd_scan(args: argparse.Namespace) -> int:
     if args.engine == "dask" and args.workers == 0:
         raise UsageError("--workers 0 reads in the ndd process itself; with --engine dask give 1 or more")
     roots = [Root(p, False) for p in args.paths] + [Root(p, True) for p in args.reference]
+    try:  # a folder given twice or inside another: refused before the collection file is made
+        normalise_roots(roots)
+    except ScanError as exc:
+        raise UsageError(str(exc)) from None
     config = ScanConfig(roots=roots, method=method.name, params=settings, floor=floor, workers=args.workers,
                         extract_options=ExtractOptions(html=args.html), limits=Limits(ocr=args.ocr == "auto"))
     bar = ProgressBar() if sys.stderr.isatty() else None

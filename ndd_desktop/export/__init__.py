@@ -5,7 +5,7 @@ Reads the store through its public API and the groups through
 docs/export.md.
 """
 
-from .errors import ExportCancelled, ExportError
+from .errors import DestinationRefused, ExportCancelled, ExportError
 from .options import MODES, REPORT_FORMATS, ExportOptions
 from .plan import DocumentRow, ExportPlan, PlannedFile, plan_export
 from .run import EXPORT_STAGES, ExportResult, FileIssue, run_export
@@ -15,6 +15,7 @@ __all__ = [
     "MODES",
     "REPORT_FORMATS",
     "DocumentRow",
+    "DestinationRefused",
     "ExportCancelled",
     "ExportError",
     "ExportOptions",

@@ -13,7 +13,7 @@ import json
 import os
 import time
 
-from .errors import ExportError
+from .errors import DestinationRefused, ExportError
 from .layout import JOURNAL_NAME
 
 _KIND = "ndd-export"
@@ -57,10 +57,10 @@ class Journal:
                 os.remove(journal.guard.check(journal.path))
         elif entries:
             if "bagit.txt" in entries:
-                raise ExportError(
+                raise DestinationRefused(
                     f"the destination {dest!r} already holds a bag (or an export interrupted "
                     "while it was being bagged): choose a new or empty folder")
-            raise ExportError(f"the destination {dest!r} is not empty and holds no unfinished "
+            raise DestinationRefused(f"the destination {dest!r} is not empty and holds no unfinished "
                               "export of this plan: choose a new or empty folder")
         journal._open_append()
         return journal

@@ -10,7 +10,7 @@ import os
 import posixpath
 import re
 
-from .errors import ExportError
+from .errors import DestinationRefused, ExportError
 
 #: Folder of the reports (a tag directory in a bag).
 REPORTS_DIR = "_ndd_reports"
@@ -91,11 +91,11 @@ def check_destination(dest: str, roots: list[str]) -> None:
     """
     for root in roots:
         if is_within(dest, root):
-            raise ExportError(f"the destination {dest!r} lies inside the source folder {root!r}")
+            raise DestinationRefused(f"the destination {dest!r} lies inside the source folder {root!r}")
         if is_within(root, dest):
-            raise ExportError(f"the source folder {root!r} lies inside the destination {dest!r}")
+            raise DestinationRefused(f"the source folder {root!r} lies inside the destination {dest!r}")
     if os.path.lexists(dest) and not os.path.isdir(dest):
-        raise ExportError(f"the destination {dest!r} exists and is not a folder")
+        raise DestinationRefused(f"the destination {dest!r} exists and is not a folder")
 
 
 class WriteGuard:

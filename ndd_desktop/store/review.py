@@ -168,10 +168,12 @@ class Review:
 
     def export_dict(self) -> dict[str, Any]:
         """The review as a JSON-ready dict: the newest decision about each pair and each
-        document (clearing ones too, so a cleared verdict stays cleared) and every setting."""
+        document (clearing ones too, so a cleared verdict stays cleared) and every setting
+        but those of the collection's own state (``review_transfer.STATE_KEYS``)."""
         with self._db._read() as conn:
             decisions = review_transfer.export_decisions(conn)
-        return review_transfer.review_dict(decisions, self._db.settings.all())
+        settings = {k: v for k, v in self._db.settings.all().items() if k not in review_transfer.STATE_KEYS}
+        return review_transfer.review_dict(decisions, settings)
 
     def import_dict(self, review: dict[str, Any]) -> ImportReport:
         """Apply a review written by :meth:`export_dict` (see :mod:`.review_transfer`).
@@ -183,6 +185,9 @@ class Review:
         with self._db._write(durable=True) as conn:
             report = review_transfer.import_decisions(conn, review)
         for key, value in (review.get("settings") or {}).items():
+            if key in review_transfer.STATE_KEYS:  # (files written before they were left out)
+                report.state_ignored += 1
+                continue
             self._db.settings.put(key, value)
             report.settings += 1
         return report

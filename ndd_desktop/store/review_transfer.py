@@ -39,6 +39,16 @@ class ImportReport:
     #: No document of the collection holds the content (or, for copies, the path) named.
     unmatched: int = 0
     settings: int = 0
+    #: Settings of the file that describe the collection it came from, not its review
+    #: (:data:`STATE_KEYS`): left as this collection has them.
+    state_ignored: int = 0
+
+
+#: Settings that record a collection's own state rather than a reviewer's choices: how its
+#: files were read (``pipeline.reading.READING_KEY``). A review carried to another
+#: collection (or back to an older copy) must not say its web pages were read another way
+#: than they were: its next scan would keep texts read with other options, unnoticed.
+STATE_KEYS = frozenset({"reading"})
 
 
 def review_dict(decisions: list[dict[str, Any]], settings: dict[str, Any]) -> dict[str, Any]:

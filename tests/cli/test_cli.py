@@ -260,6 +260,17 @@ def test_export_is_wired_to_the_export_package(capsys, corpus):
     assert status == 2 and "pdf" in err
 
 
+def test_a_destination_the_export_cannot_use_is_refused_as_a_usage_error(capsys, corpus):
+    """Refused before any file is copied, as the exit table says for such refusals (it exited 1)."""
+    db = scanned(capsys, corpus, "--method", "exact")
+    status, _, err = run(capsys, "export", "--db", db, "--to", corpus / "a" / "out")
+    assert status == 2 and "lies inside the source folder" in err, err
+    (corpus / "full").mkdir()
+    (corpus / "full" / "x.txt").write_text("something else")
+    status, _, err = run(capsys, "export", "--db", db, "--to", corpus / "full")
+    assert status == 2 and "is not empty" in err, err
+
+
 def test_a_finished_bag_exported_again_says_so(capsys, corpus):
     db = scanned(capsys, corpus, "--method", "exact")
     dest = corpus / "bag"

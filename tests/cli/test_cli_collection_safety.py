@@ -185,3 +185,16 @@ def test_a_collection_path_that_cannot_be_is_refused_before_any_work(capsys, two
     status, _, err = run(capsys, "scan", two_folders / "a", "--db", two_folders / "b")
     assert status == 2 and "is a folder, not a collection file" in err
     assert not (two_folders / "nowhere").exists()
+
+
+def test_folders_given_twice_or_nested_are_refused_before_the_collection_file_is_made(capsys, two_folders):
+    """Both were refused (exit 2) only after an empty collection file and its lock were made,
+    which a later command then called 'not scanned yet'."""
+    a = two_folders / "a"
+    (a / "inner").mkdir()
+    for n, extra in enumerate((["--reference", a], ["--reference", a / "inner"])):
+        db = two_folders / f"z{n}.ndd"
+        status, _, err = run(capsys, "scan", a, "--db", db, *extra)
+        assert status == 2, err
+        assert "given both as a folder to scan and as a reference" in err or "is inside" in err
+        assert not db.exists() and not (two_folders / f"z{n}.ndd.lock").exists()

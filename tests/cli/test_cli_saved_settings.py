@@ -146,3 +146,30 @@ def test_a_review_file_with_settings_that_do_not_exist_is_refused_whole(capsys, 
     assert f"{KEEPER_RULE_KEY}: 'bogus' is no keeper rule (reference-oldest, oldest" in err
     with Store.open(db) as s:
         assert s.settings.get(KEEPER_RULE_KEY) is None and s.settings.get("threshold/qgram/x") is None
+
+
+def test_a_review_carries_no_record_of_how_its_collection_was_read(capsys, db, tmp_path):
+    """A review exported from a collection read with --html all, imported into one read
+    with the main text, replaced the record of how the pages were read: the next scan read
+    none of them again and kept texts of the other reading, unnoticed."""
+    import json
+
+    from ndd_desktop.pipeline.reading import READING_KEY
+    from ndd_desktop.store.review_transfer import STATE_KEYS
+
+    assert READING_KEY in STATE_KEYS
+    with Store.open(db) as s:
+        ours = s.settings.get(READING_KEY)
+    assert ours is not None  # the scan recorded how it read the files
+    out = tmp_path / "review.json"
+    status, _, err = run(capsys, "decisions", "export", out, "--db", db)
+    assert status == 0, err
+    assert READING_KEY not in json.loads(out.read_text())["settings"]
+    theirs = {"format": "ndd-desktop review", "version": 1, "decisions": [],
+              "settings": {READING_KEY: {"html": "all", "html_reader": 1}, KEEPER_RULE_KEY: "newest"}}
+    out.write_text(json.dumps(theirs))
+    status, _, err = run(capsys, "decisions", "import", out, "--db", db)
+    assert status == 0, err
+    assert "imported 0 decisions and 1 settings" in err and "describe how its own collection was read" in err
+    with Store.open(db) as s:
+        assert s.settings.get(READING_KEY) == ours and s.settings.get(KEEPER_RULE_KEY) == "newest"

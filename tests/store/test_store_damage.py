@@ -187,7 +187,8 @@ def test_the_review_outlives_its_collection_file(collection, capsys, tmp_path, f
     folder, db = collection
     review_file = tmp_path / f"review.{fmt}"
     status, _, err = run(capsys, "decisions", "export", review_file, "--db", db)
-    assert status == 0 and "wrote 2 decisions and 2 settings" in err
+    # the keeper rule; not the record of how the files were read, which is the collection's own
+    assert status == 0 and "wrote 2 decisions and 1 settings" in err
     with Store.open(db) as s:
         want_verdicts = {(s.documents.get(a).relpath, s.documents.get(b).relpath): v for (a, b), v in s.review.verdicts().items()}
         want_keepers = {s.documents.get(i).relpath for i in s.review.keepers()}
@@ -195,7 +196,7 @@ def test_the_review_outlives_its_collection_file(collection, capsys, tmp_path, f
     fresh = tmp_path / "fresh.ndd"
     assert run(capsys, "scan", folder, "--db", fresh, "--workers", "0")[0] == 0
     status, _, err = run(capsys, "decisions", "import", review_file, "--db", fresh)
-    assert status == 0 and "imported 2 decisions and 2 settings; 0 kept" in err and "; 0 name content" in err
+    assert status == 0 and "imported 2 decisions and 1 settings; 0 kept" in err and "; 0 name content" in err
     with Store.open(fresh) as s:
         assert {(s.documents.get(a).relpath, s.documents.get(b).relpath): v for (a, b), v in s.review.verdicts().items()} == want_verdicts
         assert {s.documents.get(i).relpath for i in s.review.keepers()} == want_keepers == {"d02.txt"}
@@ -301,3 +302,12 @@ def test_a_file_cut_short_gives_up_its_review_to_repair(collection, capsys, tmp_
         got = s.review.export_dict()["decisions"]
     assert sorted((d["kind"], d["value"]) for d in got) == sorted((d["kind"], d["value"]) for d in want)
     assert [p.name for p in tmp_path.iterdir() if "cut-short" in p.name] == []  # the padded copy is gone
+
+
+def test_check_and_repair_refuse_a_folder_as_every_command_does(capsys, tmp_path):
+    # check said "problem: no collection file at DIR" and advised a repair (exit 1)
+    for command in (["check"], ["repair", "--to", tmp_path / "new.ndd"]):
+        status, out, err = run(capsys, *command, "--db", tmp_path)
+        assert status == 2 and "is a folder, not a collection file" in err and "problem" not in out
+    status, _, err = run(capsys, "check", "--db", tmp_path / "missing.ndd")
+    assert status == 2 and "no collection file at" in err
