@@ -94,7 +94,8 @@ class ExportDialog(QDialog):
             f"Groups of <b>{choices['method']}</b> pairs at threshold <b>{choices['threshold']:.3f}</b>; "
             "keeper rule "
             f"<b>{RULE_LABELS.get(choices['keeper_rule'], choices['keeper_rule'])}</b> (a keeper you chose with <i>Make keeper</i> "
-            "comes first). One document of each group is exported, with every unique one.", self)
+            "comes first). Each group's keeper is exported, and every member no kept document "
+            "holds (a chain's far end, a reply with text of its own), with every unique one.", self)
         self.summary.setWordWrap(True)
         self.progress = QProgressBar(self)
         self.progress.setObjectName("exportProgress")

@@ -133,20 +133,24 @@ def test_keepers_the_reviewer_chose_are_reported_as_chosen(chain):
     assert "more kept (chosen by the reviewer)" in page and "nothing kept duplicates them" not in page
 
 
-@pytest.fixture
-def quoted(tmp_path):
+def _letter_in_report(root, db, params: dict) -> Store:
     """letter.txt (older, 2 sections) quoted whole in report.txt (12 sections): the report
-    holds all of the letter, the letter a sixth of the report; scanned with
-    measure=containment, which pairs them through the letter's share."""
+    holds all of the letter, the letter a sixth of the report; scanned with ``params``."""
     s = _sections(12, seed=11)
-    root = tmp_path / "src"
     write(root / "letter.txt", "".join(s[5:7]))
     write(root / "report.txt", "".join(s))
     os.utime(root / "letter.txt", (1_600_000_000,) * 2)
     os.utime(root / "report.txt", (1_700_000_000,) * 2)
-    store = Store.open(str(tmp_path / "q.sqlite"))
-    ScanJob(store, ScanConfig(roots=[Root(str(root))], method="qgram", params={"measure": "containment"},
-                              workers=0)).run()
+    store = Store.open(str(db))
+    ScanJob(store, ScanConfig(roots=[Root(str(root))], method="qgram", params=params, workers=0)).run()
+    return store
+
+
+@pytest.fixture
+def quoted(tmp_path):
+    """The letter and the report scanned with measure=containment, which pairs them
+    through the letter's share."""
+    store = _letter_in_report(tmp_path / "src", tmp_path / "q.sqlite", {"measure": "containment"})
     yield store, tmp_path
     store.close()
 
@@ -171,14 +175,7 @@ def test_a_reviewers_duplicate_on_a_quoted_letter_leaves_out_the_letter_only(cha
     """Scored by the smaller share (the default), the pair is below the threshold; a
     reviewer's "duplicate" joins it, and the more contained document, the letter, is the
     one that may be left out, whichever the keeper rule prefers."""
-    s = _sections(12, seed=11)
-    root = tmp_path / "q"
-    write(root / "letter.txt", "".join(s[5:7]))
-    write(root / "report.txt", "".join(s))
-    os.utime(root / "letter.txt", (1_600_000_000,) * 2)
-    os.utime(root / "report.txt", (1_700_000_000,) * 2)
-    with Store.open(str(tmp_path / "d.sqlite")) as store:
-        ScanJob(store, ScanConfig(roots=[Root(str(root))], method="qgram", workers=0)).run()
+    with _letter_in_report(tmp_path / "q", tmp_path / "d.sqlite", {}) as store:
         letter, report = doc_id(store, "letter.txt"), doc_id(store, "report.txt")
         store.review.set_verdict(min(letter, report), max(letter, report), "duplicate", reviewer="ann")
         plan = plan_export(store, ExportOptions(dest=str(tmp_path / "out"), method="qgram", keeper_rule="oldest"))
