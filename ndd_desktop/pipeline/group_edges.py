@@ -19,9 +19,11 @@ is covered by the report, never the report by the letter. A reviewer's "duplicat
 the threshold covers where that holds, and else the more contained of the two (both ways
 when no shares are stored). The exception: a document that lies wholly in the other
 (:data:`WHOLE_SHARE` of it) never stands in for that other when the other has text of its
-own beyond it (a reply that quotes the message it answers, a book and its abridged
-edition): keeping the container loses nothing, keeping it loses the container's own text. Everything is over the graph's positions; the verdicts (few) are the
-only Python loop.
+own beyond it (:data:`OWN_MARGIN` more of it is its own: a reply that quotes the message
+it answers, a book and its abridged edition): keeping the container loses nothing,
+keeping the contained one loses the container's own text.
+
+Everything is over the graph's positions; the verdicts (few) are the only Python loop.
 """
 
 from __future__ import annotations
@@ -42,6 +44,9 @@ COVERED_SHARE = 0.5
 #: A document this much of which is found in the other lies wholly in it (edits of a few
 #: words aside): it never stands in for an other that has text of its own beyond it.
 WHOLE_SHARE = 0.95
+#: ... when at least this much more of the other is its own (two near copies that each
+#: hold a line the other lacks, 0.95 and 0.94 of each in the other, still cover both ways).
+OWN_MARGIN = 0.05
 _EPS = 1e-9  # a score stored as the smaller share equals it; this much below still counts as equal
 
 
@@ -168,8 +173,8 @@ def _directions(graph: PairGraph, threshold: float, ea: np.ndarray, eb: np.ndarr
         # beside text of b's own (a share not known covers, as before)
         enough_b = ~low_here | (b_in_a >= need) | (joined & (b_in_a >= a_in_b))
         enough_a = ~low_here | (a_in_b >= need) | (joined & (a_in_b >= b_in_a))
-        a_inside_b = (a_in_b >= WHOLE_SHARE) & (b_in_a < WHOLE_SHARE)
-        b_inside_a = (b_in_a >= WHOLE_SHARE) & (a_in_b < WHOLE_SHARE)
+        a_inside_b = (a_in_b >= WHOLE_SHARE) & (b_in_a <= a_in_b - OWN_MARGIN)
+        b_inside_a = (b_in_a >= WHOLE_SHARE) & (a_in_b <= b_in_a - OWN_MARGIN)
         a_covers_b[k] = np.isnan(b_in_a) | (enough_b & ~a_inside_b)
         b_covers_a[k] = np.isnan(a_in_b) | (enough_a & ~b_inside_a)
     return a_covers_b, b_covers_a
@@ -178,7 +183,7 @@ def _directions(graph: PairGraph, threshold: float, ea: np.ndarray, eb: np.ndarr
 def _one_way(smaller, larger, threshold: float):
     """Whether a pair with these shares may cover one way only: its smaller share is below
     the threshold, or one text lies wholly in the other beside text of the other's own."""
-    return (smaller < threshold - _EPS) | ((larger >= WHOLE_SHARE) & (smaller < WHOLE_SHARE))
+    return (smaller < threshold - _EPS) | ((larger >= WHOLE_SHARE) & (smaller <= larger - OWN_MARGIN))
 
 
 def _merge(n: int, ea: np.ndarray, eb: np.ndarray, ev: np.ndarray, dup: np.ndarray, pi: np.ndarray,

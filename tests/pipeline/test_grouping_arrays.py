@@ -141,8 +141,8 @@ def _reference_links_within(groups: list[list[int]], items, verdicts, pair_value
     "duplicate"), with its stored value (None for a reviewer's "duplicate" on a pair with no
     stored score). A stored pair whose smaller share is below the threshold covers a
     document only when half of it (and the threshold) is in the other, or, joined by a
-    reviewer, when it is the more contained of the two; and a document wholly in the other
-    never covers it while the other has text of its own."""
+    reviewer, when it is the more contained of the two; and a document wholly (95 %) in the
+    other never covers it while five points more of the other are its own."""
     group_of = {m: k for k, members in enumerate(groups) for m in members}
     links: dict[int, dict[int, float | None]] = {}
     for v, a, b in items:
@@ -161,10 +161,10 @@ def _reference_links_within(groups: list[list[int]], items, verdicts, pair_value
             # text of its own, never covers that other
             if not math.isnan(b_in_a):
                 a_covers_b = ((not low or b_in_a >= need or (joined and b_in_a >= a_in_b))
-                              and not (a_in_b >= 0.95 > b_in_a))
+                              and not (a_in_b >= 0.95 and b_in_a <= a_in_b - 0.05))
             if not math.isnan(a_in_b):
                 b_covers_a = ((not low or a_in_b >= need or (joined and a_in_b >= b_in_a))
-                              and not (b_in_a >= 0.95 > a_in_b))
+                              and not (b_in_a >= 0.95 and a_in_b <= b_in_a - 0.05))
         if a_covers_b:
             links.setdefault(a, {})[b] = v
         if b_covers_a:
