@@ -6,8 +6,11 @@ core install and the window never need it, and its absence is a clear message.
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import signal
 import socket
+import threading
 import time
 from concurrent.futures import CancelledError
 from typing import Any
@@ -52,6 +55,10 @@ def open_client(scheduler: str | None, workers: int | None, timeout_s: float = C
                                         set_as_default=False)
         except Exception as exc:
             raise ClusterError(f"no Dask scheduler answers at {scheduler}: {_describe(exc)}") from None
+        # a scheduler lost mid-scan is the scan's error to report, in one line: the client's
+        # own log printed a traceback of each reconnection before it (the local cluster's
+        # logs are silenced by LocalCluster itself)
+        logging.getLogger("distributed.client").setLevel(logging.CRITICAL)
         return client, None
     distributed = require_distributed()
     if workers is not None and workers < 1:
@@ -65,7 +72,7 @@ def open_client(scheduler: str | None, workers: int | None, timeout_s: float = C
     # page-faulted afresh (3x slower here). Left unset, as in the local engine.
     # The workers' statistical profiler (a sample every 10 ms) is of no use to a scan.
     with dask.config.set({"distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_": None,
-                          "distributed.worker.profile.enabled": False}):
+                          "distributed.worker.profile.enabled": False}), _ctrl_c_ignored():
         cluster = distributed.LocalCluster(
             n_workers=workers or default_workers(), threads_per_worker=1, processes=True,
             dashboard_address=":0", silence_logs=logging.ERROR,
@@ -76,6 +83,24 @@ def open_client(scheduler: str | None, workers: int | None, timeout_s: float = C
         cluster.close()
         raise
     return client, cluster
+
+
+@contextlib.contextmanager
+def _ctrl_c_ignored():
+    """Ctrl-C ignored while the local cluster's worker processes start, so that they start
+    ignoring it (an ignored signal stays ignored in a new program, and Python leaves it so):
+    a terminal sends Ctrl-C to every process of its foreground group, and the workers died
+    with KeyboardInterrupt tracebacks while the scan, which handles it, waited for them for
+    ever. The local pool's workers ignore it alike (``ingest.pool_worker``). Only on the
+    main thread (the window starts a cluster on a worker thread, with no terminal)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def probe_address(address: str, timeout_s: float) -> None:

@@ -26,6 +26,9 @@ from .extract import PART_FILES, DaskExtractStage, warm_up
 #: one-permutation MinHash on large collections, its exact joins on smaller ones;
 #: minhash: Broder's features).
 SUPPORTED_METHODS = ("qgram", "minhash")
+#: Methods that share qgram's banded search and would run, but have not been tried against the
+#: local engine (docs/scale-out.md).
+UNTRIED_METHODS = ("bottomk", "hybrid")
 
 
 class DaskEngine:
@@ -75,8 +78,9 @@ class DaskEngine:
         """Refuse a method without a banded search to distribute (ScanError names those
         supported); the cluster is reached when the first stage needs it."""
         if method.name not in SUPPORTED_METHODS:
-            raise ScanError(f"the Dask engine runs the methods {', '.join(SUPPORTED_METHODS)}; "
-                            f"{method.name} has no banded candidate search to distribute "
+            why = (f"{method.name} shares qgram's banded search but has not been tried on a cluster"
+                   if method.name in UNTRIED_METHODS else f"{method.name} has no banded candidate search to distribute")
+            raise ScanError(f"the Dask engine runs the methods {', '.join(SUPPORTED_METHODS)}; {why} "
                             "(scan with --engine local, or choose one of those)")
 
     def extract_stage(self, store, method, params, sketch_key, plan, meter, cancel, on_error) -> DaskExtractStage:

@@ -17,6 +17,7 @@ client walked (a shared file system mounted at the same place).
 
 from __future__ import annotations
 
+import time
 from typing import Any, Callable, Iterator
 
 from ..ingest import reasons as R
@@ -24,7 +25,7 @@ from ..ingest.document import STATUS_ERROR, ExtractedDocument, FileEntry, proble
 from ..ingest.limits import Limits
 from ..pipeline.extract_stage import ExtractStage
 from ..pipeline.worker_sketch import SketchingExtractor
-from .connect import cluster_lost, is_lost, worker_count
+from .connect import ClusterError, cluster_lost, is_lost, worker_count
 
 #: Files and bytes in one partition (one task). Each task costs the worker and the
 #: scheduler a few milliseconds of bookkeeping on top of its files: 64 files a task made the
@@ -33,6 +34,13 @@ PART_FILES = 512
 PART_BYTES = 64 << 20
 #: Partitions in flight per worker.
 IN_FLIGHT_PER_WORKER = 3
+#: Seconds between looks at the partitions in flight (their futures say when they are done)
+#: and, while none is, at the cancel token and at the cluster.
+STEP_S = 0.02
+POLL_S = 0.5
+#: Seconds a scan waits for a cluster with no worker (none started, or all of them died and
+#: none came back) before it stops; it waited for ever.
+NO_WORKERS_S = 30.0
 
 
 #: Modules a worker imports before its first partition (the local pool's forkserver
@@ -109,24 +117,48 @@ def read_on_cluster(client: Any, entries: list[FileEntry], limits: Limits, extra
 
 
 def _read(client, entries, limits, extractor, cancel, part_files, refresh=None) -> Iterator[list[ExtractedDocument]]:
-    from distributed import as_completed
     from distributed.scheduler import KilledWorker
 
     todo = partitions(entries, part_files)
     todo.reverse()  # popped from the end: the walk's order
     limit = IN_FLIGHT_PER_WORKER * worker_count(client)
     running: dict[Any, list[FileEntry]] = {}
-    done = as_completed(loop=client.loop)
 
     def submit(part: list[FileEntry]) -> None:
         fut = client.submit(read_partition, part, limits, extractor if refresh is None else refresh(), pure=False)
         running[fut] = part
-        done.add(fut)
+
+    def finished() -> Iterator[Any]:
+        """The partitions as they finish; between them the cancel token is looked at, and a
+        cluster left with no worker for NO_WORKERS_S stops the scan (ClusterError)."""
+        alone_since = None
+        looked = time.monotonic()
+        while running:
+            ready = [f for f in running if f.done()]
+            if ready:
+                alone_since = None
+                yield from ready
+                continue
+            time.sleep(STEP_S)
+            if time.monotonic() - looked < POLL_S:
+                continue
+            looked = time.monotonic()
+            if cancel is not None and getattr(cancel, "cancelled", False):
+                return
+            if _no_workers(client):
+                alone_since = alone_since or time.monotonic()
+                if time.monotonic() - alone_since >= NO_WORKERS_S:
+                    raise ClusterError(
+                        f"the Dask cluster has had no worker for {NO_WORKERS_S:g} s (none started, or all of "
+                        "them stopped): start workers for it, or scan without --engine dask; the documents "
+                        "written so far are kept: run the same command again to resume")
+            else:
+                alone_since = None
 
     try:
         while todo and len(running) < limit:
             submit(todo.pop())
-        for fut in done:
+        for fut in finished():
             part = running.pop(fut)
             try:
                 results = fut.result()
@@ -147,6 +179,14 @@ def _read(client, entries, limits, extractor, cancel, part_files, refresh=None) 
         if client.status == "running":
             for fut in running:
                 fut.cancel()
+
+
+def _no_workers(client) -> bool:
+    """Whether the scheduler knows no worker now (False when it cannot be asked)."""
+    try:
+        return not client.scheduler_info().get("workers")
+    except Exception:  # the scheduler went away: the next wait says so
+        return False
 
 
 class DaskExtractStage(ExtractStage):

@@ -272,11 +272,12 @@ def mark_inclusive(thread: Thread, records: dict[int, MailRecord], texts: _Texts
             holders.setdefault(g, []).append(k)
 
     def is_later(k: int, than: int) -> bool:
-        """k answers ``than`` (directly or further down), or, with no reply headers of its
-        own, is dated after it."""
+        """k answers ``than`` or a copy of it (one Message-ID: a thread saved twice), directly
+        or further down, or, with no reply headers of its own, is dated after it."""
+        mid = records[than].message_id
         seen, p = set(), parent_of.get(k)
         while p is not None and p not in seen:
-            if p == than:
+            if p == than or (mid and records[p].message_id == mid):
                 return True
             seen.add(p)
             p = parent_of.get(p)

@@ -153,7 +153,14 @@ def _inclusive_emails(store, left_out: set[int], docs, out: ExtraLeaveOut, cover
     dropped: set[int] = set()
     inclusive = [m.doc_id for t in threads for m in t.messages
                  if m.inclusive and m.doc_id in left_out and m.doc_id not in out.left_out and m.doc_id in cover_of]
+    by_id = {d.id: d for d in docs}
+    # a copy of the same bytes exported already holds it (a thread saved twice)
+    exported = {d.sha256 for d in docs if d.sha256 and d.id not in left_out}
     for doc_id in _not_held(store, inclusive, cover_of):
+        digest = by_id[doc_id].sha256 if doc_id in by_id else ""
+        if digest and digest in exported:
+            continue
+        exported.add(digest)
         out.put_back[doc_id] = ("exported as an inclusive e-mail: the near duplicate kept for it "
                                 "does not hold all of its text")
     for t in threads:

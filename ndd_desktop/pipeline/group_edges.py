@@ -89,7 +89,7 @@ def edges_at(graph: PairGraph, measure: str, threshold: float, verdicts: dict[tu
     ea, eb, ev = by.a_pos[:top], by.b_pos[:top], by.sorted[:top]
     pi = by.order[:top]  # the index of each edge's pair in the pair arrays (-1: a join of none)
     with np.errstate(invalid="ignore"):  # the edges that may cover one way only
-        low = _one_way(by.smaller_share[:top], by.larger_share[:top], threshold)
+        low = _one_way(by.smaller_share[:top], by.larger_share[:top], by.sorted[:top], threshold)
     present = np.zeros(n, dtype=bool)
     present[ea[ea >= 0]] = True
     present[eb[eb >= 0]] = True
@@ -121,7 +121,8 @@ def edges_at(graph: PairGraph, measure: str, threshold: float, verdicts: dict[tu
                     stored = float(by.value[k]) if k >= 0 else math.nan
                     extra.append((1.0 if k < 0 else stored, x, y, stored, k,
                                   k < 0 or bool(_one_way(by.smaller_share[by.place[k]],
-                                                         by.larger_share[by.place[k]], threshold))))
+                                                         by.larger_share[by.place[k]],
+                                                         by.sorted[by.place[k]], threshold))))
                 present[[z for z in (x, y) if z >= 0]] = True
     cut = graph.truncated & present
     if not keep.all():
@@ -138,13 +139,14 @@ def edges_at(graph: PairGraph, measure: str, threshold: float, verdicts: dict[tu
             ok = np.ones(ea.shape[0], dtype=bool)
             ok[drop] = False
             ea, eb, ev, link, dup, pi, low = ea[ok], eb[ok], ev[ok], link[ok], dup[ok], pi[ok], low[ok]
-    a_covers_b, b_covers_a = _directions(graph, threshold, ea, eb, pi, dup, low, shares_of)
+    a_covers_b, b_covers_a = _directions(graph, threshold, ea, eb, ev, pi, dup, low, shares_of)
     return Edges(ea, eb, ev, link, a_covers_b, b_covers_a, present, cut,
                  np.asarray(cannot, dtype=np.int64).reshape(-1, 2))
 
 
-def _directions(graph: PairGraph, threshold: float, ea: np.ndarray, eb: np.ndarray, pi: np.ndarray,
-                dup: np.ndarray, low: np.ndarray, shares_of: SharesOf | None) -> tuple[np.ndarray, np.ndarray]:
+def _directions(graph: PairGraph, threshold: float, ea: np.ndarray, eb: np.ndarray, ev: np.ndarray,
+                pi: np.ndarray, dup: np.ndarray, low: np.ndarray,
+                shares_of: SharesOf | None) -> tuple[np.ndarray, np.ndarray]:
     """Per edge, whether a kept ``a`` covers ``b`` and the other way (the module docstring).
     Only the edges flagged ``low`` are looked at (:func:`_one_way`, or a join with no stored
     pair): the others have each text found in the other at the threshold's share, and
@@ -168,11 +170,15 @@ def _directions(graph: PairGraph, threshold: float, ea: np.ndarray, eb: np.ndarr
     need = max(threshold, COVERED_SHARE)
     joined = dup[k]
     with np.errstate(invalid="ignore"):
-        low_here = np.fmin(a_in_b, b_in_a) < threshold - _EPS
+        smaller = np.fmin(a_in_b, b_in_a)
+        # each text found in the other at the threshold's share, as the value says (the
+        # value is the smaller share; a value above it is the larger share, containment,
+        # which says that only for a pair with half of each in the other)
+        both = (smaller >= threshold - _EPS) & ~((ev[k] > smaller + _EPS) & (smaller < need - _EPS))
         # b may be left out for a: enough of b is in a, and a does not lie wholly in b
         # beside text of b's own (a share not known covers, as before)
-        enough_b = ~low_here | (b_in_a >= need) | (joined & (b_in_a >= a_in_b))
-        enough_a = ~low_here | (a_in_b >= need) | (joined & (a_in_b >= b_in_a))
+        enough_b = both | (b_in_a >= need) | (joined & (b_in_a >= a_in_b))
+        enough_a = both | (a_in_b >= need) | (joined & (a_in_b >= b_in_a))
         a_inside_b = (a_in_b >= WHOLE_SHARE) & (b_in_a <= a_in_b - OWN_MARGIN)
         b_inside_a = (b_in_a >= WHOLE_SHARE) & (a_in_b <= b_in_a - OWN_MARGIN)
         a_covers_b[k] = np.isnan(b_in_a) | (enough_b & ~a_inside_b)
@@ -180,10 +186,13 @@ def _directions(graph: PairGraph, threshold: float, ea: np.ndarray, eb: np.ndarr
     return a_covers_b, b_covers_a
 
 
-def _one_way(smaller, larger, threshold: float):
-    """Whether a pair with these shares may cover one way only: its smaller share is below
-    the threshold, or one text lies wholly in the other beside text of the other's own."""
-    return (smaller < threshold - _EPS) | ((larger >= WHOLE_SHARE) & (smaller <= larger - OWN_MARGIN))
+def _one_way(smaller, larger, value, threshold: float):
+    """Whether a pair with these shares and this value may cover one way only: its smaller
+    share is below the threshold; or its value is its larger share (containment) and less
+    than :data:`COVERED_SHARE` of one text is in the other; or one text lies wholly in the
+    other beside text of the other's own."""
+    return ((smaller < threshold - _EPS) | ((value > smaller + _EPS) & (smaller < COVERED_SHARE - _EPS))
+            | ((larger >= WHOLE_SHARE) & (smaller <= larger - OWN_MARGIN)))
 
 
 def _merge(n: int, ea: np.ndarray, eb: np.ndarray, ev: np.ndarray, dup: np.ndarray, pi: np.ndarray,

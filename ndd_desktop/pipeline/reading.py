@@ -10,6 +10,10 @@ digest that decides whether the pairs must be computed again (``pair_stage.input
 
 While such a scan runs, the setting is ``null`` (unsettled): a scan stopped half-way leaves
 documents read both ways, and the next scan, whatever its options, reads them all again.
+A collection that holds no document yet records the options at once instead: every
+document its first scan stores is read with them, so a first scan stopped half-way
+(Ctrl-C, a lost cluster) resumes with the files not read yet, as it says, where it read
+every text and web page again.
 Collections scanned before the options existed read every page whole, which is what a
 missing setting means.
 """
@@ -61,6 +65,9 @@ def start_reading(store: Store, options: ExtractOptions) -> set[tuple[str, str]]
     stored = store.settings.get(READING_KEY, _MISSING)
     old = LEGACY_READING if stored is _MISSING else stored
     if old == _recorded(options):
+        return None
+    if store.documents.count(status=None) == 0:  # nothing read yet: all of it will be read so
+        settle_reading(store.settings, options)
         return None
     same_options = isinstance(old, dict) and {k: v for k, v in old.items() if k not in _GENERATIONS} == options.as_dict()
     same_readers = isinstance(old, dict) and old.get("readers", 1) == READERS

@@ -128,14 +128,10 @@ def test_export_inclusive_emails(capsys, mail, tmp_path):
     assert rows["3.eml"]["export_status"] == "copied" and rows["3.eml"]["duplicate_of"] == ""
 
 
-def test_export_inclusive_keeps_an_inclusive_reply_its_group_left_out(capsys, tmp_path):
-    """Two answers to one message, each quoting it whole with a line of its own: the
-    second is an inclusive message (no later one holds it), but scores as a near
-    duplicate of the first (0.8 of it is the quote they share), which the oldest rule
-    keeps. With --emails inclusive it goes out all the same: its own line is in no other
-    message. Without the option it is left out, as any near duplicate."""
-    root = tmp_path / "mail"
-    root.mkdir()
+def _answers(root) -> None:
+    """1.eml and two answers to it, 2.eml and 3.eml, each quoting it whole after a line of
+    its own."""
+    root.mkdir(parents=True)
     (root / "1.eml").write_text(eml({"From": "Alice <alice@example.org>", "Subject": "Harbour budget",
                                      "Date": "Mon, 03 Jan 2022 10:00:00 +0000", "Message-ID": "<a@example.org>"},
                                     A_TEXT + "\n" + M1 + "\n" + M2))
@@ -145,6 +141,16 @@ def test_export_inclusive_keeps_an_inclusive_reply_its_group_left_out(capsys, tm
                                             "Date": f"Mon, 03 Jan 2022 {hour}:00:00 +0000",
                                             "Message-ID": f"<r{n}@example.org>", "In-Reply-To": "<a@example.org>",
                                             "References": "<a@example.org>"}, f"{own}\n\n{full}"))
+
+
+def test_export_inclusive_keeps_an_inclusive_reply_its_group_left_out(capsys, tmp_path):
+    """Two answers to one message, each quoting it whole with a line of its own: the
+    second is an inclusive message (no later one holds it), but scores as a near
+    duplicate of the first (0.8 of it is the quote they share), which the oldest rule
+    keeps. With --emails inclusive it goes out all the same: its own line is in no other
+    message. Without the option it is left out, as any near duplicate."""
+    root = tmp_path / "mail"
+    _answers(root)
     db = tmp_path / "c.ndd"
     assert main(["scan", str(root), "--db", str(db), "--workers", "0", "-q"]) == 0
     for option, want in (([], {"1.eml", "2.eml"}), (["--emails", "inclusive"], {"2.eml", "3.eml"})):
@@ -153,3 +159,18 @@ def test_export_inclusive_keeps_an_inclusive_reply_its_group_left_out(capsys, tm
         assert status == 0, err
         files = {p.name for p in out_dir.rglob("*.eml")}
         assert files == want, option
+
+
+def test_an_inclusive_reply_saved_twice_is_exported_once(capsys, tmp_path):
+    """The same thread in two folders, byte for byte: each copy of 3.eml was put back as
+    an inclusive e-mail, each judged against its group's kept message only."""
+    _answers(tmp_path / "src" / "mail")
+    _answers(tmp_path / "src" / "copy")
+    db = tmp_path / "c.ndd"
+    assert main(["scan", str(tmp_path / "src"), "--db", str(db), "--workers", "0", "-q"]) == 0
+    out_dir = tmp_path / "out"
+    status, _, err = run(capsys, "export", "--db", db, "--to", out_dir, "--keeper-rule", "oldest",
+                         "--emails", "inclusive")
+    assert status == 0, err
+    names = sorted(p.name for p in out_dir.rglob("*.eml"))
+    assert names == ["2.eml", "3.eml"], names

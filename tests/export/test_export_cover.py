@@ -206,3 +206,26 @@ def test_a_document_that_lies_wholly_in_another_never_stands_in_for_it(tmp_path)
         assert plan.groups[0].keepers == (original, reply) and plan.left_out == []
         plan = plan_export(store, ExportOptions(dest=str(tmp_path / "new"), method="qgram", keeper_rule="newest"))
         assert plan.groups[0].keepers == (reply,) and plan.left_out == [original]
+
+
+def test_a_containment_pair_with_less_than_half_of_one_in_the_other_covers_one_way(tmp_path):
+    """x (4 sections, older) shares 3 of them with y (10 sections): 0.75 of x is in y, 0.3 of
+    y in x, both at or above the containment threshold 0.2. y was left out for x, 7 of its
+    10 sections in no exported file."""
+    s = _sections(11, seed=3)
+    root = tmp_path / "src"
+    write(root / "x.txt", "".join(s[0:3] + s[10:11]))
+    write(root / "y.txt", "".join(s[0:10]))
+    os.utime(root / "x.txt", (1_600_000_000,) * 2)
+    os.utime(root / "y.txt", (1_700_000_000,) * 2)
+    with Store.open(str(tmp_path / "c.sqlite")) as store:
+        ScanJob(store, ScanConfig(roots=[Root(str(root))], method="qgram", params={"measure": "containment"},
+                                  workers=0)).run()
+        x, y = doc_id(store, "x.txt"), doc_id(store, "y.txt")
+        pa = store.pairs.arrays("qgram", store.pairs.sets()[0].pairs_key)
+        shares = sorted([float(pa.cont_ab[0]), float(pa.cont_ba[0])])
+        assert 0.2 < shares[0] < 0.5 < shares[1]
+        plan = plan_export(store, ExportOptions(dest=str(tmp_path / "out"), method="qgram", keeper_rule="oldest"))
+        assert plan.groups[0].keepers == (x, y) and plan.left_out == []
+        plan = plan_export(store, ExportOptions(dest=str(tmp_path / "new"), method="qgram", keeper_rule="newest"))
+        assert plan.groups[0].keepers == (y,) and plan.left_out == [x]

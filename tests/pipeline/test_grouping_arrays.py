@@ -150,13 +150,17 @@ def _reference_links_within(groups: list[list[int]], items, verdicts, pair_value
         if ga is None or ga != group_of.get(b):
             continue
         joined = verdicts.get((a, b)) == "duplicate"
+        value = v  # what formed the edge: the score (the smaller share), or the larger share
         if joined:
             v = pair_value.get((a, b))
         a_covers_b = b_covers_a = True
         if (a, b) in shares:
             a_in_b, b_in_a = shares[(a, b)]
             need = max(threshold, 0.5)
-            low = min([x for x in (a_in_b, b_in_a) if not math.isnan(x)] or [1.0]) < threshold
+            smaller = min([x for x in (a_in_b, b_in_a) if not math.isnan(x)] or [1.0])
+            # not each text in the other at the threshold: below it, or valued by the larger
+            # share with less than half of one in the other
+            low = smaller < threshold or (value > smaller + 1e-9 and smaller < need)
             # a share not stored covers; a document wholly (95 %) in the other, which has
             # text of its own, never covers that other
             if not math.isnan(b_in_a):

@@ -165,8 +165,12 @@ def test_cancel_keeps_finished_batches_and_resumes(tmp_path, store, monkeypatch)
     assert 10 <= kept < 40
     assert store.scans.runs()[0].status == "cancelled"
     monkeypatch.undo()
-    summary = scan(store, [folder])
+    read: list[int] = []
+    summary = scan(store, [folder], progress=lambda p: read.append(p.total) if p.stage == "extract" else None)
     assert summary.new == 40 - kept
+    # only the files not read yet are read: the first scan's reading options were recorded
+    # at its start (a null "unsettled" record made the resumed scan read every text again)
+    assert read and max(read) == 40 - kept
     assert pairs_by_path(store) == expected
 
 
