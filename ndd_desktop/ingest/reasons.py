@@ -50,5 +50,8 @@ UNREAD_REASONS = (UNREADABLE_FOLDER, UNREADABLE, FOLDER_VANISHED, VANISHED, ROOT
 #: fails the same way every time and is not retried until it changes. A file that needs a
 #: program that was not installed (antiword, catppt, tesseract) is read again once it is.
 #: "corrupt XML:" is a reason only earlier versions gave (XML that is not well-formed is
-#: now read with its tags stripped): such files are read again once, by this version.
-RETRIED_REASONS = (TIMED_OUT, CRASHED, CHANGED_WHILE_READ, UNREADABLE, NEEDS_PROGRAM, "corrupt XML:")
+#: now read with its tags stripped): such files are read again once, by this version. A
+#: file the walk found and the reader then did not (moved away and back, or a Dask worker
+#: that cannot see the folder: every file "vanished", and none was ever read again) is
+#: read again when the walk finds it unchanged.
+RETRIED_REASONS = (TIMED_OUT, CRASHED, CHANGED_WHILE_READ, UNREADABLE, NEEDS_PROGRAM, VANISHED, "corrupt XML:")

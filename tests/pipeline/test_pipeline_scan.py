@@ -168,10 +168,11 @@ def test_failed_files_are_recorded_and_reported(tmp_path, store, monkeypatch):
 def test_a_failure_of_the_moment_is_retried_and_a_corrupt_file_is_not(tmp_path, store, monkeypatch):
     import ndd_desktop.ingest.pool as pool
 
-    make_corpus(tmp_path / "c", n=4)
+    make_corpus(tmp_path / "c", n=5)
     real = pool.extract_many
     failures = {"doc001.txt": "timed out after 60 s", "doc002.txt": "unreadable: Permission denied",
-                "doc003.txt": "corrupt or truncated PDF: bad xref"}
+                "doc003.txt": "corrupt or truncated PDF: bad xref",
+                "doc004.txt": "vanished during the scan (file not found)"}  # e.g. a Dask worker's view
     read: list[list[str]] = []
 
     def flaky(entries, limits, **kw):
@@ -185,14 +186,15 @@ def test_a_failure_of_the_moment_is_retried_and_a_corrupt_file_is_not(tmp_path, 
 
     monkeypatch.setattr(pool, "extract_many", flaky)
     first = scan(store, [tmp_path / "c"])
-    assert first.errors == 3 and first.documents == 1
+    assert first.errors == 4 and first.documents == 1
     failures.clear()  # the machine is quiet now and the permission is fixed; no file changed
     second = scan(store, [tmp_path / "c"])
-    # the timeout and the permission are tried again; the corrupt file (and the good one) not
-    assert read[1] == ["doc001.txt", "doc002.txt"]
-    assert second.documents == 3 and [d.relpath for d in store.documents.errors()] == ["doc003.txt"]
+    # the timeout, the permission and the vanished file are tried again; the corrupt file
+    # (and the good one) not
+    assert read[1] == ["doc001.txt", "doc002.txt", "doc004.txt"]
+    assert second.documents == 4 and [d.relpath for d in store.documents.errors()] == ["doc003.txt"]
     third = scan(store, [tmp_path / "c"])
-    assert read[2:] in ([], [[]]) and third.documents == 3  # nothing left to retry
+    assert read[2:] in ([], [[]]) and third.documents == 4  # nothing left to retry
 
 
 def test_bad_configuration_changes_nothing(tmp_path, store):
