@@ -126,6 +126,10 @@ def _scan_engine(args: argparse.Namespace, method):
         engine.check(method, None)
     except ScanError as exc:
         raise UsageError(str(exc)) from None
+    from ..pipeline.scan_lock import scan_running
+
+    if scan_running(args.db):  # refused before a cluster is started for it (seconds of two cores)
+        raise UsageError("another scan of this collection is running; wait for it to finish or cancel it")
     try:
         return engine.start()
     except ClusterError as exc:

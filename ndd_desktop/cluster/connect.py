@@ -110,6 +110,9 @@ def probe_address(address: str, timeout_s: float) -> None:
     if scheme not in ("", "tcp"):
         return
     host, _, port = loc.rpartition(":")
+    if not host or not port.isdigit():
+        raise ClusterError(f"{address} names no port: give the scheduler's address as tcp://HOST:PORT "
+                           "(a Dask scheduler listens on 8786 unless told otherwise)")
     try:
         socket.create_connection((host.strip("[]"), int(port)), timeout=timeout_s).close()
     except (OSError, ValueError) as exc:

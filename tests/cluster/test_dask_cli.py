@@ -49,3 +49,25 @@ def test_without_dask_the_engine_names_the_extra_to_install(capsys, folder, tmp_
     assert status == 1
     assert "pip install 'ndd-desktop[cluster]'" in err and err.count("\n") == 1
     assert not (tmp_path / "c.ndd").exists()
+
+
+def test_a_scheduler_address_without_a_port_says_so(capsys, folder, tmp_path):
+    status, _, err = run(capsys, "scan", folder, "--db", tmp_path / "c.ndd", "--engine", "dask",
+                         "--scheduler", "tcp://127.0.0.1")
+    assert status == 1 and "tcp://127.0.0.1 names no port: give the scheduler's address as tcp://HOST:PORT" in err
+    assert "invalid literal" not in err
+
+
+def test_a_collection_being_scanned_is_refused_before_a_cluster_starts(capsys, folder, tmp_path, monkeypatch):
+    """A local cluster (seconds of both cores) was started, then the scan's lock refused it."""
+    from ndd_desktop.cluster import DaskEngine
+    from ndd_desktop.pipeline.scan_lock import scan_lock
+
+    def started(self):
+        raise AssertionError("a cluster was started for a scan that is refused")
+
+    monkeypatch.setattr(DaskEngine, "start", started)
+    db = tmp_path / "c.ndd"
+    with scan_lock(str(db)):
+        status, _, err = run(capsys, "scan", folder, "--db", db, "--engine", "dask", "--workers", "1")
+    assert status == 2 and "another scan of this collection is running" in err
