@@ -213,6 +213,11 @@ def _not_held(store, messages: list[int], cover_of: dict[int, int]) -> list[int]
     return [m for m in messages if not contained(words(texts.get(m) or ""), words(texts.get(cover_of[m]) or ""))]
 
 
+#: What the reports say of a document left out whose file goes out with another it holds
+#: (``plan``'s note for a left-out member of an exported container).
+_IN_CONTAINER = "exported inside its container"
+
+
 def restated_rows(rows: list, extra: ExtraLeaveOut, membership: dict, left_out: set[int],
                   display: Callable[[int], str],
                   score_of: Callable[[int, int], float | None] = lambda x, y: None) -> list:
@@ -252,6 +257,8 @@ def restated_rows(rows: list, extra: ExtraLeaveOut, membership: dict, left_out: 
             keeper = held_by(int(g.keeper))
             r = replace(r, keeper_path=shown(keeper), score_to_keeper=score(r.doc_id, keeper))
         note = extra.notes.get(r.doc_id, r.note)
+        if r.doc_id in extra.left_out and r.target and _IN_CONTAINER not in note:
+            note = f"{note}; {_IN_CONTAINER}"  # its file goes out all the same: say so, as for any other
         if r.doc_id in extra.put_back:
             r = replace(r, role=KEEPER, duplicate_of="", duplicate_score=None, note=note)
         elif r.doc_id in left_out and (r.doc_id in extra.left_out or r.duplicate_of):

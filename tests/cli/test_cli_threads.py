@@ -120,6 +120,9 @@ def test_export_inclusive_emails(capsys, mail, tmp_path):
         notes = {r["path"].split("/", 1)[1]: r["note"] for r in csv.DictReader(fh)}
     assert notes["2.eml"].startswith("e-mail not inclusive")
     assert notes["1.eml"].startswith("e-mail not inclusive")
+    # its file goes out for the attachment: the note says so (the reason of the option hid it)
+    assert notes["1.eml"].endswith("; exported inside its container")
+    assert "exported inside its container" not in notes["2.eml"]
     assert notes["1.eml!budget-notes.txt"] == ""
     # a message left out names the later message that holds its text, which is exported
     with open(out_dir / "_ndd_reports" / "documents.csv", newline="", encoding="utf-8") as fh:
