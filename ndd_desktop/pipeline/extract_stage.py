@@ -112,9 +112,10 @@ class ExtractStage:
                 for docs in self._read(self._extractor, limits, workers):
                     if self.helpers is None:  # (where the pool does not say when it started)
                         self._start_helpers(workers, limits.worker_niceness)
+                    # after a cancel the readers hand out no new file, and the documents
+                    # already read (the rest of a chunk, of a Dask partition) are still
+                    # written: breaking here dropped them, and the next run read them again
                     self._add(docs)
-                    if self.cancel.cancelled:
-                        break
             finally:
                 if self._writer is not None:  # the batch in flight is written (or fails) before the stage ends
                     try:
