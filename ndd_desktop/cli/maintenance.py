@@ -18,10 +18,13 @@ from .output import one_line
 
 def _a_file(path: str) -> None:
     """Refuse (exit 2) a ``--db`` that is missing or a folder, as every command does."""
-    if os.path.isdir(path):
-        raise UsageError(f"{path} is a folder, not a collection file")
-    if not os.path.exists(path):
-        raise UsageError(f"no collection file at {path}")
+    from ..store import StoreNotThere
+    from ..store.engine import file_there
+
+    try:
+        file_there(path)
+    except StoreNotThere as exc:
+        raise UsageError(str(exc)) from None
 
 
 def cmd_check(args: argparse.Namespace) -> int:

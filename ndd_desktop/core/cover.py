@@ -4,15 +4,15 @@ A group formed by chaining (A like B, B like C, A not like C) is one group to br
 keeping A alone would drop C, which duplicates nothing that was kept. The keepers of a group
 are therefore chosen greedily: take the first document in keeper order, set aside the
 members it is directly linked to, then take the first of the rest in the same order, and so
-on until every member is a keeper or directly linked to one.
+on until every member is a keeper or directly linked to one. This is the classic greedy
+dominating set of the group's graph, in the order the keeper rule gives, so the keeper rule
+still decides which version is kept first and the extra keepers are the ones it would have
+preferred among what is left.
 
 A link may cover one way only. A letter quoted whole in a report is a duplicate of the
 report, but the report is not one of the letter: most of it is in no letter. So a link says
 in which directions a kept document covers the other (``pipeline.group_edges`` decides from
-the two shares), and a member that no keeper may cover is kept itself. This is the classic greedy
-dominating set of the group's graph, in the order the keeper rule gives, so the keeper rule
-still decides which version is kept first and the extra keepers are the ones it would have
-preferred among what is left.
+the two shares), and a member that no keeper may cover is kept itself.
 
 :func:`choose_keepers` covers one group given as Python mappings; :func:`cover_groups` covers
 every group of a grouping at once, over arrays (a compiled loop, ``core.cover_kernel``), with

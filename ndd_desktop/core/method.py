@@ -125,14 +125,12 @@ class Method:
         return getattr(params, "measure", "resemblance") == "containment"
 
     def sketch_key(self, params: Any) -> str:
-        """Hash of the parameters that change the sketch, and of :attr:`sketch_version` from
-        version 2 on and of ``core.normalize.NORMALIZATION`` from 2 on (sketches are stored
-        under it: a change of either sketches every document again)."""
+        """Hash of the parameters that change the sketch, :attr:`sketch_version` and
+        ``core.normalize.NORMALIZATION`` (sketches are stored under it: a change of either
+        sketches every document again; the bare parameter hash that version 1 methods used
+        names sketches of normalisation 1)."""
         key = params_hash(params, sketch_only=True)
-        if self.sketch_version == 1 and NORMALIZATION == 1:
-            return key
-        tail = f":n{NORMALIZATION}" if NORMALIZATION > 1 else ""
-        return hashlib.sha1(f"{key}:v{self.sketch_version}{tail}".encode("ascii")).hexdigest()[:16]
+        return hashlib.sha1(f"{key}:v{self.sketch_version}:n{NORMALIZATION}".encode("ascii")).hexdigest()[:16]
 
     def pairs_key(self, params: Any) -> str:
         """Hash of all parameters (pairs are stored under it)."""

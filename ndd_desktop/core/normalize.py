@@ -166,10 +166,7 @@ def normalize(text: str, ignore: str | Sequence[str] | None = None) -> str:
         if ignore:
             raw = remove_ignored(raw.decode("ascii"), ignore).encode("ascii")
         return _collapse_spaces(raw).decode("ascii")
-    text = unicodedata.normalize("NFKC", text).casefold()
-    if SOFT_HYPHEN in text:
-        text = text.replace(SOFT_HYPHEN, "")
-    text = fold_marks(text)
+    text = fold_marks(unicodedata.normalize("NFKC", text).casefold())
     if ignore:
         text = remove_ignored(text, ignore)
     if any(ch in text for ch in _WIDE_SPACES):
@@ -191,7 +188,7 @@ _PRECOMPOSED_RANGES = ((0x00C0, 0x024F), (0x0370, 0x04FF), (0x0600, 0x06FF), (0x
 def _folding() -> tuple[re.Pattern, dict[str, str]]:
     """The characters :func:`fold_marks` changes, as a pattern, and what each becomes (built
     on first use: a process that meets no such text never builds it)."""
-    table: dict[str, str] = {}
+    table: dict[str, str] = {SOFT_HYPHEN: ""}
     for lo, hi in (*_PRECOMPOSED_RANGES, *FOLDED_RANGES):
         for c in range(lo, hi + 1):
             ch = chr(c)
@@ -203,9 +200,9 @@ def _folding() -> tuple[re.Pattern, dict[str, str]]:
 
 
 def fold_marks(text: str) -> str:
-    """``text`` (NFKC) without the marks of :data:`FOLDED_MARKS`: a precomposed letter
-    becomes its letter without them, a lone mark goes (one lookup per changed character,
-    not a decomposition of the whole text)."""
+    """``text`` (NFKC) without soft hyphens and the marks of :data:`FOLDED_MARKS`: a
+    precomposed letter becomes its letter without them, a lone mark or soft hyphen goes (one
+    lookup per changed character, not a decomposition of the whole text)."""
     pattern, table = _folding()
     if not pattern.search(text):
         return text

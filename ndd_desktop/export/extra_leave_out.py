@@ -158,9 +158,10 @@ def _inclusive_emails(store, left_out: set[int], docs, out: ExtraLeaveOut, cover
     exported = {d.sha256 for d in docs if d.sha256 and d.id not in left_out}
     for doc_id in _not_held(store, inclusive, cover_of):
         digest = by_id[doc_id].sha256 if doc_id in by_id else ""
-        if digest and digest in exported:
+        if digest in exported:
             continue
-        exported.add(digest)
+        if digest:
+            exported.add(digest)
         out.put_back[doc_id] = ("exported as an inclusive e-mail: the near duplicate kept for it "
                                 "does not hold all of its text")
     for t in threads:

@@ -39,6 +39,7 @@ def shares_from_texts(store: Store, docs: Mapping[int, DocumentInfo]):
         keys = [(x, y, _content(docs, x), _content(docs, y)) for x, y in zip(a.tolist(), b.tolist())]
         with _lock:
             missing = [k for k in keys if k not in _known]
+        got: dict[tuple, tuple[float, float]] = {}
         if missing:
             ids = sorted({x for k in missing for x in k[:2]})
             texts = store.documents.texts(ids)
@@ -50,8 +51,6 @@ def shares_from_texts(store: Store, docs: Mapping[int, DocumentInfo]):
                 _known.update(got)
                 while len(_known) > REMEMBERED:
                     _known.popitem(last=False)
-        else:
-            got = {}
         with _lock:
             pairs = [got.get(k) or _known.get(k, (np.nan, np.nan)) for k in keys]
         return (np.asarray([p[0] for p in pairs], dtype=np.float64),

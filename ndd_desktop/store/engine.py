@@ -109,11 +109,8 @@ def check_file(path: str, create: bool) -> tuple[bool, bool]:
     if path == ":memory:":
         return True, True
     p = Path(path)
-    if p.is_dir():
-        raise StoreNotThere(f"{path} is a folder, not a collection file")
+    file_there(path, create)
     if not p.exists():
-        if not create:
-            raise StoreNotThere(f"no collection file at {path}")
         if not p.parent.exists():
             raise StoreNotThere(f"folder {p.parent} does not exist")
         if not os.access(p.parent, os.W_OK):
@@ -130,6 +127,16 @@ def check_file(path: str, create: bool) -> tuple[bool, bool]:
     if head:
         _refuse_foreign(p, immutable=not folder_writable)
     return os.access(p, os.W_OK), folder_writable
+
+
+def file_there(path: str, create: bool = False) -> None:
+    """Refuse (StoreNotThere) a path that is a folder, or a missing file when not creating:
+    what every command says of such a ``--db``, ``ndd check`` and ``ndd repair`` too."""
+    p = Path(path)
+    if p.is_dir():
+        raise StoreNotThere(f"{path} is a folder, not a collection file")
+    if not create and not p.exists():
+        raise StoreNotThere(f"no collection file at {path}")
 
 
 def unread_journal(path: str, folder_writable: bool) -> str:
