@@ -84,15 +84,19 @@ def share_in(a: Runs, b: Runs) -> float:
     """The fraction of ``a``'s words that lie in a run of :data:`RUN` words also found in ``b``.
 
     When ``a`` is shorter than a run, its run is as long as it is: a three-word text is
-    found in another only as those three words in a row. A text is never found in one too
-    short to hold its run: "Not approved" is not in "Approved" (a run shortened to the
-    other's length found it half there, and the two notes scored 0.5, duplicates at the
-    default threshold).
+    found in another short text only as those three words in a row. A text is never found
+    in one too short to hold its run: "Not approved" is not in "Approved" (a run shortened
+    to the other's length found it half there, and the two notes scored 0.5, duplicates at
+    the default threshold). Nor is a text shorter than a run found in a text that holds a
+    whole run: a word or two in a row are no evidence of copying there ("Approved.",
+    "Thank you" lie in a good share of any collection's letters), and with
+    ``measure=containment`` every such note was wholly found in every letter holding its
+    words, and tied unrelated letters into one group.
     """
     if a.words == 0 or b.words == 0:
         return 0.0
     w = min(RUN, a.words)
-    if b.words < w:
+    if b.words < w or (w < RUN <= b.words):
         return 0.0
     hit = _member(a.at(w), b.distinct(w))
     # word i is covered when a matched run starts anywhere in [i - w + 1, i]: the full

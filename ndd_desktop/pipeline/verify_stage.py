@@ -86,8 +86,9 @@ TEXT_BATCH = 500
 PAIR_BATCH = 20_000
 #: Bump when the verification changes, so stored pair sets are recomputed.
 #: v2: hybrid verifies its corrected words; v3: a text shorter than a run is found in
-#: another only as a whole, and never in a shorter one (core.text_share.share_in)
-VERIFY_VERSION = "share-5w-v3"
+#: another only as a whole, and never in a shorter one (core.text_share.share_in); v4: nor
+#: in a text long enough to hold a whole run
+VERIFY_VERSION = "share-5w-v4"
 
 
 def verify_pairs(documents: TextSource, method: Method, params: Any, scores: PairScores, ids: np.ndarray,

@@ -59,8 +59,25 @@ def test_a_short_text_inside_a_long_one_is_contained_but_not_the_same():
 def test_texts_shorter_than_a_run_are_compared_as_runs_of_their_length():
     assert share_in(runs(["one", "two", "three"]), runs(["one", "two", "three"])) == 1.0
     assert share_in(runs(["one", "two", "three"]), runs(["one", "two", "four"])) == 0.0
-    # three words found in a row inside a longer text
-    assert share_in(runs(["w05x", "w06x", "w07x"]), runs(WORDS[:20])) == 1.0
+    # ... and among short texts only: three words in a row inside a text that holds a
+    # whole run are no evidence of copying
+    assert share_in(runs(["w05x", "w06x", "w07x"]), runs(WORDS[:20])) == 0.0
+    assert share_in(runs(["w05x", "w06x", "w07x"]), runs(WORDS[5:9])) == 1.0
+
+
+def test_a_note_is_not_found_in_every_letter_that_holds_its_words():
+    # with measure=containment, "Approved." was wholly found in every letter holding the
+    # word, and tied unrelated letters into one group
+    note = runs(["approved"])
+    letter = runs([*WORDS[:30], "approved", *WORDS[30:60]])
+    assert share_in(note, letter) == 0.0
+    assert share_in(letter, note) == 0.0
+    s_ij = np.array([share_in(note, letter)])
+    s_ji = np.array([share_in(letter, note)])
+    assert pair_score(s_ij, s_ji, containment=True)[0] == 0.0
+    # four words are still short of a run, five are one: found
+    assert share_in(runs(WORDS[30:34]), letter) == 0.0
+    assert share_in(runs(WORDS[30:35]), runs(WORDS[:40])) == 1.0
 
 
 def test_a_note_is_not_found_in_a_shorter_one():
@@ -82,7 +99,8 @@ def test_an_empty_text_shares_nothing():
 def test_shares_of_many_pairs_at_once():
     docs = [runs(WORDS[:20]), runs(WORDS[10:20]), runs(WORDS[20:40]), runs(["w12x", "w13x"]), runs([])]
     s_ij, s_ji = shares(np.array([0, 0, 1, 3, 4]), np.array([1, 2, 2, 0, 0]), docs)
-    assert s_ij.tolist() == [pytest.approx(10 / 20), 0.0, 0.0, 1.0, 0.0]
+    # the two-word text lies in the 20-word one, but two words are no evidence there
+    assert s_ij.tolist() == [pytest.approx(10 / 20), 0.0, 0.0, 0.0, 0.0]
     # the 20-word text is not found in the two-word one: its runs are five words long
     assert s_ji.tolist() == [1.0, 0.0, 0.0, 0.0, 0.0]
 

@@ -8,6 +8,7 @@ import math
 import pytest
 
 from ndd_desktop.pipeline import ScanConfig, ScanJob
+from ndd_desktop.pipeline.grouping import groups_at
 from ndd_desktop.store import Root, Store
 
 WORDS = [f"word{k:03d}z" for k in range(200)]
@@ -53,6 +54,25 @@ def test_a_scan_with_containment_stores_the_larger_share(tmp_path):
         assert len(pa) == 1
         assert pa.score[0] == 1.0  # the quote is wholly inside the report
         assert sorted([pa.cont_ab[0], pa.cont_ba[0]]) == [pytest.approx(40 / 200), 1.0]
+
+
+
+def test_with_containment_short_notes_tie_no_letters_together(tmp_path):
+    # "Approved." and "Thanks." lie in every letter below; the letters share no run of
+    # five words. Each note was wholly found in each letter (score 1) and one group held all.
+    root = tmp_path / "src"
+    root.mkdir()
+    (root / "note.txt").write_text("Approved.", encoding="utf-8")
+    (root / "thanks.txt").write_text("Thanks.", encoding="utf-8")
+    for k in range(4):
+        body = " ".join(f"letter{k}w{n:02d}" for n in range(60))
+        (root / f"letter{k}.txt").write_text(f"{body} approved. Thanks.", encoding="utf-8")
+    with Store.open(str(tmp_path / "c.sqlite")) as store:
+        ScanJob(store, ScanConfig(roots=[Root(str(root))], method="qgram", params={"measure": "containment"},
+                                  workers=0)).run()
+        ps = store.pairs.sets()[0]
+        assert len(store.pairs.arrays("qgram", ps.pairs_key)) == 0
+        assert groups_at(store, "qgram", ps.pairs_key, 0.2).groups == []
 
 
 COMMON = ("government information community development important education national experience "
