@@ -57,17 +57,19 @@ def extra_leave_outs(store, options, left_out: set[int], docs, cover_of: dict[in
     found in y (None: no pair stored). Returns an empty result when neither option is on.
     """
     out = ExtraLeaveOut()
+    share_in = share_in or (lambda x, y: None)
     if getattr(options, "leave_out_covered_folders", False):
-        _covered_folders(store, options, left_out, docs, out)
-        _orphans(options, left_out, cover_of or {}, share_in or (lambda x, y: None), out)
+        _covered_folders(store, options, left_out, docs, out, share_in)
+        _orphans(options, left_out, cover_of or {}, share_in, out)
     if getattr(options, "emails", "all") == "inclusive":
         _inclusive_emails(store, left_out, docs, out, cover_of or {})
     return out
 
 
-def _covered_folders(store, options, left_out: set[int], docs, out: ExtraLeaveOut) -> None:
+def _covered_folders(store, options, left_out: set[int], docs, out: ExtraLeaveOut, share_in) -> None:
     from ..core.folders import covered_by
     from ..pipeline.folders import analyse_folders
+    from ..pipeline.group_edges import may_stand_in
 
     analysis = analyse_folders(store, options.method, options.pairs_key, options.threshold, min_share=1.0)
     folders = analysis.folders
@@ -97,7 +99,13 @@ def _covered_folders(store, options, left_out: set[int], docs, out: ExtraLeaveOu
         x, y, s = analysis.matches_between(docs_f, docs_g)
         by_x: dict[int, list[int]] = {}
         for xi, yi in zip(x.tolist(), y.tolist()):
-            by_x.setdefault(xi, []).append(yi)
+            # a match stands in for a document of f only as a group's kept document would:
+            # half of it (and the threshold) found in the match, and the match not lying
+            # wholly in it beside text of its own (a letter never stands in for the
+            # report quoting it, whichever folder is larger)
+            left, kept = int(ids[xi]), int(ids[yi])
+            if may_stand_in(share_in(left, kept), share_in(kept, left), options.threshold):
+                by_x.setdefault(xi, []).append(yi)
         chosen: dict[int, int] = {}  # document of f -> the document of g it relies on
         back: set[int] = set()
         ok = True
@@ -133,13 +141,15 @@ def _covered_folders(store, options, left_out: set[int], docs, out: ExtraLeaveOu
 def _orphans(options, left_out: set[int], cover_of: dict[int, int], share_in, out: ExtraLeaveOut) -> None:
     """Put back the duplicates outside the covered folders whose kept document went with its
     folder and whose content the match exported in its place does not hold."""
+    from ..pipeline.group_edges import may_stand_in
+
     threshold = float(options.threshold)
     for m, k in cover_of.items():
         if m in out.left_out or m in out.put_back or k not in out.left_out:
             continue
         held = out.held_by.get(k)
         share = share_in(m, held) if held is not None else None
-        if share is not None and share >= threshold:
+        if share is not None and may_stand_in(share, share_in(held, m), threshold):
             out.held_by[m] = held  # the match holds it too: the reports name the match
             continue
         out.put_back[m] = (f"exported: the document it duplicates was left out ({out.left_out[k]}), "
@@ -221,12 +231,14 @@ _IN_CONTAINER = "exported inside its container"
 
 def restated_rows(rows: list, extra: ExtraLeaveOut, membership: dict, left_out: set[int],
                   display: Callable[[int], str],
-                  score_of: Callable[[int, int], float | None] = lambda x, y: None) -> list:
+                  score_of: Callable[[int, int], float | None] = lambda x, y: None,
+                  found_of: Callable[[int, int], float | None] = lambda x, y: None) -> list:
     """The rows as the extra leave-outs leave them: a document they leave out is a
     duplicate of the exported document that holds its content; one they put back is
     exported (a keeper, duplicating nothing); and a duplicate whose kept document they
     left out names the exported document that holds it now, with their stored score
-    (``score_of``; None: no pair stored), as the score with the keeper does. Before, only
+    (``score_of``; None: no pair stored), as the score with the keeper does, and the share
+    of it found there (``found_of``). Before, only
     the note changed: reports named left-out documents as what others duplicate.
     ``display`` names a document as the reports do ("" for one not in them)."""
 
@@ -261,12 +273,15 @@ def restated_rows(rows: list, extra: ExtraLeaveOut, membership: dict, left_out: 
         if r.doc_id in extra.left_out and r.target and _IN_CONTAINER not in note:
             note = f"{note}; {_IN_CONTAINER}"  # its file goes out all the same: say so, as for any other
         if r.doc_id in extra.put_back:
-            r = replace(r, role=KEEPER, duplicate_of="", duplicate_score=None, note=note)
+            r = replace(r, role=KEEPER, duplicate_of="", duplicate_score=None, found_in_duplicate_of=None, note=note)
         elif r.doc_id in left_out and (r.doc_id in extra.left_out or r.duplicate_of):
             holder_id = held_by(r.doc_id)
             holder = shown(holder_id)
+            same = holder == r.duplicate_of
             r = replace(r, role=DUPLICATE, duplicate_of=holder,
-                        duplicate_score=r.duplicate_score if holder == r.duplicate_of else score(r.doc_id, holder_id),
+                        duplicate_score=r.duplicate_score if same else score(r.doc_id, holder_id),
+                        found_in_duplicate_of=(r.found_in_duplicate_of if same or holder_id is None
+                                               else found_of(r.doc_id, holder_id)),
                         note=note)
         elif r.doc_id in extra.notes:
             r = replace(r, note=note)

@@ -86,6 +86,8 @@ class DocumentRow:
     score_to_keeper: float | None = None  # the stored score with the group's keeper (None: none stored)
     duplicate_of: str = ""  # a left-out document: the kept document it duplicates directly
     duplicate_score: float | None = None  # ... and their score (None: a reviewer's "duplicate", no score)
+    #: ... and the share of this document's text found in that document (None: not known)
+    found_in_duplicate_of: float | None = None
 
 
 @dataclass(frozen=True)
@@ -210,7 +212,9 @@ def plan_export(store, options: ExportOptions) -> ExportPlan:
     if extra.notes:
         rows = restated_rows(rows, extra, membership, left_out,
                              lambda d: planner.display(planner.by_id[d]) if d in planner.by_id else "",
-                             lambda x, y: scored.get((min(x, y), max(x, y))))
+                             lambda x, y: scored.get((min(x, y), max(x, y))),
+                             lambda x, y: found_in(contained, planner.by_id[x], planner.by_id.get(y))
+                             if x in planner.by_id else None)
     # left-out documents whose likeness may be a shared template: named, not kept (the
     # window and ndd clusters count the same left-out set)
     suspects = {d: s for d, s in template_suspects(store.documents, grouping.groups).items() if d in left_out}
@@ -350,7 +354,21 @@ class _Planner:
                              else scored.get((min(d.id, g.keeper), max(d.id, g.keeper)))),
             duplicate_of=(self.display(self.by_id[cover[0]]) if cover and cover[0] in self.by_id else ""),
             duplicate_score=None if cover is None or cover[1] is None or math.isnan(cover[1]) else float(cover[1]),
+            found_in_duplicate_of=None if cover is None else found_in(contained, d, self.by_id.get(cover[0])),
         )
+
+
+def found_in(contained, d, other) -> float | None:
+    """The share of ``d``'s text found in ``other`` (documents): the stored one, 1 for the
+    same bytes (the exact method stores no shares), None when not known. The score of a
+    pair with containment is its larger share, which may be the other's share in ``d``:
+    the reports give this one beside it, so that no one reads "score 1" as "all of it kept"."""
+    if other is None:
+        return None
+    share = contained(d.id, other.id)
+    if share is None and d.sha256 and d.sha256 == other.sha256:
+        return 1.0
+    return share
 
 
 def _nfc(name: str) -> str:

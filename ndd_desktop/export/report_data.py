@@ -13,13 +13,14 @@ from .roles import DUPLICATE
 #: Columns of the per-document CSV and JSON reports, in order.
 COLUMNS = (
     "document_id", "path", "source", "sha256", "size", "format", "status", "group_id",
-    "principal", "role", "duplicate_of", "duplicate_score", "score", "containment", "method", "parameters", "threshold",
+    "principal", "role", "duplicate_of", "duplicate_score", "found_in_duplicate_of", "score", "containment",
+    "method", "parameters", "threshold",
     "verdict", "reviewer", "decided_at", "exported_to", "export_status", "note",
 )
 #: Columns of the list of left-out duplicates.
 LEFT_OUT_COLUMNS = (
     "path", "source", "sha256", "size", "format", "group_id", "duplicate_of", "duplicate_score",
-    "keeper", "score_to_keeper", "score",
+    "found_in_duplicate_of", "keeper", "score_to_keeper", "score",
     "containment", "verdict", "reviewer", "decided_at", "still_exported_in_container", "note",
 )
 
@@ -68,6 +69,7 @@ class ReportContext:
             "role": row.role,
             "duplicate_of": row.duplicate_of,
             "duplicate_score": row.duplicate_score,
+            "found_in_duplicate_of": row.found_in_duplicate_of,
             "score": row.score,
             "containment": row.containment,
             "method": o.method,
@@ -92,6 +94,7 @@ class ReportContext:
             "group_id": row.group_id,
             "duplicate_of": row.duplicate_of,
             "duplicate_score": row.duplicate_score,
+            "found_in_duplicate_of": row.found_in_duplicate_of,
             "keeper": row.keeper_path,
             "score_to_keeper": row.score_to_keeper,
             "score": row.score,

@@ -9,13 +9,15 @@ at the size limit joins others only through a file of the very same bytes, unles
 reviewer joined them.
 
 An edge joins a group both ways, but it lets a kept document cover (stand in for, at export)
-the other only where that other is found in it (``a_covers_b``, ``b_covers_a``). A pair
-whose smaller share reaches the threshold (every pair at it when the score is the smaller
-share, the default) has each text found in the other, so it covers both ways, with one
-exception. A pair at the threshold through its larger share (``measure=containment``, or
-the grouping's measure "containment") covers only a document of which at least
-:data:`COVERED_SHARE` (and the threshold) is found in the other: a letter quoted in a report
-is covered by the report, never the report by the letter. A reviewer's "duplicate" below
+the other only where that other is found in it (``a_covers_b``, ``b_covers_a``): at least
+:data:`COVERED_SHARE` of it, and the threshold. A pair whose smaller share reaches both
+(every pair at a threshold of 0.5 or more when the score is the smaller share, the default)
+has each text found in the other, so it covers both ways, with one exception. A pair at the
+threshold through its larger share (``measure=containment``, or the grouping's measure
+"containment") covers only the document of which that much is found in the other: a letter
+quoted in a report is covered by the report, never the report by the letter. So does a pair
+at a threshold below half with the default score: at 0.3, two texts with a third of each in
+the other group together, and neither stands in for the other. A reviewer's "duplicate" below
 the threshold covers where that holds, and else the more contained of the two (both ways
 when no shares are stored). The exception: a document that lies wholly in the other
 (:data:`WHOLE_SHARE` of it) never stands in for that other when the other has text of its
@@ -37,9 +39,10 @@ import numpy as np
 from .pair_graph import PairGraph
 
 _BIG = np.iinfo(np.int64).max  # the place of a pair that is not stored
-#: With the measure "containment", the share of a document that must be found in a kept one
-#: for it to be left out as its duplicate: half of it, the "same document" default
-#: (``core.text_share.DEFAULT_SHARE``); the threshold groups partial copies from a fifth.
+#: The share of a document that must be found in a kept one for it to be left out as its
+#: duplicate, whatever the measure and threshold: half of it, the "same document" default
+#: (``core.text_share.DEFAULT_SHARE``); a lower threshold groups partial copies (from a fifth
+#: with containment), which an export keeps.
 COVERED_SHARE = 0.5
 #: A document this much of which is found in the other lies wholly in it (edits of a few
 #: words aside): it never stands in for an other that has text of its own beyond it.
@@ -89,7 +92,7 @@ def edges_at(graph: PairGraph, measure: str, threshold: float, verdicts: dict[tu
     ea, eb, ev = by.a_pos[:top], by.b_pos[:top], by.sorted[:top]
     pi = by.order[:top]  # the index of each edge's pair in the pair arrays (-1: a join of none)
     with np.errstate(invalid="ignore"):  # the edges that may cover one way only
-        low = _one_way(by.smaller_share[:top], by.larger_share[:top], by.sorted[:top], threshold)
+        low = _one_way(by.smaller_share[:top], by.larger_share[:top], threshold)
     present = np.zeros(n, dtype=bool)
     present[ea[ea >= 0]] = True
     present[eb[eb >= 0]] = True
@@ -121,8 +124,7 @@ def edges_at(graph: PairGraph, measure: str, threshold: float, verdicts: dict[tu
                     stored = float(by.value[k]) if k >= 0 else math.nan
                     extra.append((1.0 if k < 0 else stored, x, y, stored, k,
                                   k < 0 or bool(_one_way(by.smaller_share[by.place[k]],
-                                                         by.larger_share[by.place[k]],
-                                                         by.sorted[by.place[k]], threshold))))
+                                                         by.larger_share[by.place[k]], threshold))))
                 present[[z for z in (x, y) if z >= 0]] = True
     cut = graph.truncated & present
     if not keep.all():
@@ -171,10 +173,9 @@ def _directions(graph: PairGraph, threshold: float, ea: np.ndarray, eb: np.ndarr
     joined = dup[k]
     with np.errstate(invalid="ignore"):
         smaller = np.fmin(a_in_b, b_in_a)
-        # each text found in the other at the threshold's share, as the value says (the
-        # value is the smaller share; a value above it is the larger share, containment,
-        # which says that only for a pair with half of each in the other)
-        both = (smaller >= threshold - _EPS) & ~((ev[k] > smaller + _EPS) & (smaller < need - _EPS))
+        # each text found in the other at the threshold's share and at half of it (the value
+        # says the first only when it is the smaller share; neither says the second below 0.5)
+        both = smaller >= need - _EPS
         # b may be left out for a: enough of b is in a, and a does not lie wholly in b
         # beside text of b's own (a share not known covers, as before)
         enough_b = both | (b_in_a >= need) | (joined & (b_in_a >= a_in_b))
@@ -186,13 +187,27 @@ def _directions(graph: PairGraph, threshold: float, ea: np.ndarray, eb: np.ndarr
     return a_covers_b, b_covers_a
 
 
-def _one_way(smaller, larger, value, threshold: float):
-    """Whether a pair with these shares and this value may cover one way only: its smaller
-    share is below the threshold; or its value is its larger share (containment) and less
-    than :data:`COVERED_SHARE` of one text is in the other; or one text lies wholly in the
-    other beside text of the other's own."""
-    return ((smaller < threshold - _EPS) | ((value > smaller + _EPS) & (smaller < COVERED_SHARE - _EPS))
+def _one_way(smaller, larger, threshold: float):
+    """Whether a pair with these shares may cover one way only: its smaller share is below
+    the threshold or below :data:`COVERED_SHARE` (whatever the pair's value: the larger share
+    with containment), or one text lies wholly in the other beside text of the other's own."""
+    return ((smaller < max(threshold, COVERED_SHARE) - _EPS)
             | ((larger >= WHOLE_SHARE) & (smaller <= larger - OWN_MARGIN)))
+
+
+def may_stand_in(left_in_kept: float | None, kept_in_left: float | None, threshold: float) -> bool:
+    """Whether a kept document may stand in for another (leave it out as its duplicate),
+    given the share of the other found in the kept one and the share of the kept one found
+    in the other: the rule of :func:`_directions` for one pair (``None``: no share stored,
+    e.g. a reviewer's join, which stands in as before). For the leave-outs an export adds
+    beyond its groups (covered folders), so that they follow the groups' rule."""
+    if left_in_kept is None or math.isnan(left_in_kept):
+        return True
+    if left_in_kept < max(threshold, COVERED_SHARE) - _EPS:
+        return False
+    if kept_in_left is None or math.isnan(kept_in_left):
+        return True
+    return not (kept_in_left >= WHOLE_SHARE and left_in_kept <= kept_in_left - OWN_MARGIN)
 
 
 def _merge(n: int, ea: np.ndarray, eb: np.ndarray, ev: np.ndarray, dup: np.ndarray, pi: np.ndarray,

@@ -141,3 +141,25 @@ def test_a_duplicate_elsewhere_is_exported_when_its_kept_document_goes_with_its_
     assert "H/m.txt" in got
     row = next(r for r in plan.rows if r.path.endswith("H/m.txt"))
     assert row.note.startswith("exported: the document it duplicates was left out (folder ")
+
+
+def test_a_folder_of_letters_never_stands_in_for_the_reports_that_quote_them(tmp_path):
+    """letters/ holds 3 letters, reports/ 3 reports of which each quotes one letter whole
+    (a fifth of it). With containment every letter and its report match, so each folder
+    "covers" the other, and the export left out the larger one, reports/: four fifths of
+    every report in no exported file. A match stands in for a document of a covered folder
+    only as a group's kept document would (half of it found there)."""
+    root = tmp_path / "src"
+    for k in (1, 2, 3):
+        letter = text(10 + k)
+        put(root / "letters" / f"letter{k}.txt", letter, 1_000_000)
+        own = "".join(text(20 + 4 * k + j) for j in range(4))
+        put(root / "reports" / f"report{k}.txt", own[: len(own) // 2] + letter + own[len(own) // 2:], 2_000_000)
+    store = Store.open(str(tmp_path / "c.sqlite"))
+    with store:
+        scan(store, [str(root)], "qgram", params={"measure": "containment"})
+        plan = plan_export(store, ExportOptions(dest=str(tmp_path / "out"), keeper_rule="oldest",
+                                                leave_out_covered_folders=True))
+    got = exported_paths(plan)
+    assert {"reports/report1.txt", "reports/report2.txt", "reports/report3.txt"} <= got
+    assert not any(p.startswith("letters/") for p in got)  # each letter is held by its report

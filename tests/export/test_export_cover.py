@@ -229,3 +229,50 @@ def test_a_containment_pair_with_less_than_half_of_one_in_the_other_covers_one_w
         assert plan.groups[0].keepers == (x, y) and plan.left_out == []
         plan = plan_export(store, ExportOptions(dest=str(tmp_path / "new"), method="qgram", keeper_rule="newest"))
         assert plan.groups[0].keepers == (y,) and plan.left_out == [x]
+
+
+def test_below_half_the_default_score_groups_but_leaves_nothing_out(tmp_path):
+    """x and y share 4 of their 10 sections each: 0.4 of each text is in the other. At the
+    threshold 0.3 (the best F1 on student answers) they group; the export left one of them
+    out, six tenths of it in no exported file. Half of a document must be in a kept one,
+    whatever the score (the leaving-out principle of docs/quality.md)."""
+    s = _sections(16, seed=5)
+    root = tmp_path / "src"
+    write(root / "x.txt", "".join(s[0:10]))
+    write(root / "y.txt", "".join(s[6:16]))
+    os.utime(root / "x.txt", (1_600_000_000,) * 2)
+    os.utime(root / "y.txt", (1_700_000_000,) * 2)
+    with Store.open(str(tmp_path / "c.sqlite")) as store:
+        ScanJob(store, ScanConfig(roots=[Root(str(root))], method="qgram", workers=0)).run()
+        x, y = doc_id(store, "x.txt"), doc_id(store, "y.txt")
+        pa = store.pairs.arrays("qgram", store.pairs.sets()[0].pairs_key)
+        assert 0.3 < float(pa.cont_ab[0]) < 0.5 and 0.3 < float(pa.cont_ba[0]) < 0.5
+        for rule in ("oldest", "newest"):
+            plan = plan_export(store, ExportOptions(dest=str(tmp_path / rule), method="qgram", threshold=0.3,
+                                                    keeper_rule=rule))
+            assert sorted(plan.groups[0].members) == sorted([x, y])
+            assert sorted(plan.groups[0].keepers) == sorted([x, y]) and plan.left_out == []
+
+
+def test_the_reports_say_how_much_of_a_left_out_document_is_in_what_it_duplicates(tmp_path):
+    """x (10 sections) and y (8 of them and 4 of its own): 0.8 of x is in y, 2/3 of y in x,
+    the pair's score 2/3. With y kept, x is left out "duplicate_score 0.67" though 0.8 of it
+    is there, and with containment a score of 1 could mean the kept one lies wholly in it:
+    left_out.csv now gives the share of the left-out document found in its duplicate."""
+    from ndd_desktop.export.report_data import ReportContext
+
+    s = _sections(14, seed=9)
+    root = tmp_path / "src"
+    write(root / "x.txt", "".join(s[0:10]))
+    write(root / "y.txt", "".join(s[0:8] + s[10:14]))
+    os.utime(root / "x.txt", (1_600_000_000,) * 2)
+    os.utime(root / "y.txt", (1_700_000_000,) * 2)
+    with Store.open(str(tmp_path / "c.sqlite")) as store:
+        ScanJob(store, ScanConfig(roots=[Root(str(root))], method="qgram", workers=0)).run()
+        plan = plan_export(store, ExportOptions(dest=str(tmp_path / "out"), method="qgram", keeper_rule="newest"))
+    (row,) = plan.left_out_rows
+    assert row.relpath == "x.txt"
+    assert row.duplicate_score == pytest.approx(2 / 3, abs=0.02)
+    assert row.found_in_duplicate_of == pytest.approx(0.8, abs=0.02)
+    record = ReportContext(plan, {}).left_out_record(row)
+    assert record["found_in_duplicate_of"] == pytest.approx(0.8, abs=0.02)

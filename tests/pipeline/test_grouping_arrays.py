@@ -139,8 +139,8 @@ def _reference_links_within(groups: list[list[int]], items, verdicts, pair_value
     """The direct links between members of one group, in the directions a keeper covers:
     every edge the groups were formed from (pairs at the threshold, a reviewer's
     "duplicate"), with its stored value (None for a reviewer's "duplicate" on a pair with no
-    stored score). A stored pair whose smaller share is below the threshold covers a
-    document only when half of it (and the threshold) is in the other, or, joined by a
+    stored score). A stored pair whose smaller share is below the threshold or below half
+    covers a document only when half of it (and the threshold) is in the other, or, joined by a
     reviewer, when it is the more contained of the two; and a document wholly (95 %) in the
     other never covers it while five points more of the other are its own."""
     group_of = {m: k for k, members in enumerate(groups) for m in members}
@@ -150,7 +150,6 @@ def _reference_links_within(groups: list[list[int]], items, verdicts, pair_value
         if ga is None or ga != group_of.get(b):
             continue
         joined = verdicts.get((a, b)) == "duplicate"
-        value = v  # what formed the edge: the score (the smaller share), or the larger share
         if joined:
             v = pair_value.get((a, b))
         a_covers_b = b_covers_a = True
@@ -158,9 +157,9 @@ def _reference_links_within(groups: list[list[int]], items, verdicts, pair_value
             a_in_b, b_in_a = shares[(a, b)]
             need = max(threshold, 0.5)
             smaller = min([x for x in (a_in_b, b_in_a) if not math.isnan(x)] or [1.0])
-            # not each text in the other at the threshold: below it, or valued by the larger
-            # share with less than half of one in the other
-            low = smaller < threshold or (value > smaller + 1e-9 and smaller < need)
+            # not each text in the other at the threshold and at half of it, whatever the
+            # pair is valued by (the smaller share, or with containment the larger)
+            low = smaller < need
             # a share not stored covers; a document wholly (95 %) in the other, which has
             # text of its own, never covers that other
             if not math.isnan(b_in_a):
