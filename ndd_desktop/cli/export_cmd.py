@@ -15,6 +15,7 @@ from .selection import _check_keeper_rule, open_session
 def cmd_export(args: argparse.Namespace) -> int:
     """``ndd export``: hand the selection to the export package (imported only here)."""
     from ..export import DestinationRefused, ExportCancelled, ExportError, run_export
+    from ..export.options import resolve_options
     from ..pipeline import CancelToken
 
     _check_keeper_rule(args)
@@ -24,6 +25,7 @@ def cmd_export(args: argparse.Namespace) -> int:
             options = session.export_options(args.to, mode=args.mode, bagit=args.bagit, reports=args.report,
                                              leave_out_covered_folders=args.leave_out_covered_folders,
                                              emails=args.emails)
+            resolve_options(store, options)  # a threshold below the floor is a bad argument, as elsewhere
         except ExportError as exc:
             raise UsageError(str(exc)) from None
         bar = ProgressBar() if sys.stderr.isatty() else None

@@ -271,6 +271,15 @@ def test_a_destination_the_export_cannot_use_is_refused_as_a_usage_error(capsys,
     assert status == 2 and "is not empty" in err, err
 
 
+def test_an_export_below_the_stored_floor_is_a_usage_error(capsys, corpus):
+    """A threshold no stored pair can answer is a bad argument, as for the other refusals
+    (it exited 1, a failure at run time); nothing is written."""
+    db = scanned(capsys, corpus)
+    status, _, err = run(capsys, "export", "--db", db, "--to", corpus / "low", "--threshold", "0.05")
+    assert status == 2 and "below the stored floor" in err, err
+    assert not (corpus / "low").exists()
+
+
 def test_a_finished_bag_exported_again_says_so(capsys, corpus):
     db = scanned(capsys, corpus, "--method", "exact")
     dest = corpus / "bag"
