@@ -187,3 +187,16 @@ def test_containment_is_share_of_each_sketch_found_in_the_other():
     cont = M.params({"measure": "containment"})
     assert M.score(a, b, cont) == pytest.approx(max(cij, cji))
     assert M.score(a, b, P) == pytest.approx(shared / P.k)
+
+
+def test_with_containment_a_pair_set_is_never_said_to_be_complete():
+    # a short text wholly inside a long one: the long text's sketch holds only its smallest
+    # hashes, so most of the short one's values can never match, whichever join runs (here
+    # the exact one); the scan stored an empty set as complete and said nothing
+    long_text = " ".join(f"word{k} line{k % 7} part{k % 11}" for k in range(700))
+    short = " ".join(f"word{k} line{k % 7} part{k % 11}" for k in range(300, 340))
+    sk = [M.sketch(normalize(t), P) for t in (long_text, short)]
+    cont = M.params({"measure": "containment"})
+    got = M.find_pairs(sk, cont, 0.2)
+    assert got.complete_from == 1.0
+    assert M.find_pairs(sk, P, 0.3).complete_from is None  # resemblance: the exact join is complete
