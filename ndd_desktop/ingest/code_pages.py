@@ -23,6 +23,12 @@ from collections import Counter
 
 #: The Latin-script Windows code pages, most common in archives first.
 LATIN_PAGES = ("cp1252", "cp1250", "cp1257", "cp1254")
+#: The pages of the office machines before Windows: classic Mac OS (Mac Roman) and DOS
+#: (cp850 Western Europe, cp437 United States). Tried after the Windows pages, which win
+#: every tie: a text in one of these has its common accented letters in bytes 0x80-0x9F,
+#: where the Windows pages hold punctuation and rare letters, so it fits one language
+#: better only in its own page ("Müller" read "Mźller" in cp1250, "réunion" "rāunion").
+OLDER_PAGES = ("mac_roman", "cp850", "cp437")
 
 #: Accented letters (lower case) of languages written in those pages (and in ISO 8859,
 #: DOS and Mac pages of the same languages).
@@ -95,9 +101,9 @@ def is_latin(text: str) -> bool:
 
 def best_page(data: bytes, first: str | None = None, sample: int = 65536) -> tuple[str, str] | None:
     """``(code page, text)`` of the candidate whose letters fit one language best:
-    ``first`` (the statistical guess, tried first among equals after cp1252) and
-    :data:`LATIN_PAGES`; None when none of them decodes ``data``."""
-    order = list(LATIN_PAGES)
+    ``first`` (the statistical guess, tried first among equals after cp1252),
+    :data:`LATIN_PAGES`, then :data:`OLDER_PAGES`; None when none of them decodes ``data``."""
+    order = [*LATIN_PAGES, *OLDER_PAGES]
     if first and first not in order:
         order.insert(1, first)
     elif first:

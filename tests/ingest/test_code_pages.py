@@ -90,3 +90,23 @@ def test_an_rtf_in_the_mac_character_set(one):
     rtf = rb"{\rtf1\mac\deff0{\fonttbl{\f0 Times;}}\f0 Saint-\'83tienne, conserv\'8es \'88 la mairie.\par}"
     doc = one("mac.rtf", rtf)
     assert doc.text == "Saint-Étienne, conservés à la mairie."
+
+
+# Notes saved on the office machines before Windows: classic Mac OS and DOS. Read in a
+# Windows page they came out "Mźller", "rāunion Ö l'āglise" and paired with nothing.
+OLDER = [
+    ("German, Mac", "mac_roman", "Sehr geehrter Herr Müller, die Protokolle der Hafenbehörde wurden im Frühjahr "
+                                 "geprüft – größere Schäden fanden sich nur in den Bänden über die Zölle."),
+    ("French, Mac", "mac_roman", "Les registres du port ont été conservés à la mairie depuis 1792; le conservateur "
+                                 "a déjà vérifié chaque page."),
+    ("French, DOS", "cp850", "Procès-verbal de la réunion du conseil paroissial tenue à l'église Saint-Étienne le 3 "
+                             "février 1962. Présents: MM. Müller et Bélanger."),
+    ("German, DOS", "cp437", "Die Protokolle der Hafenbehörde wurden im Frühjahr geprüft. Größere Schäden fanden "
+                             "sich nur in den Bänden über die Zölle."),
+]
+
+
+@pytest.mark.parametrize("language,page,text", OLDER, ids=[n[0] for n in OLDER])
+def test_a_note_from_a_mac_or_dos_machine_reads_as_written(one, language, page, text):
+    doc = one("note.txt", text.encode(page))
+    assert (doc.status, doc.text) == ("ok", text)
