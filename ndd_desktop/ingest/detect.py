@@ -39,11 +39,12 @@ EXT_FORMATS = {
     "xlsx": "xlsx", "xls": "xls", "ods": "ods", "pptx": "pptx", "ppt": "ppt", "odp": "odp",
     "epub": "epub", "doc": "doc",
     "png": "png", "jpg": "jpg", "jpeg": "jpg", "tif": "tif", "tiff": "tif",
+    "gif": "gif", "bmp": "bmp", "webp": "webp",
 }
 # Formats whose files must carry a signature; text in such a file is still read as text.
 BINARY_FORMATS = {
     "pdf", "docx", "odt", "msg", "zip", "gz", "bz2", "xz", "zst", "tar", "7z", "xlsx", "xls", "ods",
-    "pptx", "ppt", "odp", "epub", "doc", "png", "jpg", "tif",
+    "pptx", "ppt", "odp", "epub", "doc", "png", "jpg", "tif", "gif", "bmp", "webp",
 }
 # Single-stream compressors: the file holds one document, compressed.
 COMPRESSED = {"gz", "bz2", "xz", "zst"}
@@ -52,8 +53,9 @@ _COMPRESSOR_MAGIC = (
     (b"7z\xbc\xaf\x27\x1c", "7z"),
 )
 _BZ2 = re.compile(rb"BZh[1-9]1AY&SY")
-# filetype's names for the pictures OCR reads.
-_IMAGES = {"png": "png", "jpg": "jpg", "tif": "tif"}
+# filetype's names for the pictures OCR reads (by their signatures: GIF87a/GIF89a, "BM",
+# RIFF....WEBP; "BM" and "GIF8" only once the bytes were found not to be text).
+_IMAGES = {"png": "png", "jpg": "jpg", "tif": "tif", "gif": "gif", "bmp": "bmp", "webp": "webp"}
 # Bytes that plain text does not hold (tab, LF, VT, FF, CR, ESC and backspace, which
 # formatted manual pages use for bold, are text).
 _CONTROL = bytes(b for b in range(32) if b not in (8, 9, 10, 11, 12, 13, 27))

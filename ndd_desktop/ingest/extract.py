@@ -55,7 +55,8 @@ EXTRACTORS: dict[str, Callable[[bytes, Context], Extraction]] = {
     "xlsx": _Reader("sheet"), "xls": _Reader("sheet"), "ods": _Reader("sheet"), "pptx": _Reader("pptx"),
     "epub": _Reader("epub"), "doc": _Reader("legacy", "extract_doc"), "ppt": _Reader("legacy", "extract_ppt"),
     "png": _Reader("ocr", "extract_image"), "jpg": _Reader("ocr", "extract_image"),
-    "tif": _Reader("ocr", "extract_image"),
+    "tif": _Reader("ocr", "extract_image"), "gif": _Reader("ocr", "extract_image"),
+    "bmp": _Reader("ocr", "extract_image"), "webp": _Reader("ocr", "extract_image"),
 }
 #: The modules of all readers (what a process that reads files can import up front).
 READER_MODULES = tuple(sorted({r.module for r in EXTRACTORS.values()}))

@@ -99,3 +99,71 @@ def test_a_body_line_starting_with_from_after_a_blank_line_does_not_split_a_mail
     assert docs[0].text == ("first paragraph\n\nFrom the archive's point of view this is important.\n\n"
                             "last paragraph")
     assert [d.email["subject"] for d in docs] == ["one", "two", "three"]
+
+
+def _cut_in_attachment(mail: bytes, name: str, chars: int) -> bytes:
+    """``mail`` cut off after ``chars`` base64 characters of the attachment ``name`` (a
+    mailbox export interrupted): its last line, the parts after it and the closing
+    boundary are gone."""
+    start = mail.index(b"\n\n", mail.index(b'filename="%s"' % name.encode())) + 2
+    end = start
+    for _ in range(chars):
+        end += 1
+        while mail[end - 1:end] == b"\n":
+            end += 1
+    return mail[:end]
+
+
+def test_an_attachment_cut_off_in_its_base64_is_a_corrupt_member_the_message_is_read():
+    """A PDF whose base64 stops at a length of 4n+1 was stored as a text document of its
+    base64 ("JVBERi0x...", status ok), and `ndd errors` said nothing had failed; at 4n+2 it
+    was read as a truncated PDF, and a text attachment as the text before the cut."""
+    from ingest_makers import SAMPLE, make_eml, make_pdf
+
+    corrupt = "corrupt attachment: its base64 encoding is cut off or broken"
+    pdf = make_pdf(SAMPLE * 5)
+    notes = ("Minutes of the records committee, kept with the report. " * 40).encode()
+    broken = (b"From: a@x.org\nSubject: Broken\nDate: Wed, 14 Mar 1962 10:00:00 +0000\nMIME-Version: 1.0\n"
+              b"Content-Type: multipart/mixed; boundary=XX\n\n--XX\nContent-Type: text/plain\n\nReport attached.\n"
+              b"--XX\nContent-Type: application/pdf; name=letter.pdf\nContent-Transfer-Encoding: base64\n"
+              b'Content-Disposition: attachment; filename="report.pdf"\n\nJVBERi0xLjQK!!!notbase64***\n--XX--\n')
+    mails = [_cut_in_attachment(make_eml("Report attached.", [("report.pdf", pdf, "application/pdf")]),
+                                "report.pdf", 4 * 40 + extra) for extra in (1, 2, 3)]
+    mails.append(_cut_in_attachment(make_eml("Report attached.", [("report.pdf", notes, "text/plain")]),
+                                    "report.pdf", 4 * 40 + 2))
+    mails.append(broken)
+    for mail in mails:
+        docs = extract_bytes(mail, "mail.eml")
+        assert [(d.relpath, d.status, d.reason) for d in docs] == [
+            ("mail.eml", "ok", ""), ("mail.eml!report.pdf", "error", corrupt)], mail[-60:]
+        assert docs[0].text == "Report attached." and docs[1].container == "mail.eml"
+    # a picture is left out, damaged or not
+    png = b"\x89PNG\r\n\x1a\n" + bytes(300)
+    cut = _cut_in_attachment(make_eml("Photo attached.", [("photo.png", png, "image/png")]), "photo.png", 41)
+    assert [(d.relpath, d.status, d.text) for d in extract_bytes(cut, "mail.eml")] == [("mail.eml", "ok", "Photo attached.")]
+    # the same mail whole: its attachment is read
+    whole = extract_bytes(make_eml("Report attached.", [("report.pdf", pdf, "application/pdf")]), "mail.eml")
+    assert [(d.relpath, d.status, d.format) for d in whole] == [("mail.eml", "ok", "eml"), ("mail.eml!report.pdf", "ok", "pdf")]
+
+
+def test_a_message_text_cut_off_in_its_base64_keeps_what_decodes_with_a_note():
+    """The body's base64 cut at every point: the text is the original's beginning, never
+    the base64 itself (at 4n+1) nor a legacy code page's reading of a character cut in two;
+    a cut at a whole group of four is not known from the bytes (no note). Spaces a gateway
+    left at the lines' ends are no damage."""
+    import base64
+
+    note = "message text damaged: its base64 encoding is cut off or broken (the text before the damage is read)"
+    text = "Die Protokolle der Hafenbehörde wurden im Frühjahr geprüft und übergeben. " * 4
+    lines = base64.encodebytes(text.encode()).decode().splitlines()
+    head = ("From: a@x.org\nSubject: Protokolle\nDate: Mon, 03 Jan 2022 10:00:00 +0000\nMIME-Version: 1.0\n"
+            "Content-Type: text/plain; charset=utf-8\nContent-Transfer-Encoding: base64\n\n")
+    encoded = "".join(lines)
+    for cut in range(40, len(encoded)):
+        body = "\n".join(encoded[i:i + 76] for i in range(0, cut, 76))
+        [doc] = extract_bytes((head + body[: cut + cut // 76]).encode(), "m.eml")
+        assert doc.status == "ok" and text.startswith(doc.text), (cut, doc.text[-40:])
+        assert doc.reason == ("" if cut % 4 == 0 else note), cut
+    padded = "".join(line + "  \n" for line in lines)
+    [doc] = extract_bytes((head + padded).encode(), "m.eml")
+    assert (doc.status, doc.reason, doc.text) == ("ok", "", text.strip())

@@ -37,6 +37,33 @@ def test_png_jpeg_and_tiff_are_read_by_ocr(one):
         assert "records committee" in doc.text and "register" in doc.text, (name, doc.text)
 
 
+def test_gif_bmp_and_webp_are_read_by_ocr_known_by_their_bytes(one):
+    """The installed tesseract reads them (leptonica's libgif and libwebp, its own BMP
+    code); they were skipped as "unsupported format: gif". Their names here say nothing."""
+    from ndd_desktop.ingest.detect import detect_format
+
+    image = text_image(LINES)
+    for fmt, kind in (("GIF", "gif"), ("BMP", "bmp"), ("WEBP", "webp")):
+        data = image_bytes(image, fmt)
+        assert detect_format(data, f"scan.{kind}") == kind
+        doc = one("scan-17", data)
+        assert (doc.status, doc.format, doc.reason) == ("ok", kind, "read by OCR (tesseract)"), (kind, doc.reason)
+        assert "records committee" in doc.text and "register" in doc.text, (kind, doc.text)
+
+
+def test_a_gif_of_several_frames_is_read_by_its_first_an_animated_webp_is_skipped(one):
+    first = text_image(LINES)
+    second = first.point(lambda _: 255)  # a white frame of the same size (WebP wants one)
+    second.paste(text_image(["An unrelated second frame about the museum budget."]), (0, 0))
+    frames = [first, second]
+    doc = one("pages.gif", image_bytes(frames[0], "GIF", save_all=True, append_images=frames[1:]))
+    assert (doc.status, doc.reason) == ("ok", "read by OCR (tesseract)")
+    assert "records committee" in doc.text and "budget" not in doc.text
+    # leptonica cannot read an animation of WebP frames ("WebP decode failed"): not a scan
+    doc = one("moving.webp", image_bytes(frames[0], "WEBP", save_all=True, append_images=frames[1:]))
+    assert (doc.status, doc.format, doc.reason) == ("skipped", "webp", "unsupported format: animated WebP")
+
+
 def test_image_only_pdf_pairs_with_its_original_text(one):
     """A scanned page (a picture saved as PDF, no text layer) and the typed text it shows
     are near-duplicates at qgram's default threshold."""
@@ -60,6 +87,18 @@ def test_without_tesseract_the_reason_names_the_package(one, monkeypatch, tmp_pa
     assert doc.status == "error"
     assert doc.reason == ("needs tesseract: no text layer — scanned image? OCR "
                           "(install the 'tesseract-ocr' package)")
+
+
+def test_without_tesseract_or_with_ocr_off_gif_bmp_and_webp_are_listed_as_png_is(one, monkeypatch, tmp_path):
+    pictures = {kind: image_bytes(text_image(LINES), kind.upper()) for kind in ("gif", "bmp", "webp")}
+    for kind, data in pictures.items():
+        doc = one(f"scan.{kind}", data, Limits(ocr=False))
+        assert (doc.status, doc.format, doc.reason) == ("skipped", kind, "picture: OCR is off (ndd scan --ocr auto)")
+    monkeypatch.setenv("PATH", str(tmp_path / "nothing-here"))
+    for kind, data in pictures.items():
+        doc = one(f"scan.{kind}", data)
+        assert (doc.status, doc.format) == ("error", kind)
+        assert doc.reason == "needs tesseract: text in pictures (OCR) (install the 'tesseract-ocr' package)"
 
 
 def test_ocr_off(one):

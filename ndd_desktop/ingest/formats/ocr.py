@@ -1,4 +1,5 @@
-"""Text of scans by OCR: pictures (PNG, JPEG, TIFF) and PDFs without a text layer.
+"""Text of scans by OCR: pictures (PNG, JPEG, TIFF, GIF, BMP, WebP) and PDFs without a
+text layer.
 
 The ``tesseract`` program (Debian: ``tesseract-ocr`` and a language such as
 ``tesseract-ocr-eng``) reads one picture at a time with ``Limits.ocr_page_timeout_s``;
@@ -7,6 +8,12 @@ never exceeds ``_MAX_PIXELS``) and handed over as PGM bytes. All of it runs insi
 pool worker that reads the file; pages stop being read when most of the file's time
 limit is spent, and the text read so far is kept with a note. ``Limits.ocr`` False
 (``ndd scan --ocr off``) turns all of this off.
+
+The picture formats are those Debian's tesseract reads through leptonica (``tesseract -v``
+lists its image libraries: libgif, libjpeg, libpng, libtiff, libwebp; BMP needs none) from
+its standard input. Of a GIF of several frames leptonica reads the first; an animated WebP
+it cannot read at all (``WebP decode failed``), so that one is skipped as unsupported
+rather than failed. HEIC is not among them.
 """
 
 from __future__ import annotations
@@ -21,13 +28,15 @@ from ndd_desktop.ingest.reasons import OCR_STOPPED
 OCR_NOTE = "read by OCR (tesseract)"
 _DPI = 300
 _MAX_PIXELS = 40_000_000  # a Letter page at 300 dpi is 8.4 M; A3 is 17 M
-_WHAT = {"png": "PNG", "jpg": "JPEG", "tif": "TIFF"}
+_WHAT = {"png": "PNG", "jpg": "JPEG", "tif": "TIFF", "gif": "GIF", "bmp": "BMP", "webp": "WebP"}
 
 
 def extract_image(data: bytes, ctx: Context) -> Extraction:
-    """Text of one picture by OCR (every frame of a multi-page TIFF)."""
+    """Text of one picture by OCR (every frame of a multi-page TIFF, the first of a GIF)."""
     if not ctx.limits.ocr:
         raise Skip("picture: OCR is off (ndd scan --ocr auto)")
+    if _animated_webp(data):
+        raise Skip("unsupported format: animated WebP")
     program = tools.require("tesseract", "text in pictures (OCR)")
     text = _tesseract(program, data, ctx, _page_timeout(ctx, time.monotonic()))
     return Extraction(text=text, notes=[OCR_NOTE])
@@ -84,6 +93,11 @@ def ocr_pages(data: bytes, ctx: Context, indices: list[int] | None) -> tuple[dic
         with PDFIUM_LOCK:
             document.close()
     return texts, notes
+
+
+def _animated_webp(data: bytes) -> bool:
+    """A WebP whose extended header (``VP8X``) has its animation flag set."""
+    return data[8:16] == b"WEBPVP8X" and len(data) > 20 and bool(data[20] & 0x02)
 
 
 def _render(document, index: int) -> bytes:
