@@ -13,6 +13,7 @@ import os
 import struct
 import tarfile
 import time
+import zipfile
 import zlib
 
 import py7zr
@@ -251,3 +252,38 @@ def test_7z_symbolic_link_is_listed_not_followed(extract_file, tmp_path):
     docs = extract_file("links.7z", out.getvalue())
     assert [(d.relpath, d.status, d.reason) for d in docs] == [
         ("links.7z!link.txt", "skipped", "link inside an archive (not followed)"), ("links.7z!plain.txt", "ok", "")]
+
+
+def _cut_after(data: bytes, member: bytes) -> bytes:
+    """The archive cut in the middle of the member whose bytes start with ``member``."""
+    return data[: data.index(member) + len(member) // 2]
+
+
+@pytest.mark.parametrize("method", [zipfile.ZIP_DEFLATED, zipfile.ZIP_STORED], ids=["deflated", "stored"])
+def test_a_zip_cut_off_in_transfer_keeps_its_whole_members(extract_file, method):
+    # the table of contents is at a ZIP's end: a cut archive was refused whole ("File is
+    # not a zip file"), though its first members were complete
+    first, second = ("Minutes of the meeting. " * 80).encode(), ("A letter to the council. " * 80).encode()
+    cut = os.urandom(6000)
+    data = make_zip({"minutes.txt": first, "letters/letter.txt": second, "scan.bin": cut}, method=method)
+    docs = extract_file("transfer.zip", data[: data.index(cut[:64] if method == zipfile.ZIP_STORED else b"scan.bin")
+                                              + 200])
+    by_name = {d.relpath: d for d in docs}
+    assert by_name["transfer.zip!minutes.txt"].status == "ok"
+    assert by_name["transfer.zip!minutes.txt"].text.startswith("Minutes of the meeting.")
+    assert by_name["transfer.zip!letters/letter.txt"].status == "ok"
+    assert by_name["transfer.zip!scan.bin"].status == "error"
+    assert any(d.status == "error" and d.reason.startswith("truncated ZIP: 2 whole members") for d in docs)
+
+
+def test_a_zip_whose_member_is_damaged_before_the_cut_says_so(extract_file):
+    data = bytearray(make_zip({"a.txt": b"first words " * 200, "b.txt": b"second words " * 200,
+                               "c.txt": b"third words " * 200}, method=zipfile.ZIP_STORED))
+    at = bytes(data).index(b"second words")
+    data[at] ^= 0xFF  # b's checksum no longer matches
+    cut = bytes(data[: bytes(data).index(b"third words") + 100])  # cut inside c: no table of contents
+    docs = {d.relpath: d for d in extract_file("cut.zip", cut)}
+    assert docs["cut.zip!a.txt"].status == "ok"
+    assert (docs["cut.zip!b.txt"].status, docs["cut.zip!b.txt"].reason) == (
+        "error", "corrupt archive member: checksum differs")
+    assert (docs["cut.zip!c.txt"].status, docs["cut.zip!c.txt"].reason) == ("error", "corrupt archive member: cut off")

@@ -21,8 +21,18 @@ _CHUNK = 1 << 16
 
 
 def extract(data: bytes, ctx: Context) -> Extraction:
-    """A ZIP container: no text of its own, one member per file inside."""
-    zf = open_zip(data, "ZIP")
+    """A ZIP container: no text of its own, one member per file inside. An archive cut
+    off before its table of contents gives the members before the cut
+    (:mod:`.zip_salvage`)."""
+    try:
+        zf = open_zip(data, "ZIP")
+    except Fail:
+        from ndd_desktop.ingest.formats.zip_salvage import salvage
+
+        members = salvage(data, ctx)
+        if members is None:
+            raise
+        return Extraction(text=None, members=members)
     infos = check_archive(zf, ctx)
     return Extraction(text=None, members=_members(zf, infos, ctx))
 
