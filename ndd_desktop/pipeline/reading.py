@@ -31,10 +31,11 @@ LEGACY_READING = {"html": "all"}
 #: Formats whose text depends on the options.
 OPTION_FORMATS = ("html",)
 #: The generation of the readers: bumped when a release reads files that earlier ones
-#: skipped or failed (compressed files, spreadsheets, OCR, ODT files odfpy could not
-#: parse). A collection read by an older generation reads its skipped and failed files
+#: skipped or failed (2: compressed files, spreadsheets, OCR, ODT files odfpy could not
+#: parse; 3: GIF, BMP and WebP scans by OCR, the whole members of a ZIP cut off in
+#: transfer). A collection read by an older generation reads its skipped and failed files
 #: once more; those it can read now become documents.
-READERS = 2
+READERS = 3
 #: The generation of the web-page reader: bumped when the same page and options give
 #: another text (2: a page with none of a site's furniture is read whole, where
 #: trafilatura dropped its lists and subheadings). A collection read by an older one
@@ -44,10 +45,12 @@ HTML_READER = 2
 #: bytes of a text, page or message give another text (2: legacy code pages chosen by the
 #: letters they give, mail bodies without a charset decoded as text files are, a
 #: message's text its body without its header lines, RTF's Mac character set, old Mac
-#: line ends). A collection read by an older one reads those files again once.
-TEXT_READER = 2
+#: line ends; 3: Mac Roman and DOS code pages, a mail's damaged base64, the footnotes,
+#: endnotes, comments, headers and footers of DOCX and RTF files). A collection read by an
+#: older one reads those files again once.
+TEXT_READER = 3
 #: Formats whose text those decoders and readers give.
-TEXT_FORMATS = ("txt", "md", "html", "xml", "eml", "msg", "rtf")
+TEXT_FORMATS = ("txt", "md", "html", "xml", "eml", "msg", "rtf", "docx")
 #: What the recorded reading holds besides the options.
 _GENERATIONS = ("readers", "html_reader", "text_reader")
 _MISSING = object()

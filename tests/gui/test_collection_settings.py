@@ -10,7 +10,7 @@ from gui_helpers import scan, wait_idle
 import ndd_desktop.app.session as session_module
 from ndd_desktop.core.methods import default_threshold
 from ndd_desktop.gui.main_window import MainWindow
-from ndd_desktop.pipeline.reading import READING_KEY
+from ndd_desktop.pipeline.reading import HTML_READER, READERS, READING_KEY, TEXT_READER
 from ndd_desktop.store import Settings
 from ndd_desktop.store.settings import GROUPING_KEY, KEEPER_RULE_KEY, threshold_key
 
@@ -54,13 +54,13 @@ def test_threshold_rule_and_grouping_come_back_with_the_collection(qtbot, scanne
     assert w.collection.threshold == default_threshold(data.method, data.params) == 0.5
     assert shown(w)[2:] == ("reference-oldest", "components", "reference-oldest", "components")
     # opening and scanning saved nothing but how the scan read the documents
-    assert w.collection.store.settings.all() == {READING_KEY: {"html": "main", "readers": 2, "html_reader": 2, "text_reader": 2}}
+    assert w.collection.store.settings.all() == {READING_KEY: {"html": "main", "readers": READERS, "html_reader": HTML_READER, "text_reader": TEXT_READER}}
     settle(qtbot, w, 0.62)
     choose(qtbot, w, "oldest", "principal")
     path = w.collection.path
     assert w.collection.store.settings.all() == {
         threshold_key(data.method, data.pairs_key): 0.62, KEEPER_RULE_KEY: "oldest", GROUPING_KEY: "principal",
-        READING_KEY: {"html": "main", "readers": 2, "html_reader": 2, "text_reader": 2}}
+        READING_KEY: {"html": "main", "readers": READERS, "html_reader": HTML_READER, "text_reader": TEXT_READER}}
 
     writes: list = []
     real_set = Settings.put
@@ -113,7 +113,7 @@ def test_a_collection_without_saved_values_gets_the_defaults(qtbot, scanned, tmp
     assert w.open_folder(str(other))
     scan(qtbot, w)
     assert shown(w) == (0.5, 0.5, "reference-oldest", "components", "reference-oldest", "components")
-    assert w.collection.store.settings.all() == {READING_KEY: {"html": "main", "readers": 2, "html_reader": 2, "text_reader": 2}}
+    assert w.collection.store.settings.all() == {READING_KEY: {"html": "main", "readers": READERS, "html_reader": HTML_READER, "text_reader": TEXT_READER}}
     assert w.open_store(first)
     wait_idle(qtbot, w)
     assert shown(w) == (0.62, 0.62, "newest", "principal", "newest", "principal")

@@ -9,7 +9,7 @@ from PySide6.QtCore import Qt
 from ndd_desktop.core.methods import get_method
 from ndd_desktop.gui.scan_runner import WINDOW_NICENESS, window_scan_config
 from ndd_desktop.pipeline import Limits
-from ndd_desktop.pipeline.reading import recorded_reading
+from ndd_desktop.pipeline.reading import HTML_READER, READERS, TEXT_READER, recorded_reading
 
 TWEETS = {  # seed 001's example: a real near-duplicate and a templated look-alike
     "obama1.txt": "Vet, 77, Busted For Obama Death Threat | The Smoking Gun http://t.co/MrTUwxv via @",
@@ -96,7 +96,7 @@ def test_the_web_page_choice_is_used_and_remembered_with_the_collection(qtbot, w
     assert window.setup.html_choice() == "all"
     scan(qtbot, window)
     assert "Section number 7" in store.documents.text(doc.id)
-    assert recorded_reading(store.settings) == {"html": "all", "readers": 2, "html_reader": 2, "text_reader": 2}
+    assert recorded_reading(store.settings) == {"html": "all", "readers": READERS, "html_reader": HTML_READER, "text_reader": TEXT_READER}
     path = str(store.path)
     combo.setCurrentIndex(combo.findData("main"))
     assert window.open_store(path)  # reopened: the choice the collection was read with

@@ -10,12 +10,14 @@ import sys
 import pytest
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "ingest"))
-from ingest_makers import make_odp  # noqa: E402
+from ingest_makers import make_docx, make_odp  # noqa: E402
 from site_pages import ARTICLE_HARBOUR, ARTICLE_LIBRARY, page_site_a, page_site_b  # noqa: E402
 
 from ndd_desktop.pipeline import CancelToken, ExtractOptions, ScanCancelled, ScanConfig, ScanJob  # noqa: E402
 from ndd_desktop.core.methods import get_method  # noqa: E402
-from ndd_desktop.pipeline.reading import LEGACY_READING, READING_KEY, reading_choice, recorded_reading  # noqa: E402
+from ndd_desktop.pipeline.reading import (  # noqa: E402
+    HTML_READER, LEGACY_READING, READERS, READING_KEY, TEXT_READER, reading_choice, recorded_reading,
+)
 from ndd_desktop.store import Root, Store  # noqa: E402
 
 TWEETS = {  # seed 001's example: a real near-duplicate and a templated look-alike
@@ -90,7 +92,7 @@ def test_web_pages_are_compared_by_their_main_text_and_a_changed_reading_reads_t
     run(store, tmp_path / "w")
     main = near_duplicates(store)
     assert main == {("courier-harbour.html", "parish-harbour.html")}
-    assert recorded_reading(store.settings) == {"html": "main", "readers": 2, "html_reader": 2, "text_reader": 2}
+    assert recorded_reading(store.settings) == {"html": "main", "readers": READERS, "html_reader": HTML_READER, "text_reader": TEXT_READER}
     calls["extract"] = 0
     run(store, tmp_path / "w")
     assert calls["extract"] == 0
@@ -101,7 +103,7 @@ def test_web_pages_are_compared_by_their_main_text_and_a_changed_reading_reads_t
     assert near_duplicates(store) == {("courier-harbour.html", "courier-library.html")}  # the site's boilerplate
     doc = next(d for d in store.documents.all() if d.relpath == "courier-harbour.html")
     assert "Most read this week" in store.documents.text(doc.id)
-    assert recorded_reading(store.settings) == {"html": "all", "readers": 2, "html_reader": 2, "text_reader": 2}
+    assert recorded_reading(store.settings) == {"html": "all", "readers": READERS, "html_reader": HTML_READER, "text_reader": TEXT_READER}
 
     calls["extract"] = 0
     run(store, tmp_path / "w", html="all")
@@ -133,7 +135,7 @@ def test_a_scan_stopped_while_reading_again_leaves_the_next_scan_to_read_again(t
     calls["extract"] = 0
     run(store, tmp_path / "w")  # the options of the first scan, yet every page is read again
     assert calls["extract"] == 4  # and the text: an unsettled reading may be a stopped re-reading of texts
-    assert near_duplicates(store) == main and recorded_reading(store.settings) == {"html": "main", "readers": 2, "html_reader": 2, "text_reader": 2}
+    assert near_duplicates(store) == main and recorded_reading(store.settings) == {"html": "main", "readers": READERS, "html_reader": HTML_READER, "text_reader": TEXT_READER}
 
 
 def test_a_collection_from_before_the_reading_options_read_pages_whole():
@@ -148,7 +150,7 @@ def test_a_collection_from_before_the_reading_options_read_pages_whole():
 def test_a_new_collection_read_whole_records_it(tmp_path, store, calls):
     site_folder(tmp_path / "w")
     run(store, tmp_path / "w", html="all")
-    assert store.settings.get(READING_KEY) == {"html": "all", "readers": 2, "html_reader": 2, "text_reader": 2} and reading_choice(store.settings).html == "all"
+    assert store.settings.get(READING_KEY) == {"html": "all", "readers": READERS, "html_reader": HTML_READER, "text_reader": TEXT_READER} and reading_choice(store.settings).html == "all"
     calls["extract"] = 0
     run(store, tmp_path / "w", html="all")
     assert calls["extract"] == 0
@@ -170,12 +172,12 @@ def test_files_an_earlier_release_skipped_are_read_once_by_the_new_readers(tmp_p
     with store._write() as conn:
         conn.exec_driver_sql("UPDATE documents SET status = 'skipped', reason = 'unsupported format: gz' "
                              "WHERE id = ?", (gz.id,))
-    store.settings.put(READING_KEY, {"html": "main", "text_reader": 2})
+    store.settings.put(READING_KEY, {"html": "main", "text_reader": TEXT_READER})
     calls["extract"] = 0
     run(store, folder)
     assert calls["extract"] == 1  # the skipped file only, not the unchanged text
     assert store.documents.get(gz.id).status == "ok"
-    assert recorded_reading(store.settings) == {"html": "main", "readers": 2, "html_reader": 2, "text_reader": 2}
+    assert recorded_reading(store.settings) == {"html": "main", "readers": READERS, "html_reader": HTML_READER, "text_reader": TEXT_READER}
     calls["extract"] = 0
     run(store, folder)
     assert calls["extract"] == 0
@@ -192,17 +194,17 @@ def test_pages_read_by_the_previous_web_page_reader_are_read_once_more(tmp_path,
     run(store, folder)
     [page] = [d for d in store.documents.all() if d.relpath == "report.html"]
     assert "Archive catalogued" in store.documents.text(page.id)  # read whole: no site furniture
-    store.settings.put(READING_KEY, {"html": "main", "readers": 2, "text_reader": 2})  # as the previous reader left it
+    store.settings.put(READING_KEY, {"html": "main", "readers": READERS, "text_reader": TEXT_READER})  # as the previous reader left it
     calls["extract"] = 0
     run(store, folder)
     assert calls["extract"] == 1  # the page, not the unchanged text
-    assert recorded_reading(store.settings) == {"html": "main", "readers": 2, "html_reader": 2, "text_reader": 2}
+    assert recorded_reading(store.settings) == {"html": "main", "readers": READERS, "html_reader": HTML_READER, "text_reader": TEXT_READER}
     calls["extract"] = 0
     run(store, folder)
     assert calls["extract"] == 0
     # a whole-page reading does not depend on that reader: nothing is read again
     run(store, folder, html="all")
-    store.settings.put(READING_KEY, {"html": "all", "readers": 2, "text_reader": 2})
+    store.settings.put(READING_KEY, {"html": "all", "readers": READERS, "text_reader": TEXT_READER})
     calls["extract"] = 0
     run(store, folder, html="all")
     assert calls["extract"] == 0
@@ -217,14 +219,16 @@ def test_texts_and_messages_read_by_the_previous_decoders_are_read_once_more(tmp
     write(folder, {"note.txt": polish, "mail.eml": "From: a@x.org\nSubject: hi\n\nThe harbour minutes arrived.\n"})
     (folder / "note.txt").write_bytes(polish.encode("cp1250"))
     (folder / "slides.odp").write_bytes(make_odp([["The harbour minutes arrived in March."]]))
+    # generation 3 reads a DOCX's notes, headers and footers too: it is read again as well
+    (folder / "report.docx").write_bytes(make_docx(["The harbour minutes arrived in March."]))
     run(store, folder)
     note = next(d for d in store.documents.all() if d.relpath == "note.txt")
     assert store.documents.text(note.id) == polish
-    store.settings.put(READING_KEY, {"html": "main", "readers": 2, "html_reader": 2})  # as the previous release left it
+    store.settings.put(READING_KEY, {"html": "main", "readers": READERS, "html_reader": HTML_READER})  # as the previous release left it
     calls["extract"] = 0
     run(store, folder)
-    assert calls["extract"] == 2  # the text and the mail, not the presentation
-    assert recorded_reading(store.settings) == {"html": "main", "readers": 2, "html_reader": 2, "text_reader": 2}
+    assert calls["extract"] == 3  # the text, the mail and the DOCX, not the presentation
+    assert recorded_reading(store.settings) == {"html": "main", "readers": READERS, "html_reader": HTML_READER, "text_reader": TEXT_READER}
     calls["extract"] = 0
     run(store, folder)
     assert calls["extract"] == 0
