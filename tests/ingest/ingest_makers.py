@@ -400,6 +400,27 @@ def make_cfb(streams: dict[str, bytes]) -> bytes:
     return header + b"".join(sectors)
 
 
+def make_ppt_in_text_boxes(slides: list[list[str]]) -> bytes:
+    """A PowerPoint 97-2003 file whose text is only in the shapes' client text boxes of each
+    slide's drawing (as LibreOffice saves a deck), with a main master holding a prompt: no
+    text in the slide list, where catppt looks."""
+    import struct
+
+    def record(ver_inst: int, kind: int, body: bytes) -> bytes:
+        return struct.pack("<HHI", ver_inst, kind, len(body)) + body
+
+    def text_box(line: str) -> bytes:  # SpContainer > ClientTextbox > TextHeader + TextChars
+        return record(0x000F, 0xF004, record(0x000F, 0xF00D, record(0, 3999, struct.pack("<I", 4))
+                                                 + record(0, 4000, line.encode("utf-16-le"))))
+
+    master = record(0x000F, 0x03F8, record(0, 4000, "Click to edit Master title style".encode("utf-16-le")))
+    shown = b"".join(record(0x000F, 0x03EE, record(0x000F, 0x040C, record(0x000F, 0xF002, b"".join(
+        text_box(line) for line in lines)))) for lines in slides)
+    document = record(0x000F, 1000, record(0x000F, 4080, b"")) + master + shown
+    padding = max(0, 4096 - len(document) - 8)
+    return make_cfb({"PowerPoint Document": document + record(0, 0x0FFE, bytes(padding))})
+
+
 def make_ppt(slides: list[list[str]]) -> bytes:
     """A PowerPoint 97-2003 file: a Document container whose SlideListWithText holds one
     TextHeader and TextChars atom per line (the records catppt reads), in a compound file."""

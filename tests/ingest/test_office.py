@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 
 from ingest_makers import (
-    LAUGHS_ENTITY_PART, add_zip_member, make_cfb, make_epub, make_ods, make_ppt, make_pptx, make_xlsx, make_zip,
+    LAUGHS_ENTITY_PART, add_zip_member, make_cfb, make_epub, make_ods, make_ppt, make_ppt_in_text_boxes, make_pptx, make_xlsx, make_zip,
     replace_zip_member,
 )
 from ndd_desktop.ingest.limits import MB
@@ -94,11 +94,20 @@ def test_legacy_files_without_their_program_name_the_package(one, monkeypatch, t
     assert doc.reason == "needs antiword: legacy Word document (.doc) (install the 'antiword' package)"
 
 
-def test_ppt_without_catppt_names_catdoc(one, monkeypatch, tmp_path):
+def test_ppt_without_catppt_is_read_by_its_records(one, monkeypatch, tmp_path):
     monkeypatch.setenv("PATH", str(tmp_path / "nothing-here"))
-    doc = one("slides.ppt", make_ppt([["a slide"]]))
-    assert (doc.status, doc.format) == ("error", "ppt")
-    assert doc.reason == "needs catppt: legacy PowerPoint presentation (.ppt) (install the 'catdoc' package)"
+    doc = one("slides.ppt", make_ppt([["a slide", "with two lines"]]))
+    assert (doc.status, doc.format, doc.text) == ("ok", "ppt", "a slide\nwith two lines")
+
+
+def test_a_ppt_with_its_text_in_text_boxes_is_read(one):
+    # as LibreOffice saves a deck: catppt printed nothing and the deck was skipped as
+    # "no text (empty document)"; the master's prompt is no content
+    lines = [["The parish registers of Ballymore", "were transferred to the diocesan archive in spring"],
+             ["The volume of the famine years shows water damage along its lower margin"]]
+    doc = one("deck.ppt", make_ppt_in_text_boxes(lines))
+    assert (doc.status, doc.format) == ("ok", "ppt"), doc.reason
+    assert doc.text.split("\n") == [line for slide in lines for line in slide]
 
 
 # -- hostile -------------------------------------------------------------------------------

@@ -1,4 +1,6 @@
-"""Legacy Word (.doc) and PowerPoint (.ppt) files through antiword and catppt (catdoc).
+"""Legacy Word (.doc) and PowerPoint (.ppt) files through antiword and catppt (catdoc);
+a .ppt in which catppt finds no text, or read where catppt is missing, by its own records
+(:mod:`.ppt_text`).
 
 Both programs read a file, so the bytes go to a private temporary file (never next to
 the original) and the program runs with a time limit below the pool's. Without the
@@ -25,9 +27,26 @@ def extract_doc(data: bytes, ctx: Context) -> Extraction:
 
 
 def extract_ppt(data: bytes, ctx: Context) -> Extraction:
-    """Text of a PowerPoint 97-2003 presentation (catppt)."""
-    program = tools.require("catppt", "legacy PowerPoint presentation (.ppt)")
-    return Extraction(text=_run([program, "-d", "utf-8"], data, ctx, "PPT"))
+    """Text of a PowerPoint 97-2003 presentation: catppt's, or the text atoms of the file's
+    records (:mod:`.ppt_text`) where those hold more than twice as much (a deck LibreOffice
+    saved keeps its text in the shapes' text boxes, where catppt does not look) or catppt
+    is not installed."""
+    from ndd_desktop.ingest.formats.ppt_text import ppt_text
+
+    try:
+        program = tools.require("catppt", "legacy PowerPoint presentation (.ppt)")
+    except Fail:
+        own = ppt_text(data, ctx.limits.max_text_chars)
+        if own is None:  # not readable here either: say which program reads such files
+            raise
+        return Extraction(text=own)
+    text = _run([program, "-d", "utf-8"], data, ctx, "PPT")
+    own = ppt_text(data, ctx.limits.max_text_chars) or ""
+    # catppt reads the slide list (where PowerPoint puts the slides' text) and the masters'
+    # prompts; a deck whose text is in its shapes' text boxes gives it little or nothing
+    if len("".join(own.split())) > 2 * len("".join(text.split())):
+        text = own
+    return Extraction(text=text)
 
 
 def _run(command: list[str], data: bytes, ctx: Context, what: str) -> str:
