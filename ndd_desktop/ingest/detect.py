@@ -53,6 +53,14 @@ _COMPRESSOR_MAGIC = (
     (b"7z\xbc\xaf\x27\x1c", "7z"),
 )
 _BZ2 = re.compile(rb"BZh[1-9]1AY&SY")
+#: Formats no reader here reads, known by their signatures so that the reason names them
+#: (they were "binary content (not text)", which tells an archivist nothing): WordPerfect,
+#: Windows Write, Outlook data files, DjVu, and the metadata a Mac leaves in folders and
+#: archives (.DS_Store, AppleDouble "._" files).
+_OTHER_MAGIC = (
+    (b"\xffWPC", "wpd"), (b"!BDN", "pst"), (b"AT&TFORM", "djvu"), (b"\x00\x00\x00\x01Bud1", "ds_store"),
+    (b"\x00\x05\x16\x07", "appledouble"), (b"\x31\xbe\x00\x00\x00\xab", "wri"), (b"\x32\xbe\x00\x00\x00\xab", "wri"),
+)
 # filetype's names for the pictures OCR reads (by their signatures: GIF87a/GIF89a, "BM",
 # RIFF....WEBP; "BM" and "GIF8" only once the bytes were found not to be text).
 _IMAGES = {"png": "png", "jpg": "jpg", "tif": "tif", "gif": "gif", "bmp": "bmp", "webp": "webp"}
@@ -103,6 +111,9 @@ def detect_format(data: bytes, name: str = "") -> str:
         return "bz2"
     if not binary_head(head):
         return _sniff_text(head.decode("latin-1"), ext)
+    for magic, fmt in _OTHER_MAGIC:  # binary: text that begins so stays text
+        if head.startswith(magic):
+            return fmt
     if head[257:262] == b"ustar" or (ext == "tar" and (_tar_checksum_ok(head) or head[:1024] == bytes(1024))):
         return "tar"
     kind = filetype.guess(head)
@@ -170,6 +181,8 @@ def _ole_kind(data: bytes, ext: str) -> str:
         return "ppt"
     if any(n.startswith("__substg1.0_") for n in names):
         return "msg"
+    if "catalog" in names:  # Windows Explorer's thumbnail cache (Thumbs.db) in every folder of pictures
+        return "thumbs"
     return ext if ext in ("doc", "xls", "ppt") else "ole"  # a damaged one: say what it should be
 
 

@@ -64,6 +64,13 @@ CONTAINERS = {"zip", "tar", "7z", "mbox", "eml", "msg", *COMPRESSED}
 _UNSUPPORTED = {
     "ole": "OLE compound file that is no Word, Excel, PowerPoint or Outlook file",
     "odg": "OpenDocument drawing",
+    "wpd": "WordPerfect document (save it as DOCX or PDF to scan it)",
+    "wri": "Windows Write document (save it as DOCX or RTF to scan it)",
+    "pst": "Outlook data file (export its messages, e.g. with readpst, and scan them)",
+    "djvu": "DjVu document",
+    "ds_store": "Finder metadata (.DS_Store), no document",
+    "appledouble": "AppleDouble file (a Mac file's metadata), no document",
+    "thumbs": "Windows thumbnail cache (Thumbs.db), no document",
 }
 _FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) \
     | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)

@@ -144,3 +144,29 @@ def test_limits_unchanged_for_odt_bombs(one):
     bomb = add_zip_member(make_odt(SAMPLE), "Pictures/zeros.bin", bytes(20 * MB))
     doc = one("bomb.odt", bomb, Limits())
     assert doc.status == "skipped" and doc.reason.startswith("zip bomb protection:")
+
+
+@pytest.mark.parametrize("name,head,reason", [
+    ("brief.wpd", b"\xffWPC\x10\x00\x00\x00\x01\x0a\x02\x01\x00\x00\x00\x02", "WordPerfect document"),
+    ("note.wri", b"\x31\xbe\x00\x00\x00\xab\x00\x00\x00\x00\x00\x00\x00\x00", "Windows Write document"),
+    ("mail.pst", b"!BDN\x8e\x2d\x7a\x92SM\x17\x00\x01\x00\x00\x00", "Outlook data file"),
+    ("book.djvu", b"AT&TFORM\x00\x00\x12\x34DJVUINFO\x00\x00\x00\x0a", "DjVu document"),
+    (".DS_Store", b"\x00\x00\x00\x01Bud1\x00\x00\x10\x00\x00\x00\x08\x00", "Finder metadata"),
+    ("._report.docx", b"\x00\x05\x16\x07\x00\x02\x00\x00Mac OS X        ", "AppleDouble file"),
+])
+def test_formats_no_reader_reads_are_named(one, name, head, reason):
+    # they were all "binary content (not text)", which says nothing of what to do
+    doc = one(name, head + bytes(range(256)) * 4)
+    assert doc.status == "skipped" and doc.reason.startswith(f"unsupported format: {reason}"), doc.reason
+
+
+def test_text_beginning_with_such_a_signature_is_text(one):
+    text = "!BDN is how this note begins; the rest is ordinary prose about the archive.\n" * 3
+    assert one("note.txt", text.encode()).text == text
+
+
+def test_a_thumbnail_cache_is_named(one):
+    from ingest_makers import make_cfb
+
+    doc = one("Thumbs.db", make_cfb({"Catalog": bytes(4096)}))
+    assert (doc.status, doc.reason) == ("skipped", "unsupported format: Windows thumbnail cache (Thumbs.db), no document")
