@@ -71,6 +71,7 @@ class MainWindow(OpeningMixin, ScanEventsMixin, PairSetViewsMixin, QMainWindow):
         self.review = ReviewActions(self, self.pairs)
         self.review.undone.connect(self._undone)
         self.review.reviewed.connect(self._reviewed)
+        self.review.elsewhere.connect(lambda why: self.statusBar().showMessage(why, 10000))
         self._pairs_status = ""  # the status bar's line about the pair set shown (follows the threshold)
         review_menu = self.menuBar().addMenu("&Review")
         self.menuBar().insertMenu(self.actions_["help_menu"].menuAction(), review_menu)

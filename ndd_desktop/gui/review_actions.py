@@ -16,7 +16,10 @@ letters (Qt gives typed text precedence over shortcuts).
 
 The pair keys are enabled only while a pair set of the open collection is shown (a pair
 still on screen from another collection must never be judged into this one's store); Undo
-only while there is something to undo.
+only while there is something to undo. They act only while the Pairs tab is in view: on
+another tab (the Groups tab shows a group's member beside its principal) the selected pair
+of the hidden list is not the pair on screen, and N marked that one "not duplicate"; the
+key then says where it works (``elsewhere``) and does nothing.
 """
 
 from __future__ import annotations
@@ -34,6 +37,7 @@ class ReviewActions(QObject):
 
     reviewed = Signal(int, int, object)
     undone = Signal(str, object)  # "verdict", (a, b) or "keeper", the doc id that was made keeper
+    elsewhere = Signal(str)  # a pair key pressed away from the Pairs tab: what to do instead
 
     def __init__(self, window: QWidget, pairs: PairsView):
         super().__init__(window)
@@ -51,8 +55,8 @@ class ReviewActions(QObject):
         self.not_duplicate.triggered.connect(lambda: self.mark("not_duplicate"))
         self.clear.triggered.connect(lambda: self.mark(None, advance=False))
         self.undo.triggered.connect(self.undo_last)
-        self.next.triggered.connect(lambda: self.pairs.step(+1))
-        self.previous.triggered.connect(lambda: self.pairs.step(-1))
+        self.next.triggered.connect(lambda: self._in_view() and self.pairs.step(+1))
+        self.previous.triggered.connect(lambda: self._in_view() and self.pairs.step(-1))
         self._shown = False
         self.set_collection(None)
 
@@ -101,10 +105,21 @@ class ReviewActions(QObject):
             a.setEnabled(self._shown)
         self.undo.setEnabled(writable and self.collection.can_undo())
 
+    def _in_view(self) -> bool:
+        """Whether the pairs list is the page in view (its selection is the pair on screen);
+        if not, say where the keys work."""
+        if self.pairs.isVisibleTo(self.parent()):
+            return True
+        self.elsewhere.emit("The review keys (D, N, C, J, K) work on the Pairs tab, on the pair selected there; "
+                            "nothing was marked")
+        return False
+
     def mark(self, verdict: str | None, advance: bool = True) -> bool:
         """Save ``verdict`` for the selected pair; move to the next one."""
         pair = self.pairs.current_pair()
         if pair is None or self.collection is None or not self._shown or self.collection.data is None:
+            return False
+        if not self._in_view():
             return False
         if self.collection.store.read_only:
             return False
