@@ -144,7 +144,7 @@ class OpeningMixin:
         self.collection.pairSetLoaded.connect(self._pair_set_loaded)
         self.collection.groupingChanged.connect(self._grouping_changed)
         self.collection.lineageChanged.connect(self.clusters.set_lineage)
-        self.collection.failed.connect(lambda m: self.statusBar().showMessage(f"Error: {m}"))
+        self.collection.failed.connect(self._collection_failed)
         self.review.set_collection(self.collection)
         self.settings.add_recent(str(store.path))
         self.start_page.set_recent(self.settings.recent())
@@ -163,6 +163,24 @@ class OpeningMixin:
         self._set_workspace_enabled(True)
         self.collection.load_latest()
         self.statusBar().showMessage(f"Opened {store.path}" + (" (read-only)" if store.read_only else ""))
+
+    def _collection_failed(self, message: str) -> None:
+        """A failure of the open collection's work: in the status bar, except a damaged file
+        found on a later read (a file damaged in its middle opens, and fails when its pairs
+        are loaded), which closes the collection as a refused open does: the window showed
+        it as opened, offered to scan it, and the scan wrote into it."""
+        damaged = "StoreDamaged: "
+        if not message.startswith(damaged) or self.collection is None:
+            self.statusBar().showMessage(f"Error: {message}")
+            return
+        path = self.collection.path
+        self._close_collection()
+        self.stack.setCurrentIndex(0)
+        self._set_workspace_enabled(False)
+        self.settings.remove_recent(path)
+        self.start_page.set_recent(self.settings.recent())
+        self.update_title()
+        self._warn(message[len(damaged):])
 
     def _select_method(self, name: str, params: dict) -> None:
         if name not in [m.name for m in available_methods()]:

@@ -123,6 +123,10 @@ def check_file(path: str, create: bool) -> tuple[bool, bool]:
         raise StoreError(f"cannot read {path}: {exc.strerror or exc}") from None
     if head and head != SQLITE_MAGIC:
         raise StoreError(f"{path} is not an ndd-desktop collection (not an SQLite file)")
+    if not head and not create:  # opened as a collection, never written (or emptied): refused as it is,
+        # where SQLite would make a new collection of it and the window showed it as opened
+        raise StoreError(f"{path} is empty (0 bytes): not an ndd-desktop collection; a copy or download "
+                         "that failed leaves such a file: open the original")
     folder_writable = os.access(p.parent, os.W_OK)
     if head:
         _refuse_foreign(p, immutable=not folder_writable)

@@ -66,3 +66,38 @@ def test_a_damaged_collection_is_refused_with_a_message(qtbot, scanned):
     assert not window.open_store(path)
     assert "is damaged" in window.statusBar().currentMessage()
     assert window.collection is None and window.stack.currentIndex() == 0
+
+
+def test_a_collection_damaged_where_only_its_pairs_lie_is_closed_when_found(qtbot, scanned):
+    """A file damaged in its middle opens (its folders and settings read well) and fails
+    when its pairs are loaded, on a worker: the window showed it as opened, said "No pairs
+    yet: scan the folders", and a scan wrote into it. Found damaged, it is closed as a
+    refused one is, with the message."""
+    window = scanned
+    path = window.collection.store.path
+    window._close_collection()
+    conn = sqlite3.connect(path)
+    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    page_size = conn.execute("PRAGMA page_size").fetchone()[0]
+    pages = [r[0] for r in conn.execute("SELECT pageno FROM dbstat WHERE name IN ('pairs', 'ix_pairs_set_score')")]
+    conn.close()
+    with open(path, "r+b") as fh:
+        for page in pages:
+            fh.seek((page - 1) * page_size)
+            fh.write(b"\xff" * 64)
+    window.open_store(path)
+    qtbot.waitUntil(lambda: window.collection is None, timeout=10000)
+    assert "is damaged" in window.statusBar().currentMessage()
+    assert window.stack.currentIndex() == 0
+    assert path not in window.settings.recent()
+    assert not window.start_scan()
+
+
+def test_an_empty_file_is_not_opened_as_a_new_collection(qtbot, window, tmp_path):
+    """A 0-byte file (a copy that failed) opened as a collection became a new, empty one:
+    the window wrote a schema into it and ndd check said it was not an SQLite file."""
+    empty = tmp_path / "copy.ndd"
+    empty.write_bytes(b"")
+    assert not window.open_store(str(empty))
+    assert "is empty" in window.statusBar().currentMessage()
+    assert empty.stat().st_size == 0 and window.collection is None

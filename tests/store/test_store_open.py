@@ -48,6 +48,16 @@ def test_refuses_a_file_that_is_not_sqlite(tmp_path):
         Store.open(bad)
 
 
+def test_an_empty_file_is_refused_unless_a_collection_is_to_be_made(tmp_path):
+    empty = tmp_path / "copy.ndd"
+    empty.write_bytes(b"")
+    with pytest.raises(StoreError, match=r"is empty \(0 bytes\)"):
+        Store.open(str(empty), create=False)
+    assert empty.stat().st_size == 0
+    with Store.open(str(empty)) as store:  # a scan into it (create) makes the collection, as before
+        assert store.documents.count(status=None) == 0
+
+
 def test_refuses_a_folder(tmp_path):
     with pytest.raises(StoreError, match="folder"):
         Store.open(tmp_path)
