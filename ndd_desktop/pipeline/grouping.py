@@ -271,7 +271,15 @@ def _group(store: Store, graph: PairGraph, threshold: float, measure: str, keepe
     grouped = np.zeros(n, dtype=bool)
     grouped[groups.members] = True
     partial = cut & ~grouped
-    left_out = present & ~grouped & ~partial
+    # kept apart by a verdict: a document of a "not duplicate" pair that is in no group (one
+    # linked only to members other than the principal, under the grouping around the
+    # principal, is in no group by that grouping's own rule: the window said "kept apart by
+    # your verdicts" of it with no verdict stored)
+    in_verdict = np.zeros(n, dtype=bool)
+    if len(cannot):
+        both = cannot[present[cannot[:, 0]] & present[cannot[:, 1]]]  # a pair of two documents at the threshold
+        in_verdict[both.ravel()] = True
+    left_out = present & ~grouped & ~partial & in_verdict
     return Grouping(GroupList(graph, value, groups, keepers, cover), set(graph.ids[left_out].tolist()),
                     int(ea.shape[0]), set(graph.ids[partial].tolist()))
 

@@ -130,7 +130,8 @@ def _reference_groups_at(
         out.append(DocGroup(n, principal, members, scores, keeper, direct, cover.keepers,
                             cover.covered_by, to_keeper))
     partial = cut - grouped
-    return Grouping(out, set(ids) - grouped - partial, len(items), partial)
+    apart = {x for a, b in cannot if a in index and b in index for x in (a, b)}  # kept apart by a verdict
+    return Grouping(out, (set(ids) - grouped - partial) & apart, len(items), partial)
 
 
 def _reference_links_within(groups: list[list[int]], items, verdicts, pair_value: PairLookup,

@@ -143,3 +143,19 @@ def test_kept_pair_arrays_group_like_the_store_without_reading_it(gstore, monkey
     assert {d, e} in [set(x.members) for x in got.groups]  # the reviewer's join, scored 0.5
     grp = next(g for g in got.groups if d in g.members)
     assert grp.principal == e and grp.scores[d] == 0.5  # its stored score, not 1.0
+
+
+def test_only_a_verdict_keeps_a_document_apart(gstore):
+    """Pairs c~a 0.9 and a~b 0.6. Around the principal at 0.55 b (the longest) takes a, and c,
+    linked to a alone, is in no group: by that grouping's rule, not by any verdict, yet the
+    window said "1 kept apart by your verdicts" (Grouping.left_out held it)."""
+    s, (a, b, c, d, e) = gstore
+    cols = {"a": np.array([c, a, d]), "b": np.array([a, b, e]), "score": np.array([0.9, 0.6, 0.5]),
+            "cont_ab": np.array([0.9, 0.6, 0.95]), "cont_ba": np.array([0.9, 0.6, 0.4])}
+    s.pairs.replace("m", "chain", "k", {}, 0.3, "", cols)
+    g = groups_at(s, "m", "chain", 0.55, grouping="principal")
+    assert [set(x.members) for x in g.groups] == [{a, b}]
+    assert g.left_out == set()
+    s.review.set_verdict(a, b, "not_duplicate")  # now b is kept apart, by the verdict
+    g = groups_at(s, "m", "chain", 0.55, grouping="principal")
+    assert [set(x.members) for x in g.groups] == [{a, c}] and g.left_out == {b}
