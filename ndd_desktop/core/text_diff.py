@@ -1,7 +1,8 @@
 """Which passages of two texts differ: the one diff behind the window's compare view and
 the HTML report's side-by-side pairs.
 
-Texts are cut into word tokens (each word with the white space after it) and compared with
+Texts are cut into word tokens (each word with the white space after it; each character of
+a script written without spaces) and compared with
 ``difflib.SequenceMatcher`` on the words alone, so a change of line breaks or spacing is not
 a difference (nor, by default, a change of case). Very long texts are compared line by line
 instead, which keeps the work bounded; ``max_words`` compares only the beginning of each
@@ -18,7 +19,14 @@ import re
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 
-_WORD = re.compile(r"\S+\s*|\s+")
+from .normalize import NOSPACE_RANGES
+
+# A character of a script written without spaces (Chinese, Japanese, Thai, ...) is a token
+# of its own, as the scores' tokenizer makes it (core.normalize): with white space alone a
+# Chinese paragraph was one token, and two texts that differ by one word showed as wholly
+# different ("0% of words shared").
+_NOSPACE = "".join(f"{chr(lo)}-{chr(hi)}" for lo, hi in NOSPACE_RANGES)
+_WORD = re.compile(rf"[{_NOSPACE}]\s*|[^\s{_NOSPACE}]+\s*|\s+")
 _LINE = re.compile(r"[^\n]*\n|[^\n]+")
 #: Above this many words per side the texts are compared by lines.
 MAX_WORD_TOKENS = 30000

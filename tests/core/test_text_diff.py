@@ -49,3 +49,15 @@ def test_only_the_first_words_are_compared_when_asked():
     assert d.changed_a() == [] and d.truncated_a and d.truncated_b and d.text_a == "w0 w1 w2 w3 w4 "
     left, right = side_by_side(text, text.replace("w8", "x8"))
     assert marked(left, "del") == ["w8"] and "&hellip;" not in left  # 10 words: under the report's limit
+
+
+def test_a_chinese_text_differs_by_the_characters_changed():
+    # without spaces a paragraph was one token: one changed word made the whole text differ
+    a = "教区档案馆关于洗礼登记册移交的信函，一九六二年三月十四日。登记册的状况良好。"
+    b = a.replace("状况良好", "状况很差")
+    d = diff_texts(a, b)
+    changed = "".join(a[s.start:s.end] for s in d.changed_a())
+    assert changed.strip() in ("良好", "良好。")
+    assert d.similarity > 0.9
+    mixed = diff_texts("Report 報告 2024", "Report 報告 2025")  # Latin words stay words
+    assert "".join(mixed.text_a[s.start:s.end] for s in mixed.changed_a()).strip() == "2024"
