@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
 
 from .cluster_model import DOC_ROLE, GROUP_ROLE, HEADERS, ClusterModel, score_text
 from .flow_layout import FlowLayout
-from .formatting import doc_label
+from .formatting import count_of, doc_label
 
 RULE_LABELS = {
     "reference-oldest": "Reference copies first, then oldest",
@@ -146,7 +146,7 @@ class ClusterTree(QWidget):
         self.model.set_groups(self.groups, docs)  # a reset: the view lays out the rows it shows
         n_docs = grouping.member_count() if grouping is not None else 0
         apart = sorted(getattr(grouping, "left_out", ()) or ())
-        text = f"{len(self.groups):,} groups · {n_docs:,} documents"
+        text = f"{count_of(len(self.groups), 'group')} · {count_of(n_docs, 'document')}"
         tip = ""
         if apart:
             # similar to others at this threshold, but a "not duplicate" verdict keeps them out

@@ -174,6 +174,7 @@ class ErrorsPanel(QWidget):
         self.filter.setSourceModel(self.model)
 
         self.reasons_view = QTableView(self)
+        self.reasons_view.setTabKeyNavigation(False)  # Tab leaves the table (arrows move in it)
         self.reasons_view.setModel(self.reasons)
         self.reasons_view.setObjectName("errorReasonsTable")
         self.reasons_view.setToolTip("Skipped or failed files counted by reason: select one to list only its files")
@@ -189,6 +190,7 @@ class ErrorsPanel(QWidget):
         self.reasons_view.selectionModel().selectionChanged.connect(self._reason_chosen)
 
         self.view = QTableView(self)
+        self.view.setTabKeyNavigation(False)  # Tab leaves the table (arrows move in it)
         self.view.setModel(self.filter)
         self.view.setObjectName("errorsTable")
         self.view.setToolTip("Files that could not be read or were skipped, with the reason")

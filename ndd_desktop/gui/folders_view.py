@@ -69,6 +69,7 @@ class FoldersView(LazyTab):
         self.proxy.setSourceModel(self.model)
         self.proxy.setSortRole(Qt.ItemDataRole.UserRole)
         self.table = QTableView(self)
+        self.table.setTabKeyNavigation(False)  # Tab leaves the table (arrows move in it)
         self.table.setObjectName("foldersTable")
         self.table.setModel(self.proxy)
         self.table.setToolTip("Pairs of folders whose documents duplicate each other; click a column title to "

@@ -22,6 +22,11 @@ def human_size(n: float | int | None) -> str:
     return f"{n:.1f} TB"
 
 
+def count_of(n: int, noun: str, plural: str | None = None) -> str:
+    """``1 pair``, ``2,000 pairs``: a count with its noun in the number it takes."""
+    return f"{n:,} {noun if n == 1 else (plural or noun + 's')}"
+
+
 def fmt_date(epoch: float | None) -> str:
     """Epoch seconds as ``YYYY-MM-DD`` (``–`` when unknown)."""
     if epoch is None or (isinstance(epoch, float) and math.isnan(epoch)):

@@ -64,6 +64,7 @@ class GroupViewDialog(QDialog):
         self.reference_text.setReadOnly(True)
         self.reference_text.setAccessibleName("Reference document")
         self.table = QTableWidget(0, len(COLUMNS), self)
+        self.table.setTabKeyNavigation(False)  # Tab leaves the table (arrows move in it)
         self.table.setObjectName("groupMembers")
         self.table.setHorizontalHeaderLabels(COLUMNS)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)

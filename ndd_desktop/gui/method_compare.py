@@ -156,6 +156,7 @@ class MethodComparePanel(QWidget):
         self.which.currentIndexChanged.connect(lambda _: self._fill_list())
         self.model = QStandardItemModel(self)
         self.view = QTableView(self)
+        self.view.setTabKeyNavigation(False)  # Tab leaves the table (arrows move in it)
         self.view.setModel(self.model)
         self.view.setObjectName("methodPairs")
         self.view.verticalHeader().hide()

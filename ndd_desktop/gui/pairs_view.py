@@ -8,6 +8,7 @@ from typing import Any
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, QTimer, Signal
 from PySide6.QtWidgets import QHBoxLayout, QHeaderView, QLabel, QLineEdit, QTableView, QVBoxLayout, QWidget
 
+from .formatting import count_of
 from .pair_model import COLUMNS, PairRef, PairTableModel
 
 VERDICT_COLUMN = COLUMNS.index("Verdict")
@@ -29,6 +30,7 @@ class PairsView(QWidget):
         self.filter.setAccessibleName("Filter pairs")
         self.count = QLabel(self)
         self.table = QTableView(self)
+        self.table.setTabKeyNavigation(False)  # Tab leaves the table (arrows move in it)
         self.table.setObjectName("pairTable")
         self.table.setAccessibleName("Pairs")
         self.table.setModel(self.model)
@@ -93,7 +95,7 @@ class PairsView(QWidget):
         self.pairSelected.emit(None)
 
     def _update_count(self, *_: Any) -> None:
-        self.count.setText(f"{self.model.total_rows():,} pairs")
+        self.count.setText(count_of(self.model.total_rows(), "pair"))
 
     # -- selection ------------------------------------------------------------------------
     def current_pair(self) -> PairRef | None:

@@ -15,6 +15,7 @@ from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import QDoubleSpinBox, QGridLayout, QHBoxLayout, QLabel, QSlider, QVBoxLayout, QWidget
 
 from ..pipeline.completeness import incompleteness
+from .formatting import count_of
 from .score_histogram import ScoreHistogram
 
 SLIDER_STEPS = 1000
@@ -226,8 +227,10 @@ class ThresholdPanel(QWidget):
             self.counts_label.setText(self._no_pairs)
             return
 
-        def fmt(n: int | None) -> str:
-            return "…" if n is None else f"{n:,}"
+        def fmt(n: int | None, noun: str) -> str:
+            if n is None:
+                return f"<b>…</b> {noun}s"
+            number, _, word = count_of(n, noun).partition(" ")
+            return f"<b>{number}</b> {word}"
         self.counts_label.setText(
-            f"<b>{fmt(pairs)}</b> pairs · <b>{fmt(groups)}</b> groups · "
-            f"<b>{fmt(left_out)}</b> documents left out of an export")
+            f"{fmt(pairs, 'pair')} · {fmt(groups, 'group')} · {fmt(left_out, 'document')} left out of an export")

@@ -160,7 +160,7 @@ def test_an_empty_pair_set_names_the_score_its_search_covered(qtbot):
     panel.set_complete_from(1 - 24 / 128, "fingerprint")  # nothing below its radius searched
     assert "at or above 0.81, the lowest score this method's search covers" in panel.counts_label.text()
     panel.set_scores(np.array([0.9]), 0.3, documents=100)  # pairs again: the counts come back
-    assert "1</b> pairs" in panel.counts_label.text()
+    assert "<b>1</b> pair · " in panel.counts_label.text()  # one pair, not "1 pairs"
 
 
 def test_a_click_under_the_handle_gives_the_handle_threshold_and_the_floor_bounds_both(qtbot):
