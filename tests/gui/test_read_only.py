@@ -50,19 +50,25 @@ def test_a_read_only_collection_opens_with_a_banner_and_review_disabled(qtbot, s
     assert window.setup.folders.isEnabled() and window.setup.add_button.isEnabled()
 
 
-def test_a_damaged_collection_is_refused_with_a_message(qtbot, scanned):
-    window = scanned
-    path = window.collection.store.path
-    window._close_collection()
+def _damage(path: str, tables: tuple[str, ...], width: int) -> None:
+    """Overwrite the start of every page of ``tables`` (and indexes) in the file with 0xff."""
     conn = sqlite3.connect(path)
     conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     page_size = conn.execute("PRAGMA page_size").fetchone()[0]
-    pages = [r[0] for r in conn.execute("SELECT pageno FROM dbstat WHERE name = 'roots'")]
+    marks = ", ".join("?" * len(tables))
+    pages = [r[0] for r in conn.execute(f"SELECT pageno FROM dbstat WHERE name IN ({marks})", tables)]
     conn.close()
     with open(path, "r+b") as fh:
         for page in pages:
             fh.seek((page - 1) * page_size)
-            fh.write(b"\xff" * 16)
+            fh.write(b"\xff" * width)
+
+
+def test_a_damaged_collection_is_refused_with_a_message(qtbot, scanned):
+    window = scanned
+    path = window.collection.store.path
+    window._close_collection()
+    _damage(path, ("roots",), 16)
     assert not window.open_store(path)
     assert "is damaged" in window.statusBar().currentMessage()
     assert window.collection is None and window.stack.currentIndex() == 0
@@ -76,15 +82,7 @@ def test_a_collection_damaged_where_only_its_pairs_lie_is_closed_when_found(qtbo
     window = scanned
     path = window.collection.store.path
     window._close_collection()
-    conn = sqlite3.connect(path)
-    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    page_size = conn.execute("PRAGMA page_size").fetchone()[0]
-    pages = [r[0] for r in conn.execute("SELECT pageno FROM dbstat WHERE name IN ('pairs', 'ix_pairs_set_score')")]
-    conn.close()
-    with open(path, "r+b") as fh:
-        for page in pages:
-            fh.seek((page - 1) * page_size)
-            fh.write(b"\xff" * 64)
+    _damage(path, ("pairs", "ix_pairs_set_score"), 64)
     window.open_store(path)
     qtbot.waitUntil(lambda: window.collection is None, timeout=10000)
     assert "is damaged" in window.statusBar().currentMessage()
