@@ -217,7 +217,8 @@ def plan_export(store, options: ExportOptions) -> ExportPlan:
                              if x in planner.by_id else None)
     # left-out documents whose likeness may be a shared template: named, not kept (the
     # window and ndd clusters count the same left-out set)
-    suspects = {d: s for d, s in template_suspects(store.documents, grouping.groups).items() if d in left_out}
+    suspects = {d: s for d, s in template_suspects(store.documents, grouping.groups, extra.held_by).items()
+                if d in left_out}
     if suspects:
         rows = [replace(r, note="; ".join(filter(None, (suspect_note(*suspects[r.doc_id]), r.note))))
                 if r.doc_id in suspects else r for r in rows]

@@ -41,14 +41,21 @@ ONE_PIECE = 0.5
 LONGEST_RUNS = 20
 
 
-def template_suspects(documents, groups) -> dict[int, tuple[int, int, float]]:
+def template_suspects(documents, groups, held_by: dict[int, int] | None = None) -> dict[int, tuple[int, int, float]]:
     """The suspects among the left-out members of ``groups`` (``DocGroup``s with their
     ``covered_by``): ``{document id: (group id, members sharing the common passage, share
-    of the document that is its own)}``. ``documents`` reads texts (``Documents.texts``)."""
+    of the document that is its own)}``. ``documents`` reads texts (``Documents.texts``).
+    ``held_by``: members an export leaves out beyond the groups' duplicates (a covered
+    folder), each with the document that stands in for it, checked the same way: a letter
+    that went with its folder, held by a letter of another folder through a letterhead, lost
+    the warning it had as its group's duplicate."""
+    held_by = held_by or {}
     out: dict[int, tuple[int, int, float]] = {}
     for g in groups:
         members = [int(m) for m in g.members]
-        if not (MIN_MEMBERS <= len(members) <= MAX_MEMBERS) or not g.covered_by:
+        left = {int(m): int(k) for m, (k, _s) in g.covered_by.items()}
+        left.update((m, int(held_by[m])) for m in members if m in held_by and int(held_by[m]) in set(members))
+        if not (MIN_MEMBERS <= len(members) <= MAX_MEMBERS) or not left:
             continue
         texts = documents.texts(members)
         runs = dict(zip(members, runs_many([normalize(texts.get(m) or "") for m in members])))
@@ -61,7 +68,7 @@ def template_suspects(documents, groups) -> dict[int, tuple[int, int, float]]:
         if common.size == 0:
             continue
         holders = int(counts[is_common].max())  # the documents sharing the common passage
-        for m, (keeper, _score) in g.covered_by.items():
+        for m, keeper in left.items():
             mine = runs[int(m)].distinct(RUN)
             if mine.size == 0 or int(keeper) not in runs:
                 continue

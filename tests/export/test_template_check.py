@@ -61,3 +61,30 @@ def test_letters_on_one_footer_are_named_and_versions_are_not(tmp_path, capsys):
     assert (f"ndd: note: 7 documents left out may differ in their own text from what was kept: they are alike "
             f"through a passage common to their group (a letterhead, footer or disclaimer?). Check group {group_id} "
             "(the reports' note column; ndd group --id N) before deleting originals") in err
+
+
+def test_a_letter_that_goes_with_its_folder_keeps_its_warning(tmp_path):
+    """old/ and new/ hold 6 different letters each on one long footer: every letter has a
+    match in the other folder through the footer, so with --leave-out-covered-folders one
+    folder goes. Its letter that was the group's keeper (so never "a duplicate" the check
+    looked at) was left out held by a letter of the other folder, its body in no exported
+    file, with no warning."""
+    import os
+
+    footer = "\n\n" + prose(999, 150)
+    for folder, seed, stamp in (("old", 0, 1_500_000_000), ("new", 100, 1_600_000_000)):
+        (tmp_path / "src" / folder).mkdir(parents=True)
+        for k in range(6):
+            path = tmp_path / "src" / folder / f"letter_{k}.txt"
+            path.write_text(prose(seed + k, 60) + footer)
+            os.utime(path, (stamp + k, stamp + k))
+    store = Store.open(str(tmp_path / "c.ndd"))
+    scan(store, [str(tmp_path / "src")], "qgram")
+    plan = plan_export(store, ExportOptions(dest=str(tmp_path / "out"), method="qgram", threshold=0.5,
+                                            keeper_rule="oldest", leave_out_covered_folders=True))
+    rows = {r.relpath: r for r in plan.rows}
+    gone = [p for p, r in rows.items() if "is covered by" in r.note]
+    assert gone, "a folder is left out"
+    assert all(rows[p].doc_id in plan.suspects for p in gone)
+    assert all(rows[p].note.startswith("check before deleting the original") for p in gone)
+    store.close()
