@@ -51,6 +51,8 @@ AGREE_TAU = 0.6  # |tau| at which metadata counts as agreeing with the chain
 REFINE_TAU = AGREE_TAU
 REFINE_SLACK = 0.05
 HIGH, MEDIUM = 0.6, 0.3
+#: The most a direction decided by length alone can count for: below MEDIUM.
+LENGTH_ALONE = 0.29
 FORK_MARGIN = 1.0  # weighted vote by which an inner root must beat the better end of the path
 MIN_BRANCH = 3  # versions on each side of an inner root
 
@@ -186,16 +188,24 @@ def decide_order(chain: VersionChain, extra: dict[str, tuple[float, float]] | No
     d, path = chain.distances, list(chain.path)
     vote = total = 0.0
     taus: dict[str, float] = {}
+    voters: set[str] = set()
     for name, (tau, share) in {**chain.taus, **(extra or {})}.items():
         if name in ignore or (name in METADATA_CLUES and abs(tau) < AGREE_TAU):
             continue  # metadata that disagrees with the content says nothing
         taus[name] = tau
         vote += CLUE_WEIGHTS[name] * share * tau
         total += CLUE_WEIGHTS[name] * share
+        if share > 0 and tau != 0:
+            voters.add(name)
     if vote < 0:
         path = path[::-1]
         taus = {k: -v for k, v in taus.items()}
     direction = abs(vote) / (total + 1.0)
+    if voters <= {"length"}:
+        # length alone says only "longer is later", which every version that mostly loses
+        # text (a policy trimmed rule by rule) turns around: it never rises above low (alone
+        # it gave 0.5, "medium", to a fully reversed order)
+        direction = min(direction, LENGTH_ALONE)
     fork = _fork(chain, path, ignore)
     if fork is not None:  # a history that branched: oldest inside the path, two branches out
         fvote, ftotal, taus, away = fork

@@ -231,3 +231,18 @@ def test_a_branched_history_starts_at_its_root():
     for arm in ("a", "b"):
         assert [k for a, k in found if a == arm] == [1, 2, 3, 4]
     assert result.votes["stamp"] > 0.7  # the arms interleave by amount of change, not exactly by date
+
+
+def test_length_alone_never_decides_beyond_low():
+    # a policy trimmed rule by rule, no dates or version numbers: length points backwards
+    # and nothing outvotes it; the order came out reversed at 0.5, "medium"
+    rng = random.Random(11)
+    sentences = [sentence(rng) for _ in range(25)]
+    versions = []
+    for _ in range(5):
+        versions.append("\n".join(sentences))
+        del sentences[rng.randrange(len(sentences))]
+    result = order_versions(versions)
+    assert result.votes["length"] > 0 and all(v == 0 for k, v in result.votes.items() if k != "length")
+    assert result.order[-1] == 0  # reversed: the longest, the first written, taken as the latest
+    assert result.level == "low" and result.confidence < 0.3
