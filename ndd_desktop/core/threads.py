@@ -25,6 +25,7 @@ quotes only part of an earlier message leaves that message inclusive.
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass, field
 
@@ -217,23 +218,42 @@ def build_threads(records: list[MailRecord]) -> list[Thread]:
         members.sort(key=lambda c: (_date_key(c.msg), c.msg.key))
         head = next((c for c in members if not is_reply_subject(c.msg.subject)), members[0])
         trees.append(head)
-        placed = [head]
+        # every message of the subject's trees, replies hung by their headers included: a
+        # message without headers that quotes a reply belongs under that reply (it was
+        # compared with the trees' roots alone and hung under the first message)
+        placed = sorted((x for m in members for x in _subtree(m) if x.msg is not None),
+                        key=lambda x: (_date_key(x.msg), x.msg.key))
+        dates = [_date_key(x.msg) for x in placed]
         for c in members:
             if c is head:
                 continue
             parent = head
             quoted = texts.quoted[c.msg.key] if not (c.msg.in_reply_to or c.msg.references) else []
             if quoted:
-                for p in reversed(placed[-QUOTE_SEARCH:]):  # the latest earlier message it quotes
+                end = bisect.bisect_right(dates, _date_key(c.msg))
+                earlier = [p for p in placed[max(0, end - QUOTE_SEARCH - 1):end] if p is not c]
+                for p in reversed(earlier):  # the latest earlier message it quotes
                     own_p = texts.own[p.msg.key]
                     if own_p and contained(own_p, quoted) and not c.has_descendant(p):
                         parent = p
                         break
             _link(parent, c)
-            placed.append(c)
     threads = [_thread(t, texts) for t in trees]
     threads.sort(key=lambda t: (min((_date_key(by_key) for by_key in t[1]), default=(1, 0.0)), t[0].messages[0].key))
     return [t for t, _ in threads]
+
+
+def _subtree(root: _Container) -> list[_Container]:
+    """``root`` and every container below it."""
+    out, stack, seen = [], [root], set()
+    while stack:
+        c = stack.pop()
+        if id(c) in seen:
+            continue
+        seen.add(id(c))
+        out.append(c)
+        stack.extend(c.children)
+    return out
 
 
 def _date_key(rec: MailRecord) -> tuple[int, float]:

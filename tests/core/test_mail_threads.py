@@ -188,3 +188,16 @@ def test_reply_subjects():
     assert [is_reply_subject(s) for s in ("[list] Budget", "[list] Re: Budget", "RE: x", "Fwd: x", "Report",
                                           "Re[2]: x", "Regarding: x")] == [False, True, True, True, False, True,
                                                                            False]
+
+
+def test_a_message_without_headers_hangs_under_the_reply_it_quotes():
+    # b answers a with headers; c has none and quotes b (which quotes a): c was compared
+    # with the subject's roots alone and hung under a, a reply that never was
+    a = mail(1, "Budget", A_TEXT, mid="<a@x>", date=100.0)
+    b = mail(2, "Re: Budget", f"{B_OWN}\n\n{quote(A_TEXT)}", mid="<b@x>", irt="<a@x>", date=200.0)
+    c = mail(3, "RE: Budget", f"{C_OWN}\n\n-----Original Message-----\n{B_OWN}\n\n{quote(A_TEXT)}",
+             mid="<c@x>", date=300.0)
+    (thread,) = build_threads([a, b, c])
+    parents = {m.key: m.parent for m in thread.messages}
+    assert parents == {1: None, 2: 1, 3: 2}
+    assert [m.key for m in thread.messages if m.inclusive] == [3]
