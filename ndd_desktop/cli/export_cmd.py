@@ -28,6 +28,12 @@ def cmd_export(args: argparse.Namespace) -> int:
             resolve_options(store, options)  # a threshold below the floor is a bad argument, as elsewhere
         except ExportError as exc:
             raise UsageError(str(exc)) from None
+        if session.keeper_rule == "latest":
+            from ..pipeline.lineage import unsure_latest_note
+
+            note = unsure_latest_note(store, session.groups().groups)
+            if note:
+                sys.stderr.write(f"ndd: note: {note}\n")
         bar = ProgressBar() if sys.stderr.isatty() else None
         token = CancelToken()
         try:

@@ -91,3 +91,28 @@ def test_keeper_rule_latest_keeps_the_last_version(capsys, histories):
         assert truth[g["keeper"]][1] == len(g["members"])
     status, out, err = run(capsys, "clusters", "--db", db, "--keeper-rule", "newest", "--format", "json")
     assert status == 0, err  # the other rules still run
+
+
+def test_latest_says_when_a_group_s_order_is_a_guess(tmp_path, capsys, histories):
+    """A policy trimmed sentence by sentence, with nothing dated: its order rests on length
+    alone (low) and 'latest' keeps the first version; the dated histories are sure."""
+    db, _truth = histories
+    status, _, err = run(capsys, "clusters", "--db", db, "--keeper-rule", "latest")
+    assert status == 0 and "version order is a guess" not in err
+    folder = tmp_path / "trimmed"
+    folder.mkdir()
+    rng = random.Random(7)
+    sentences = [" ".join(rng.choice(WORDS) for _ in range(12)) + "." for _ in range(30)]
+    for k in range(4):  # random names, one file date: nothing but the texts to go by
+        path = folder / ("".join(rng.choice("abcdefghjkmnpqrstuwxyz") for _ in range(10)) + ".txt")
+        path.write_text("\n".join(sentences))
+        os.utime(path, (1_600_000_000, 1_600_000_000))
+        del sentences[rng.randrange(len(sentences))]
+    trimmed = tmp_path / "t.ndd"
+    assert run(capsys, "scan", str(folder), "--db", trimmed)[0] == 0
+    status, _, err = run(capsys, "clusters", "--db", trimmed, "--keeper-rule", "latest")
+    assert status == 0 and "ndd: note: in 1 of 1 groups the version order is a guess (low confidence)" in err
+    status, _, err = run(capsys, "export", "--db", trimmed, "--to", tmp_path / "out", "--keeper-rule", "latest")
+    assert status == 0 and "version order is a guess" in err
+    status, _, err = run(capsys, "clusters", "--db", trimmed, "--keeper-rule", "oldest")
+    assert "version order is a guess" not in err  # only the rule that rests on the order says so
