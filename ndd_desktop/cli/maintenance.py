@@ -48,6 +48,11 @@ def cmd_check(args: argparse.Namespace) -> int:
     for problem in report.problems:
         out.write(f"problem: {one_line(problem)}\n")
     out.flush()
+    if report.disk_full:
+        sys.stderr.write(f"ndd: error: the disk holding {args.db} is full: SQLite cannot open the file even to "
+                         "read it (\"disk I/O error\"); free some space and run 'ndd check' again before "
+                         "anything else: the file may well be whole\n")
+        return EXIT_FAILURE
     sys.stderr.write(f"ndd: error: {args.db} is damaged or not a collection ({len(report.problems)} problem(s)); "
                      f"'ndd repair --db {args.db} --to NEW_FILE' saves what can be read\n")
     return EXIT_FAILURE

@@ -11,7 +11,7 @@ import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .engine import HEAD_REVISION, SQLITE_MAGIC, schema_number, unread_journal
+from .engine import HEAD_REVISION, SQLITE_MAGIC, disk_io_from_full_disk, free_space, schema_number, unread_journal
 from ._sql import dec_path
 from .text_reading import read_only_uri
 
@@ -33,6 +33,7 @@ class CheckReport:
     revision: str | None = None
     counts: dict[str, int | None] = field(default_factory=dict)  # None: the table could not be counted
     integrity: list[str] = field(default_factory=list)
+    disk_full: bool = False  # the problems are those of a full disk: the file may be whole
 
     @property
     def ok(self) -> bool:
@@ -61,6 +62,13 @@ def folders_of(path: str) -> list[str]:
     return [dec_path(r[0]) for r in rows]
 
 
+def _full_disk(report: CheckReport, path: str) -> None:
+    """Mark a report whose problems may be a full disk's (SQLite's "disk I/O error" with
+    almost no space left): the file may be whole, and a repair is no answer."""
+    if any(disk_io_from_full_disk(p.lower(), free_space(path)) for p in report.problems):
+        report.disk_full = True
+
+
 def check_collection(path: str) -> CheckReport:
     """Check the collection file at ``path`` without changing it."""
     report = CheckReport(path=str(path))
@@ -83,11 +91,13 @@ def check_collection(path: str) -> CheckReport:
         conn = connect_read_only(str(p))
     except sqlite3.Error as exc:
         report.problems.append(f"SQLite cannot open it: {exc}")
+        _full_disk(report, str(p))
         return report
     try:
         _check_open(conn, report)
     finally:
         conn.close()
+    _full_disk(report, str(p))
     unread = unread_journal(str(p), os.access(p.absolute().parent, os.W_OK))
     if unread:  # the file may be whole, and still not all the collection
         report.problems.append(unread)

@@ -118,9 +118,11 @@ def check_file(path: str, create: bool) -> tuple[bool, bool]:
         return True, True
     try:
         with open(p, "rb") as fh:
-            head = fh.read(16)
+            header = fh.read(100)
     except OSError as exc:
         raise StoreError(f"cannot read {path}: {exc.strerror or exc}") from None
+    head = header[:16]
+    cut_short(path, header)
     if head and head != SQLITE_MAGIC:
         raise StoreError(f"{path} is not an ndd-desktop collection (not an SQLite file)")
     if not head and not create:  # opened as a collection, never written (or emptied): refused as it is,
@@ -131,6 +133,29 @@ def check_file(path: str, create: bool) -> tuple[bool, bool]:
     if head:
         _refuse_foreign(p, immutable=not folder_writable)
     return os.access(p, os.W_OK), folder_writable
+
+
+def cut_short(path: str, header: bytes) -> None:
+    """Refuse (StoreDamaged) a file shorter than its header says it is: a copy or download
+    that stopped. SQLite opens such a file and reads what is there: every command ran on
+    it with documents missing (an export left out 89 of 300 letters, listed nowhere), and a
+    scan wrote into it and hid the damage. Not while a write-ahead log lies beside it: a
+    checkpoint stopped half-way leaves the file short until SQLite finishes it from the log."""
+    if len(header) < 100 or not header.startswith(SQLITE_MAGIC):
+        return
+    page_size = int.from_bytes(header[16:18], "big") or 65536
+    pages = int.from_bytes(header[28:32], "big")
+    valid = header[24:28] == header[92:96]  # the size in the header is kept up to date
+    try:
+        size = os.path.getsize(path)
+        log = os.path.getsize(path + "-wal") if os.path.exists(path + "-wal") else 0
+    except OSError:
+        return
+    if valid and pages and size < pages * page_size and not log:
+        raise StoreDamaged(
+            f"the collection file {path} is cut short ({size:,} bytes of the {pages * page_size:,} its header "
+            "announces: a copy or download that stopped?); nothing was read from it. Open the original, or run "
+            f"'ndd repair --db {path} --to NEW_FILE' to save what can be saved (review decisions first)")
 
 
 def file_there(path: str, create: bool = False) -> None:
@@ -285,6 +310,28 @@ def _engine_path(engine: Engine) -> str:
 _DAMAGE_WORDS = ("malformed", "file is not a database", "corrupt", "no such table", "no such column")
 
 
+#: Free bytes under which SQLite's "disk I/O error" is taken for a full disk: its shared
+#: memory file (-shm) takes 32 KB and cannot be made, and SQLite says "disk I/O error".
+NEARLY_FULL_BYTES = 1 << 20
+
+
+def free_space(path: str) -> int | None:
+    """Free bytes of the disk holding ``path`` (None: not known)."""
+    import shutil
+
+    try:
+        return shutil.disk_usage(os.path.dirname(os.path.abspath(path)) or ".").free
+    except OSError:
+        return None
+
+
+def disk_io_from_full_disk(reason: str, free: int | None) -> bool:
+    """Whether SQLite's ``reason`` (lower case) is a full disk in disguise: "disk I/O error"
+    with less than :data:`NEARLY_FULL_BYTES` free. Every command and ``ndd check`` then said
+    the collection file was damaged and advised a repair, though it was whole."""
+    return "disk i/o error" in reason and free is not None and free < NEARLY_FULL_BYTES
+
+
 def translate(exc: BaseException, path: str) -> StoreError:
     """A database failure as the store's error, with a message that names the file and
     what to do: a damaged file (``ndd check``, ``ndd repair``), a full disk, a read-only file."""
@@ -298,7 +345,7 @@ def translate(exc: BaseException, path: str) -> StoreError:
             f"'ndd check --db {path}' to see what is wrong and 'ndd repair --db {path} --to NEW_FILE' "
             "to save what can be saved (review decisions first)"
         )
-    if "full" in low:
+    if "full" in low or disk_io_from_full_disk(low, free_space(path)):
         return StoreFull(
             f"cannot write to the collection file {path}: the disk is full ({reason}); what was saved "
             "before is kept: free some space and run the same command again"

@@ -112,6 +112,26 @@ def test_a_truncated_file_is_refused_and_check_says_it_is_cut_short(collection, 
     assert status == 1 and "cut short" in out and f"{len(data) // 2:,} bytes" in out
 
 
+def test_a_file_short_of_a_few_pages_is_refused_by_every_command(collection, capsys, tmp_path):
+    """An interrupted copy short of its last pages opened as if whole: SQLite read what was
+    there, and exports left out documents listed nowhere while a scan wrote into the file
+    and hid the damage. Its header says how long it is: every command refuses it."""
+    _, db = collection
+    checkpointed(db)
+    data = db.read_bytes()
+    page_size = int.from_bytes(data[16:18], "big")
+    db.write_bytes(data[: len(data) - page_size])
+    for argv in (["pairs"], ["clusters"], ["export", "--to", str(tmp_path / "out")],
+                 ["scan", str(tmp_path / "nothing")]):
+        (tmp_path / "nothing").mkdir(exist_ok=True)
+        status, _, err = run(capsys, *argv, "--db", db)
+        assert status == 1 and "is cut short" in err and "ndd repair" in err, (argv, err)
+    assert len(db.read_bytes()) == len(data) - page_size  # nothing written into it
+    assert not (tmp_path / "out").exists()
+    with pytest.raises(StoreDamaged, match="cut short"):
+        Store.open(str(db))
+
+
 def test_random_bytes_and_another_programs_database_are_not_collections(tmp_path, capsys):
     noise = tmp_path / "noise.ndd"
     noise.write_bytes(os.urandom(8192))
@@ -311,3 +331,14 @@ def test_check_and_repair_refuse_a_folder_as_every_command_does(capsys, tmp_path
         assert status == 2 and "is a folder, not a collection file" in err and "problem" not in out
     status, _, err = run(capsys, "check", "--db", tmp_path / "missing.ndd")
     assert status == 2 and "no collection file at" in err
+
+
+def test_a_disk_io_error_on_a_full_disk_is_a_full_disk():
+    """With a few KB free SQLite cannot make its shared-memory file and says "disk I/O
+    error": every command called the whole file damaged and advised a repair."""
+    from ndd_desktop.store.engine import NEARLY_FULL_BYTES, disk_io_from_full_disk
+
+    assert disk_io_from_full_disk("disk i/o error", 16 * 1024)
+    assert not disk_io_from_full_disk("disk i/o error", 10 * NEARLY_FULL_BYTES)  # a real fault: as before
+    assert not disk_io_from_full_disk("database disk image is malformed", 16 * 1024)
+    assert not disk_io_from_full_disk("disk i/o error", None)
