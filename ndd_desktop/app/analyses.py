@@ -20,7 +20,7 @@ from ..pipeline.lineage import GroupOrder, group_orders
 from ..pipeline.threads import MailThread, build_threads
 
 __all__ = ["FOLDER_COLUMNS", "RELATION_TEXT", "FolderAnalysis", "FolderSource", "GroupOrder", "MailThread",
-           "folder_source", "lineage_job", "threads_job", "version_orders"]
+           "folder_source", "lineage_job", "threads_job", "unsure_latest_note", "version_orders"]
 
 
 def version_orders(store: Any, grouping: Any, *, progress: Callable | None = None,
@@ -30,6 +30,20 @@ def version_orders(store: Any, grouping: Any, *, progress: Callable | None = Non
     groups share gives direction, so one group's answer does not depend on the question.
     ``cancel`` is checked between groups; ``progress`` gets stage "lineage"."""
     return group_orders(store, grouping.groups, progress=progress, cancel=cancel)
+
+
+def unsure_latest_note(store: Any, grouping: Any) -> str:
+    """One sentence on how far the keeper rule ``latest`` can be trusted on ``grouping``:
+    how many groups have a version order of "low" confidence (length alone, clues that
+    disagree), where the version kept as the latest may be the first draft; "" when none.
+    ``ndd clusters`` and ``ndd export`` say it; the window marks each such group."""
+    orders = version_orders(store, grouping)
+    sized = [o for o in orders.values() if len(o.order) >= 2]
+    low = sum(1 for o in sized if o.level == "low")
+    if not low:
+        return ""
+    return (f"in {low} of {len(sized)} groups the version order is a guess (low confidence): the version kept as "
+            "the latest may not be the last one written; 'ndd lineage' shows the evidence")
 
 
 def lineage_job(session: Any, *, progress: Callable | None = None) -> Callable[..., tuple[Any, dict]] | None:

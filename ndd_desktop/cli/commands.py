@@ -73,9 +73,9 @@ def cmd_clusters(args: argparse.Namespace) -> int:
         method, threshold = session.method, session.threshold
         docs = {d.id: d for d in store.documents.all([m for g in grouping.groups for m in g.members])}
         if session.keeper_rule == "latest":
-            from ..pipeline.lineage import unsure_latest_note
+            from ..app.analyses import unsure_latest_note
 
-            note = unsure_latest_note(store, grouping.groups)
+            note = unsure_latest_note(store, grouping)
             if note:
                 sys.stderr.write(f"ndd: note: {note}\n")
     if args.format == "json":

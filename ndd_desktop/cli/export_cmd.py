@@ -29,9 +29,9 @@ def cmd_export(args: argparse.Namespace) -> int:
         except ExportError as exc:
             raise UsageError(str(exc)) from None
         if session.keeper_rule == "latest":
-            from ..pipeline.lineage import unsure_latest_note
+            from ..app.analyses import unsure_latest_note
 
-            note = unsure_latest_note(store, session.groups().groups)
+            note = unsure_latest_note(store, session.groups())
             if note:
                 sys.stderr.write(f"ndd: note: {note}\n")
         bar = ProgressBar() if sys.stderr.isatty() else None

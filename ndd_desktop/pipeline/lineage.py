@@ -119,23 +119,3 @@ def version_ranks(store: Store, member_lists: Sequence[Sequence[int]]) -> dict[i
         for place, doc_id in enumerate(o.order, start=1):
             ranks[doc_id] = place
     return ranks
-
-
-def unsure_latest(store: Store, groups: Sequence) -> tuple[int, int]:
-    """(groups whose version order is a guess, groups of two or more): how far the keeper
-    rule ``latest`` can be trusted on these groups. An order of "low" confidence (length
-    alone, clues that disagree) may have its latest version at the wrong end, and the rule
-    then keeps the first draft; the window marks such a group, ``ndd clusters`` and ``ndd
-    export`` say how many there are."""
-    lists = [list(g.members) for g in groups if len(g.members) >= 2]
-    low = sum(1 for o in order_member_lists(store, lists) if o.level == "low")
-    return low, len(lists)
-
-
-def unsure_latest_note(store: Store, groups: Sequence) -> str:
-    """The one sentence :func:`unsure_latest` gives ("" when every order is sure enough)."""
-    low, total = unsure_latest(store, groups)
-    if not low:
-        return ""
-    return (f"in {low} of {total} groups the version order is a guess (low confidence): the version kept as the "
-            "latest may not be the last one written; 'ndd lineage' shows the evidence")
