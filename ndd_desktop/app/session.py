@@ -278,10 +278,11 @@ class Session:
         chosen = self.store.review.keepers()
         members = {int(m) for m in group_members} | {doc_id}
         before = {m: m in chosen for m in members}
-        for m in sorted(members):
-            if m != doc_id and m in chosen:
-                self.store.review.set_keeper(m, False)
-        self.store.review.set_keeper(doc_id, True)
+        with self.store.review.batch():
+            for m in sorted(members):
+                if m != doc_id and m in chosen:
+                    self.store.review.set_keeper(m, False)
+            self.store.review.set_keeper(doc_id, True)
         if record_undo and any(before[m] != (m == doc_id) for m in members):
             self._undo.append(("keeper", doc_id, before))
             return True
@@ -325,9 +326,10 @@ class Session:
             self.set_verdict(key[0], key[1], before, record_undo=False)
         else:
             chosen = self.store.review.keepers()
-            for member, was_chosen in before.items():
-                if was_chosen != (member in chosen):
-                    self.store.review.set_keeper(member, was_chosen)
+            with self.store.review.batch():
+                for member, was_chosen in before.items():
+                    if was_chosen != (member in chosen):
+                        self.store.review.set_keeper(member, was_chosen)
         return kind, key
 
     # -- export ---------------------------------------------------------------------------

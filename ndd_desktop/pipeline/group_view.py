@@ -211,6 +211,11 @@ def bulk_review(review: Review, members: Sequence[int], reference: int, action: 
     """
     if action not in BULK_ACTIONS:
         raise ValueError(f"unknown action {action!r} (known: {', '.join(BULK_ACTIONS)})")
+    with review.batch():  # the review copy beside the collection is written once
+        return _bulk(review, members, reference, action)
+
+
+def _bulk(review: Review, members, reference: int, action: str) -> BulkChange:
     chosen = review.keepers()
     verdicts = review.verdicts()
     keepers_before = {m: m in chosen for m in members}
@@ -238,9 +243,10 @@ def bulk_review(review: Review, members: Sequence[int], reference: int, action: 
 
 def undo_bulk(review: Review, change: BulkChange) -> None:
     """Put back the verdicts and keepers a :func:`bulk_review` changed."""
-    for (a, b), verdict in change.verdicts_before.items():
-        review.set_verdict(a, b, verdict)
-    chosen = review.keepers()
-    for m, was in change.keepers_before.items():
-        if was != (m in chosen):
-            review.set_keeper(m, was)
+    with review.batch():
+        for (a, b), verdict in change.verdicts_before.items():
+            review.set_verdict(a, b, verdict)
+        chosen = review.keepers()
+        for m, was in change.keepers_before.items():
+            if was != (m in chosen):
+                review.set_keeper(m, was)

@@ -20,6 +20,7 @@ from ..ingest.document import ExtractedDocument
 from ..ingest.reasons import RETRIED_REASONS
 from ..ingest.walked import WalkedFiles
 from ..store import DocumentInfo, Root, Store
+from ..store.review_copy import COPY_SUFFIX
 from .cancel import CancelToken, ScanCancelled
 from .config import ScanConfig, ScanError, ScanSummary, default_floor
 from .engine import LocalEngine, ScanEngine
@@ -33,8 +34,8 @@ from .verify_stage import helped_by
 from .worker_sketch import SketchingExtractor
 
 
-#: Files SQLite keeps beside a collection file (and the scan lock).
-COMPANION_SUFFIXES = ("", "-wal", "-shm", "-journal", LOCK_SUFFIX)
+#: Files SQLite keeps beside a collection file (and the scan lock, and the review's copy).
+COMPANION_SUFFIXES = ("", "-wal", "-shm", "-journal", LOCK_SUFFIX, COPY_SUFFIX, COPY_SUFFIX + ".part")
 
 
 def own_files_inside(store_path: str, roots: list[str]) -> set[str]:

@@ -26,6 +26,7 @@ import sqlite3
 from dataclasses import dataclass, field
 from typing import Callable
 
+from . import review_copy
 from .check import TABLES, connect_read_only
 from .engine import SQLITE_MAGIC
 from .originals import ORIGINAL
@@ -84,11 +85,20 @@ def repair_collection(source: str, dest: str) -> RepairReport:
         src.execute("SELECT name FROM sqlite_master").fetchall()
     except sqlite3.Error as exc:
         _remove_copy(padded)
-        raise StoreError(f"nothing can be read from {source}: {exc}") from None
+        count = review_copy.copy_count(source)
+        kept = (f"; the review is not lost: its copy ({count} decision{'s' if count != 1 else ''}) lies at "
+                f"{review_copy.copy_path(source)}: scan the folders into a new collection file, then 'ndd decisions "
+                f"import --db NEW_FILE {review_copy.copy_path(source)}'") if count is not None else ""
+        raise StoreError(f"nothing can be read from {source}: {exc}{kept}") from None
     try:
-        return _repair_into(src, dest, report)
+        report = _repair_into(src, dest, report)
     finally:
         _remove_copy(padded)
+    if report.lost.get("decisions", 0) != 0 or "decisions" in report.unreadable:
+        summary = review_copy.copy_summary(source)
+        if summary:
+            report.notes.append(summary)
+    return report
 
 
 def _remove_copy(path: str | None) -> None:

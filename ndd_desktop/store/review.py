@@ -13,10 +13,11 @@ collection or changed, and is re-attached when the same content comes back
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, Any
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any, Iterator
 
 from .pairs import LATEST_DECISIONS, STANDING_DECISIONS, STANDING_VERDICTS
-from . import review_transfer
+from . import review_copy, review_transfer
 from .review_transfer import ImportReport
 from .types import Decision
 
@@ -50,6 +51,28 @@ class Review:
 
     def __init__(self, db: "Store") -> None:
         self._db = db
+        self._batch = 0  # inside batch(): the review copy is written once, at its end
+        self._pending = False
+
+    @contextmanager
+    def batch(self) -> Iterator[None]:
+        """Decisions recorded inside the block update the review copy beside the collection
+        file (:mod:`.review_copy`) once, at the end (a group's bulk action)."""
+        self._batch += 1
+        try:
+            yield
+        finally:
+            self._batch -= 1
+            if self._batch == 0 and self._pending:
+                self._changed()
+
+    def _changed(self) -> None:
+        """Keep the review copy beside the collection file up to date."""
+        if self._batch:
+            self._pending = True
+            return
+        self._pending = False
+        review_copy.write_copy(self._db)
 
     def set_verdict(self, a: int, b: int, verdict: str | None, *, reviewer: str = "", note: str = "") -> None:
         """Record a reviewer's verdict on a pair ("duplicate", "not_duplicate", None clears).
@@ -70,6 +93,7 @@ class Review:
                 "VALUES (?, ?, 'verdict', ?, ?, ?, ?, ?, ?)",
                 (time.time(), reviewer, a, b, ha, hb, verdict or "", note),
             )
+        self._changed()
 
     def verdicts(self) -> dict[tuple[int, int], str]:
         """The current verdict of every pair that has one, keyed by (a, b) with a < b."""
@@ -87,6 +111,7 @@ class Review:
                 "VALUES (?, ?, 'keeper', ?, NULL, ?, '', ?, '')",
                 (time.time(), reviewer, doc_id, h, "keep" if keeper else ""),
             )
+        self._changed()
 
     def keepers(self) -> set[int]:
         """Documents a reviewer currently marks as keepers."""
@@ -164,6 +189,8 @@ class Review:
                         "INSERT INTO decisions (time, reviewer, kind, a, b, a_xxh128, b_xxh128, value, note) "
                         "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", row)
                 carried += bool(rows)
+        if carried:
+            self._changed()
         return carried
 
     def export_dict(self) -> dict[str, Any]:
@@ -190,4 +217,6 @@ class Review:
                 continue
             self._db.settings.put(key, value)
             report.settings += 1
+        if report.applied or report.settings:
+            self._changed()
         return report

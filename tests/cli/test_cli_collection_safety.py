@@ -72,6 +72,12 @@ def test_the_collection_file_inside_a_scanned_folder_is_not_a_document(capsys, t
     status, _, err = run(capsys, "scan", two_folders / "a", "--db", db)
     assert status == 0 and "0 changed" in err
     assert relpaths(db) == ["a.txt"]  # not c.ndd, c.ndd-wal, c.ndd.lock ...
+    with Store.open(str(db)) as store:  # a decision writes the review's copy beside the file
+        store.review.set_keeper(store.documents.all()[0].id, True)
+    assert (two_folders / "a" / "c.ndd.review.json").exists()
+    status, _, err = run(capsys, "scan", two_folders / "a", "--db", db)
+    assert status == 0 and "0 new" in err
+    assert relpaths(db) == ["a.txt"]  # nor the review's copy
 
 
 def test_the_collection_file_is_no_document_when_its_folder_is_scanned_through_a_link(capsys, two_folders):

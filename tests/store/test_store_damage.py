@@ -342,3 +342,40 @@ def test_a_disk_io_error_on_a_full_disk_is_a_full_disk():
     assert not disk_io_from_full_disk("disk i/o error", 10 * NEARLY_FULL_BYTES)  # a real fault: as before
     assert not disk_io_from_full_disk("database disk image is malformed", 16 * 1024)
     assert not disk_io_from_full_disk("disk i/o error", None)
+
+
+def test_a_first_page_gone_leaves_the_review_to_its_copy(collection, capsys, tmp_path):
+    """Zeroing the file's first page made the whole file unreadable: repair saved nothing and
+    the review, the one part no rescan gives back, was gone. Every decision also writes the
+    review beside the file; repair names it, and an import brings it into a rescanned copy."""
+    folder, db = collection
+    copy = tmp_path / "c.ndd.review.json"
+    assert copy.exists()
+    written = json.loads(copy.read_text())
+    assert sorted(d["kind"] for d in written["decisions"]) == ["keeper", "verdict"]
+    assert written["settings"].get("keeper_rule") in (None, "newest")  # settings go with the next decision
+    checkpointed(db)
+    data = bytearray(db.read_bytes())
+    data[:4096] = bytes(4096)
+    db.write_bytes(bytes(data))
+    status, _, err = run(capsys, "repair", "--db", db, "--to", tmp_path / "fixed.ndd")
+    assert status == 1 and "the review is not lost: its copy (2 decisions) lies at" in err, err
+    new = tmp_path / "new.ndd"
+    assert run(capsys, "scan", folder, "--db", new, "--workers", "0")[0] == 0
+    status, _, err = run(capsys, "decisions", "--db", new, "import", copy)
+    assert status == 0, err
+    with Store.open(new) as s:
+        assert len(s.review.verdicts()) == 1 and len(s.review.keepers()) == 1
+
+
+def test_the_review_copy_follows_each_decision_and_never_fails_one(tmp_path):
+    with Store.open(str(tmp_path / "c.ndd")) as s:
+        s.review.set_keeper(1, True)
+    copy = tmp_path / "c.ndd.review.json"
+    assert len(json.loads(copy.read_text())["decisions"]) == 1
+    copy.unlink()
+    copy.mkdir()  # the copy cannot be written: the decision is made all the same
+    with Store.open(str(tmp_path / "c.ndd")) as s:
+        s.review.set_keeper(2, True)
+        assert [d.a for d in s.review.history()] == [1, 2]
+    assert copy.is_dir() and not (tmp_path / "c.ndd.review.json.part").exists()
