@@ -287,7 +287,12 @@ def _make_consistent(out: sqlite3.Connection, report: RepairReport) -> None:
     # document of its file and the file's record, so the next scan extracts the file anew.
     textless = ("SELECT file_id FROM documents WHERE status = 'ok' AND text_length > 0 "
                 "AND id NOT IN (SELECT doc_id FROM document_text)")
-    n = out.execute(f"DELETE FROM files WHERE id IN ({textless})").rowcount
+    # So does a document whose row came back garbled from a damaged page yet passed the
+    # schema: a status no scan writes, or a readable document without its content hash (it
+    # was kept as "\x00\x00" with no hashes and its file never read again)
+    garbled = ("SELECT file_id FROM documents WHERE status NOT IN ('ok', 'skipped', 'error') "
+               "OR (status = 'ok' AND (length(xxh128) != 32 OR length(sha256) != 64))")
+    n = out.execute(f"DELETE FROM files WHERE id IN ({textless} UNION {garbled})").rowcount
     if n:
         report.dropped["files"] = report.dropped.get("files", 0) + n
     for table, where in _ORPHANS:

@@ -379,3 +379,25 @@ def test_the_review_copy_follows_each_decision_and_never_fails_one(tmp_path):
         s.review.set_keeper(2, True)
         assert [d.a for d in s.review.history()] == [1, 2]
     assert copy.is_dir() and not (tmp_path / "c.ndd.review.json.part").exists()
+
+
+def test_repair_drops_a_garbled_document_row_so_the_next_scan_reads_its_file(collection, capsys, tmp_path):
+    """A damaged page gave back a document row the schema took (status "\\x00\\x00", no
+    hashes): repair kept it, its file was never read again and its pairs were gone for good."""
+    folder, db = collection
+    checkpointed(db)
+    conn = sqlite3.connect(db)
+    (doc_id, rel) = conn.execute("SELECT id, relpath FROM documents ORDER BY id LIMIT 1 OFFSET 5").fetchone()
+    conn.execute("UPDATE documents SET status = ?, xxh128 = '', sha256 = '' WHERE id = ?", ("\x00\x00", doc_id))
+    conn.commit()
+    conn.close()
+    fixed = tmp_path / "fixed.ndd"
+    status, _, err = run(capsys, "repair", "--db", db, "--to", fixed)
+    assert status == 0, err
+    with Store.open(str(fixed)) as s:
+        assert all(d.status in ("ok", "skipped", "error") for d in s.documents.all(status=None))
+        assert doc_id not in {d.id for d in s.documents.all(status=None)}
+    status, _, err = run(capsys, "scan", folder, "--db", fixed, "--workers", "0")
+    assert status == 0 and "1 new" in err, err  # the file is read again
+    with Store.open(str(fixed)) as s:
+        assert any(d.relpath.endswith(str(rel).split("/")[-1]) and d.status == "ok" for d in s.documents.all())
