@@ -215,6 +215,8 @@ def _copy(source, target, expected, st, guard, cancel, note) -> Transfer:
         os.rename(part, guard.check(target))
     except OSError as exc:
         _remove(part, guard)
+        if exc.errno == errno.ENOSPC:  # the destination is full: every further copy fails alike
+            raise
         raise FileProblem(f"cannot copy: {exc.strerror or exc}") from None
     except BaseException:
         _remove(part, guard)

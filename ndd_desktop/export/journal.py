@@ -133,12 +133,14 @@ class Journal:
         self._write({"state": state, "time": time.time()}, sync=True)
 
     def close(self) -> None:
-        """Flush and close the journal file."""
+        """Flush and close the journal file (closed even when the flush fails: a full disk)."""
         if self._fh is not None:
-            self._fh.flush()
-            os.fsync(self._fh.fileno())
-            self._fh.close()
-            self._fh = None
+            fh, self._fh = self._fh, None
+            try:
+                fh.flush()
+                os.fsync(fh.fileno())
+            finally:
+                fh.close()
 
     # -- stepping aside while a bag is made ----------------------------------------------
     def detach(self) -> None:

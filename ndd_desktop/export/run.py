@@ -7,6 +7,7 @@ chunks of a file; a rerun with the same plan resumes from the journal.
 
 from __future__ import annotations
 
+import errno
 import os
 import time
 from dataclasses import dataclass, field
@@ -14,7 +15,7 @@ from dataclasses import dataclass, field
 from ..pipeline.progress import ProgressMeter
 from . import bag as bagging
 from .copy import FileProblem, is_cancelled, transfer_file
-from .errors import ExportCancelled
+from .errors import ExportCancelled, destination_full
 from .journal import Journal
 from .layout import REPORTS_DIR, WriteGuard
 from .options import ExportOptions
@@ -139,6 +140,14 @@ def run_export(store, options: ExportOptions, progress=None, cancel=None, *, pla
             bagging.refresh_tag_manifests(dest)
             meter.stage("validate")
             result.bag_valid, result.bag_message = bagging.validate_bag(dest)
+    except OSError as exc:
+        if exc.errno == errno.ENOSPC:
+            try:  # its last lines may not fit either; what it holds is what a rerun resumes from
+                journal.close()
+            except OSError:
+                pass
+            raise destination_full(dest, exc) from None
+        raise
     finally:
         journal.close()
         result.seconds = time.monotonic() - started

@@ -256,3 +256,30 @@ def test_cancel_during_a_hardlink_check_leaves_no_link(scanned, tmp_path):
         run_export(store, opts, cancel=CancelAfter(1))  # the file check passes, the hash check cancels
     assert exported_files(dest) == set()
     assert run_export(store, opts).linked == 5
+
+
+def test_a_full_destination_stops_the_export_with_what_to_do(scanned, tmp_path, monkeypatch):
+    """A full disk (no space can be made here for real: the write that finds it is
+    failed as the kernel fails it) failed every further file alike and ended in "[Errno 28]
+    No space left on device", naming neither the destination nor the way on."""
+    from ndd_desktop.export.errors import DestinationFull
+
+    store, _coll = scanned
+    dest = tmp_path / "full"
+    real_fsync, calls = os.fsync, []
+
+    def fsync(fd):
+        calls.append(fd)
+        if len(calls) > 2:  # the third copy finds the disk full
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return real_fsync(fd)
+
+    monkeypatch.setattr(os, "fsync", fsync)
+    with pytest.raises(DestinationFull) as caught:
+        run_export(store, ExportOptions(dest=str(dest), method="exact"))
+    message = str(caught.value)
+    assert str(dest) in message and "is full" in message and "run the same export again" in message
+    assert not [p for p in dest.rglob(".ndd-part-*")]
+    monkeypatch.setattr(os, "fsync", real_fsync)
+    result = run_export(store, ExportOptions(dest=str(dest), method="exact"))  # space again: it resumes
+    assert result.copied + result.skipped == result.files_planned and not result.failed
