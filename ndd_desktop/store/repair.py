@@ -135,11 +135,18 @@ def _padded_copy(source: str, dest: str, report: RepairReport) -> str | None:
     return copy
 
 
+#: The name a repair writes under until it is done: a repair stopped half-way left a file
+#: at the destination that ``ndd check`` called whole, with no documents in it.
+UNFINISHED_SUFFIX = ".repairing"
+
+
 def _repair_into(src: sqlite3.Connection, dest: str, report: RepairReport) -> RepairReport:
     from .store import Store  # the fresh file gets the current schema the usual way
 
-    Store.open(dest, create=True).close()
-    out = sqlite3.connect(dest)
+    work = dest + UNFINISHED_SUFFIX
+    _remove_copy(work)  # what a repair stopped before left
+    Store.open(work, create=True).close()
+    out = sqlite3.connect(work)
     out.isolation_level = None
     try:
         out.execute("PRAGMA foreign_keys = OFF")  # parents may be lost; _make_consistent tidies up
@@ -149,9 +156,12 @@ def _repair_into(src: sqlite3.Connection, dest: str, report: RepairReport) -> Re
         _make_consistent(out, report)
         _keep_counters(src, out)
         report.integrity = "\n".join(str(r[0]) for r in out.execute("PRAGMA integrity_check"))
+        out.execute("PRAGMA journal_mode = DELETE")  # nothing left beside the file to carry along
     finally:
         out.close()
         src.close()
+    os.replace(work, dest)  # the destination appears whole, or not at all
+    _remove_copy(work)
     return report
 
 

@@ -401,3 +401,26 @@ def test_repair_drops_a_garbled_document_row_so_the_next_scan_reads_its_file(col
     assert status == 0 and "1 new" in err, err  # the file is read again
     with Store.open(str(fixed)) as s:
         assert any(d.relpath.endswith(str(rel).split("/")[-1]) and d.status == "ok" for d in s.documents.all())
+
+
+def test_a_repair_stopped_half_way_leaves_no_destination(collection, capsys, tmp_path, monkeypatch):
+    """A repair killed between tables left a file at the destination that ndd check called
+    whole, with no documents in it. The repair writes under another name until it is done."""
+    from ndd_desktop.store import repair
+
+    _, db = collection
+    fixed = tmp_path / "fixed.ndd"
+
+    def stop(*_args):
+        raise KeyboardInterrupt  # as a Ctrl-C between two tables
+
+    monkeypatch.setattr(repair, "_make_consistent", stop)
+    with pytest.raises(KeyboardInterrupt):
+        repair.repair_collection(str(db), str(fixed))
+    assert not fixed.exists()
+    monkeypatch.undo()
+    status, _, err = run(capsys, "repair", "--db", db, "--to", fixed)  # the same command again
+    assert status == 0, err
+    assert fixed.exists() and not (tmp_path / "fixed.ndd.repairing").exists()
+    with Store.open(str(fixed)) as s:
+        assert s.documents.count(status=None) == 30
