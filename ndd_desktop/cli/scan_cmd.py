@@ -73,6 +73,7 @@ def cmd_scan(args: argparse.Namespace) -> int:
         try:
             summary = job.run()
             listed = _listed_pairs(store, method, settings, floor)  # with the file still open
+            short_runs = _short_runs(store, method.name)
         except ScanCancelled:
             if bar:
                 bar.close()
@@ -107,9 +108,19 @@ def cmd_scan(args: argparse.Namespace) -> int:
             from ..pipeline.completeness import incompleteness
 
             sys.stderr.write(f"ndd: note: {incompleteness(summary.complete_from, method.name)}\n")
+        if short_runs:
+            sys.stderr.write(f"ndd: note: {short_runs}\n")
     if clock is not None:
         write_stage_times(clock.finish(), sys.stderr)
     return EXIT_OK
+
+
+def _short_runs(store: Store, method: str) -> str:
+    """The note of :func:`pipeline.completeness.short_run_note` ("" for the methods it does
+    not concern, without a query)."""
+    from ..pipeline.completeness import PASSAGE_METHODS, short_run_note
+
+    return short_run_note(store, method) if method in PASSAGE_METHODS else ""
 
 
 def _scan_engine(args: argparse.Namespace, method):

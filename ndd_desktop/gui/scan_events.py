@@ -74,8 +74,13 @@ class ScanEventsMixin:
         else:
             unused = (f"; {failed:,} file{'s' if failed != 1 else ''} skipped or failed (Errors tab)"
                       if failed else "")
+            note = ""
+            if self.collection is not None:  # a collection of tables scanned with a passage search
+                from ..pipeline.completeness import short_run_note
+
+                note = short_run_note(self.collection.store, self.scan.method)
             self.progress.finish(f"Done: {summary.documents:,} documents, {summary.pairs:,} pairs "
-                                 f"in {elapsed(summary.seconds)}{unused}")
+                                 f"in {elapsed(summary.seconds)}{unused}" + (f". Note: {note}." if note else ""))
             self.statusBar().showMessage(
                 f"Scan finished: {summary.documents:,} documents ({summary.new:,} new, {summary.changed:,} changed), "
                 f"{summary.errors:,} errors, {summary.pairs:,} pairs.")

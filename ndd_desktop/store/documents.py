@@ -161,6 +161,17 @@ class Documents:
             return None
         return int(row[0]), dec_path(row[2])
 
+    def count_kinds(self, formats: tuple[str, ...], suffixes: tuple[str, ...]) -> int:
+        """How many readable documents are of one of ``formats`` or have a name ending in one
+        of ``suffixes`` (lower case, with the dot: ".csv")."""
+        clauses = (["format IN (%s)" % ", ".join("?" * len(formats))] if formats else []) \
+            + ["lower(relpath) LIKE ?"] * len(suffixes)
+        where = " OR ".join(clauses) or "0"
+        args = (*formats, *(f"%{s}" for s in suffixes))
+        with self._db._read() as conn:
+            return int(conn.exec_driver_sql(
+                f"SELECT COUNT(*) FROM documents WHERE status = 'ok' AND ({where})", args).scalar_one())
+
     def count(self, status: str | None = "ok") -> int:
         """How many documents there are (of one status, or all with None)."""
         with self._db._read() as conn:

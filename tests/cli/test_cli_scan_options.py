@@ -152,3 +152,26 @@ def test_ndd_scan_starts_the_workers_server_before_it_imports_the_database_layer
     assert lines[0] == "prestart False False", (done.stdout, done.stderr)
     assert "rc 0" in lines, (done.stdout, done.stderr)
     assert "3 documents and 0 skipped or failed" in done.stderr, (done.stdout, done.stderr)
+
+
+def test_a_collection_of_tables_is_told_which_method_finds_their_pairs(capsys, tmp_path):
+    """One table saved with other delimiters and number formats verifies at 1.0, yet the
+    bottom-k search never met the pair (its character sketches hold the punctuation) and
+    the scan said nothing: a collection made largely of tables or logs is told so, for the
+    methods whose search rests on passages; qgram's exact search needs no such note."""
+    import random
+
+    rng = random.Random(4)
+    folder = tmp_path / "tables"
+    folder.mkdir()
+    for k in range(4):
+        rows = [(f"customer{rng.randrange(500)}", f"product{rng.randrange(80)}", rng.randrange(1, 9999) / 100)
+                for _ in range(60)]
+        (folder / f"sales{k}.csv").write_text("\n".join(f"{c},{p},{v:.2f}" for c, p, v in rows))
+        (folder / f"sales{k}_eu.csv").write_text("\n".join(f"{c};{p};{v:.2f}".replace(".", ",") for c, p, v in rows))
+    (folder / "readme.txt").write_text("Monthly sales exports of the shop, one file per month.")
+    for method, noted in (("bottomk", True), ("minhash", True), ("qgram", False)):
+        status, _, err = run(capsys, "scan", folder, "--db", tmp_path / f"{method}.ndd", "--method", method)
+        assert status == 0, err
+        assert ("8 of the 9 documents are tables or logs" in err) == noted, (method, err)
+        assert ("--method qgram" in err) == noted

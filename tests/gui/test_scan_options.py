@@ -111,3 +111,19 @@ def test_a_window_scan_reads_on_every_core_below_the_window(tmp_path):
     assert (config.method, config.params, config.floor, config.extract_options.html) == (
         "minhash", {"ignore": "urls"}, 0.3, "all")
     assert [(r.path, r.reference) for r in config.roots] == [(str(tmp_path), False)]
+
+
+def test_a_scan_of_tables_with_a_passage_search_says_which_method_finds_their_pairs(qtbot, window, tmp_path):
+    folder = tmp_path / "tables"
+    folder.mkdir()
+    for k in range(3):
+        rows = "\n".join(f"customer{k * 50 + i},product{i % 7},{i * 3.25:.2f}" for i in range(40))
+        (folder / f"sales{k}.csv").write_text(rows)
+        (folder / f"sales{k}_eu.csv").write_text(rows.replace(",", ";").replace(".", ","))
+    assert window.open_folder(str(folder))
+    window.setup.set_method("bottomk", {})
+    scan(qtbot, window)
+    assert "6 of the 6 documents are tables or logs" in window.progress.label.text()
+    window.setup.set_method("qgram", {})
+    scan(qtbot, window)
+    assert "tables or logs" not in window.progress.label.text()
