@@ -27,6 +27,10 @@ def _a_file(path: str) -> None:
         raise UsageError(str(exc)) from None
 
 
+#: Decisions a review import could not apply, named one a line, at most.
+UNMATCHED_SHOWN = 20
+
+
 def cmd_check(args: argparse.Namespace) -> int:
     """``ndd check``: SQLite's integrity check, the schema version and the rows per table;
     exit status 1 when anything is wrong. The file is only read."""
@@ -131,6 +135,10 @@ def cmd_decisions(args: argparse.Namespace) -> int:
     sys.stderr.write(f"imported {report.applied} decisions and {report.settings} settings; {report.kept_newer} "
                      f"kept as they were (the collection's own decision is as new or newer); {report.unmatched} "
                      "name content this collection does not hold (or copies the path cannot tell apart)\n")
+    for line in report.unmatched_items[:UNMATCHED_SHOWN]:  # which: they were only counted
+        sys.stderr.write(f"  not applied: {one_line(line)}\n")
+    if len(report.unmatched_items) > UNMATCHED_SHOWN:
+        sys.stderr.write(f"  ... and {len(report.unmatched_items) - UNMATCHED_SHOWN} more\n")
     if report.state_ignored:
         sys.stderr.write(f"ndd: note: {report.state_ignored} setting(s) of the file describe how its own collection "
                          "was read, not the review; this collection keeps its own\n")

@@ -13,7 +13,7 @@ from __future__ import annotations
 import csv
 import io
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Iterable
 
 from sqlalchemy import Connection
@@ -38,6 +38,8 @@ class ImportReport:
     kept_newer: int = 0
     #: No document of the collection holds the content (or, for copies, the path) named.
     unmatched: int = 0
+    #: Each of those as one line ("verdict duplicate: a/x.txt ~ b/y.txt"), for the user to look up.
+    unmatched_items: list[str] = field(default_factory=list)
     settings: int = 0
     #: Settings of the file that describe the collection it came from, not its review
     #: (:data:`STATE_KEYS`): left as this collection has them.
@@ -119,6 +121,7 @@ def import_decisions(conn: Connection, review: dict[str, Any]) -> ImportReport:
         a, b = find(item.get("a")), find(item.get("b"))
         if kind not in ("verdict", "keeper") or a is None or (kind == "verdict" and (b is None or a == b)):
             report.unmatched += 1
+            report.unmatched_items.append(_describe(item))
             continue
         if kind == "verdict" and b[0] < a[0]:
             a, b = b, a
@@ -135,6 +138,19 @@ def import_decisions(conn: Connection, review: dict[str, Any]) -> ImportReport:
              b[1] if kind == "verdict" else "", str(item.get("value") or ""), str(item.get("note") or "")))
         report.applied += 1
     return report
+
+
+def _describe(item: dict[str, Any]) -> str:
+    """One line naming a decision of a review file: its kind, value and documents."""
+    def name(side: Any) -> str:
+        if not isinstance(side, dict):
+            return "?"
+        return "/".join(p for p in (str(side.get("root") or "").rstrip("/"), str(side.get("path") or "")) if p) or "?"
+
+    kind, value = str(item.get("kind") or "?"), str(item.get("value") or "cleared")
+    if kind == "verdict":
+        return f"verdict {value}: {name(item.get('a'))} ~ {name(item.get('b'))}"
+    return f"{kind} {value}: {name(item.get('a'))}"
 
 
 def review_to_csv(review: dict[str, Any]) -> str:

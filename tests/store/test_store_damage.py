@@ -424,3 +424,18 @@ def test_a_repair_stopped_half_way_leaves_no_destination(collection, capsys, tmp
     assert fixed.exists() and not (tmp_path / "fixed.ndd.repairing").exists()
     with Store.open(str(fixed)) as s:
         assert s.documents.count(status=None) == 30
+
+
+def test_an_import_names_the_decisions_it_could_not_apply(collection, capsys, tmp_path):
+    """"2 name content this collection does not hold" left the user to guess which."""
+    folder, db = collection
+    review_file = tmp_path / "review.json"
+    assert run(capsys, "decisions", "export", review_file, "--db", db)[0] == 0
+    with Store.open(db) as s:
+        (kept,) = [s.documents.get(i).relpath for i in s.review.keepers()]
+    (folder / kept).write_text("a different text altogether, about the harbour dues")  # its content is gone
+    fresh = tmp_path / "fresh.ndd"
+    assert run(capsys, "scan", folder, "--db", fresh, "--workers", "0")[0] == 0
+    status, _, err = run(capsys, "decisions", "import", review_file, "--db", fresh)
+    assert status == 0 and "; 1 name content this collection does not hold" in err
+    assert f"  not applied: keeper keep: {folder}/{kept}" in err, err
