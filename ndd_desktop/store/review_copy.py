@@ -4,10 +4,12 @@ The review (verdicts, keeper choices, the reviewer's settings) is the one part o
 collection no rescan can give back, and it lived on the pages of one table: a damaged
 first page of the file made ``ndd repair`` give up everything, and one damaged page of the
 decisions table lost every decision on it (54 of 54, tried by zeroing each page of a
-collection in turn). So each change of the review also writes the review, as ``ndd
+collection in turn). So a change of the review also writes the review, as ``ndd
 decisions export`` writes it (documents named by folder, path and content hash), to
 ``<collection file>.review.json``: written to a temporary name and renamed over the last
-copy, so a crash leaves the previous copy whole. ``ndd repair`` says where it lies, and
+copy, so a crash leaves the previous copy whole; at most every :data:`EVERY_S` seconds,
+the decisions in between with the next write or when the store closes
+(``Review.flush_copy``). ``ndd repair`` says where it lies, and
 ``ndd decisions import`` brings it into the repaired (and rescanned) collection.
 
 A copy that cannot be written (a read-only folder, a full disk) never fails the decision
@@ -20,11 +22,16 @@ import json
 import os
 from typing import TYPE_CHECKING
 
+from .types import StoreError
+
 if TYPE_CHECKING:
     from .store import Store
 
 #: What is added to the collection file's name.
 COPY_SUFFIX = ".review.json"
+#: Seconds between two writes of the copy at most (decisions in between wait for the next
+#: write or for the store's close).
+EVERY_S = 2.0
 
 
 def copy_path(store_path: str) -> str:
@@ -47,7 +54,7 @@ def write_copy(store: "Store") -> bool:
             fh.flush()
             os.fsync(fh.fileno())
         os.replace(temporary, target)
-    except (OSError, ValueError, TypeError):
+    except (OSError, ValueError, TypeError, StoreError):  # a damaged store: the decision itself stands
         try:
             os.remove(temporary)
         except OSError:

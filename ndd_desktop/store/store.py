@@ -108,7 +108,9 @@ class Store:
         return store
 
     def close(self) -> None:
-        """Release the database connections (the Store is unusable afterwards)."""
+        """Release the database connections (the Store is unusable afterwards); the review's
+        copy beside the file takes the decisions it does not hold yet first."""
+        self.review.flush_copy()  # (never raises: a copy that cannot be written is left as it was)
         self._drop_carried()
         self._engine.dispose()
 
