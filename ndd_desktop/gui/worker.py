@@ -7,7 +7,8 @@ callable checks. Per-item errors go through :meth:`Worker.report_error`.
 Every public signal is emitted on the GUI thread, and only after the thread has stopped
 for the final ones (``finished``, ``failed``, ``cancelled``, ``done``), so a slot may
 touch widgets and a test that waits for ``done`` leaves no thread behind. Progress and
-errors are throttled: the worker thread stores the latest and pokes the GUI thread at most
+errors are throttled: the worker thread stores the latest (of each stage in turn, so that
+every stage a scan passes through is shown once however fast it went) and pokes the GUI thread at most
 every ``interval`` seconds, so a flood of callbacks cannot freeze the window.
 
 ``failed`` carries ``"TypeName: message"``, except for the exceptions given as ``told``:
@@ -81,7 +82,10 @@ class Worker(QObject):
         self._interval = interval
         self._name = name
         self._lock = threading.Lock()
-        self._latest: Any = None
+        # the progress not yet delivered: the latest report of each stage in turn (a report
+        # replaces the one before it of the same stage, so every stage is seen at least once
+        # however fast a small scan runs through it)
+        self._latest: list[Any] = []
         self._pending_errors: list[Any] = []
         self._last_pulse = 0.0
         self._runner: _Runner | None = None
@@ -118,12 +122,12 @@ class Worker(QObject):
     @Slot()
     def _flush(self) -> None:
         with self._lock:
-            latest, self._latest = self._latest, None
+            latest, self._latest = self._latest, []
             errors, self._pending_errors = self._pending_errors, []
         if errors:
             self.errors.emit(errors)
-        if latest is not None:
-            self.progress.emit(latest)
+        for value in latest:
+            self.progress.emit(value)
 
     @Slot()
     def _on_thread_finished(self) -> None:
@@ -150,7 +154,13 @@ class Worker(QObject):
     # -- worker thread ---------------------------------------------------------------------
     def _report_progress(self, value: Any) -> None:
         with self._lock:
-            self._latest = value
+            stage = getattr(value, "stage", None)
+            if self._latest and stage is not None and getattr(self._latest[-1], "stage", None) == stage:
+                self._latest[-1] = value
+            elif stage is None:
+                self._latest = [value]
+            else:
+                self._latest.append(value)
         self._maybe_pulse()
 
     def report_error(self, item: Any) -> None:

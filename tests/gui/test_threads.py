@@ -27,6 +27,24 @@ def test_worker_reports_progress_errors_and_result(qtbot):
     assert not running_threads()
 
 
+def test_every_stage_is_delivered_however_fast_it_passes(qtbot):
+    """A small scan ran through its stages between two deliveries: only the last report was
+    kept, and the window saw "walk" then "done", never "extract" or "pairs"."""
+    from types import SimpleNamespace
+
+    def job(progress, cancel):
+        for stage in ("walk", "extract", "extract", "pairs", "verify", "done"):
+            progress(SimpleNamespace(stage=stage))
+        return None
+
+    w = Worker(job, interval=60.0)  # no delivery until the end
+    seen = []
+    w.progress.connect(lambda p: seen.append(p.stage))
+    with qtbot.waitSignals([w.finished, w.done], timeout=5000):
+        w.start()
+    assert seen == ["walk", "extract", "pairs", "verify", "done"]
+
+
 def test_worker_cancel_and_failure(qtbot):
     def slow(progress, cancel):
         while not cancel.cancelled:
