@@ -14,7 +14,7 @@ from .export_cmd import cmd_export
 from .opening import open_store
 from .output import clean, iso_utc, write_rows, write_table
 from .scan_cmd import cmd_scan
-from .selection import _check_keeper_rule, open_session
+from .selection import _check_keeper_rule, note_unsure_latest, open_session
 from .tally import write_groups
 
 PAIR_COLUMNS = ["a", "b", "score", "containment_ab", "containment_ba", "estimate", "hamming", "verdict",
@@ -72,12 +72,7 @@ def cmd_clusters(args: argparse.Namespace) -> int:
         grouping = session.groups()
         method, threshold = session.method, session.threshold
         docs = {d.id: d for d in store.documents.all([m for g in grouping.groups for m in g.members])}
-        if session.keeper_rule == "latest":
-            from ..app.analyses import unsure_latest_note
-
-            note = unsure_latest_note(store, grouping)
-            if note:
-                sys.stderr.write(f"ndd: note: {note}\n")
+        note_unsure_latest(store, session)
     if args.format == "json":
         out = [
             {

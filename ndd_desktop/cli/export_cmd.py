@@ -9,7 +9,7 @@ from . import EXIT_INTERRUPTED, EXIT_OK, CommandError, UsageError
 from .opening import open_store
 from .output import ProgressBar, one_line
 from .scan_cmd import _cancel_on_sigint
-from .selection import _check_keeper_rule, open_session
+from .selection import _check_keeper_rule, note_unsure_latest, open_session
 
 
 def cmd_export(args: argparse.Namespace) -> int:
@@ -28,12 +28,7 @@ def cmd_export(args: argparse.Namespace) -> int:
             resolve_options(store, options)  # a threshold below the floor is a bad argument, as elsewhere
         except ExportError as exc:
             raise UsageError(str(exc)) from None
-        if session.keeper_rule == "latest":
-            from ..app.analyses import unsure_latest_note
-
-            note = unsure_latest_note(store, session.groups())
-            if note:
-                sys.stderr.write(f"ndd: note: {note}\n")
+        note_unsure_latest(store, session)
         bar = ProgressBar() if sys.stderr.isatty() else None
         token = CancelToken()
         try:

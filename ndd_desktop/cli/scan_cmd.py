@@ -73,7 +73,9 @@ def cmd_scan(args: argparse.Namespace) -> int:
         try:
             summary = job.run()
             listed = _listed_pairs(store, method, settings, floor)  # with the file still open
-            short_runs = _short_runs(store, method.name)
+            from ..pipeline.completeness import short_run_note
+
+            short_runs = short_run_note(store, method.name)  # a collection of tables: which method
         except ScanCancelled:
             if bar:
                 bar.close()
@@ -113,14 +115,6 @@ def cmd_scan(args: argparse.Namespace) -> int:
     if clock is not None:
         write_stage_times(clock.finish(), sys.stderr)
     return EXIT_OK
-
-
-def _short_runs(store: Store, method: str) -> str:
-    """The note of :func:`pipeline.completeness.short_run_note` ("" for the methods it does
-    not concern, without a query)."""
-    from ..pipeline.completeness import PASSAGE_METHODS, short_run_note
-
-    return short_run_note(store, method) if method in PASSAGE_METHODS else ""
 
 
 def _scan_engine(args: argparse.Namespace, method):

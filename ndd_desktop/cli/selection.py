@@ -89,3 +89,15 @@ def grouping_options(store: Store, args: argparse.Namespace) -> tuple[str, str, 
                          "(--keeper-rule and --grouping override them)\n")
     return choice.keeper_rule, choice.grouping, choice.folder_priority
 
+
+def note_unsure_latest(store: Store, session) -> None:
+    """Under the keeper rule ``latest``, say on stderr in how many of the session's groups
+    the version order is a guess (``ndd clusters``, ``ndd export``)."""
+    if session.keeper_rule != "latest":
+        return
+    from ..app.analyses import unsure_latest_note
+
+    grouping = session.grouping if session.grouping is not None else session.groups()  # formed once
+    note = unsure_latest_note(store, grouping)
+    if note:
+        sys.stderr.write(f"ndd: note: {note}\n")

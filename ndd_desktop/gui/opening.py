@@ -114,14 +114,12 @@ class OpeningMixin:
         except StoreError as exc:
             self._warn(str(exc) if str(path) in str(exc) else f"Could not open {path}: {exc}")
             if not create:
-                self.settings.remove_recent(path)
-                self.start_page.set_recent(self.settings.recent())
+                self._forget_recent(path)
             return False
         except OSError as exc:
             self._warn(f"Could not open {path}:\n{exc}")
             if not create:
-                self.settings.remove_recent(path)
-                self.start_page.set_recent(self.settings.recent())
+                self._forget_recent(path)
             return False
         self._close_collection()
         try:
@@ -129,13 +127,22 @@ class OpeningMixin:
             if not store.read_only:  # a new collection: its first scan's workers get ready now
                 prestart_workers(store)
         except StoreError as exc:  # a damaged file can fail at any first read
-            self._close_collection()
+            self._back_to_start()
             store.close()
-            self.stack.setCurrentIndex(0)
-            self._set_workspace_enabled(False)
             self._warn(str(exc))  # names the file and what to do
             return False
         return True
+
+    def _back_to_start(self) -> None:
+        """Close the collection shown and show the start page, the workspace disabled."""
+        self._close_collection()
+        self.stack.setCurrentIndex(0)
+        self._set_workspace_enabled(False)
+
+    def _forget_recent(self, path: str) -> None:
+        """Take a collection that cannot be opened off the recent list."""
+        self.settings.remove_recent(path)
+        self.start_page.set_recent(self.settings.recent())
 
     def _show_store(self, store: Store, path: str) -> None:
         """Show an opened store: its folders, method, errors and last pairs."""
@@ -174,11 +181,8 @@ class OpeningMixin:
             self.statusBar().showMessage(f"Error: {message}")
             return
         path = self.collection.path
-        self._close_collection()
-        self.stack.setCurrentIndex(0)
-        self._set_workspace_enabled(False)
-        self.settings.remove_recent(path)
-        self.start_page.set_recent(self.settings.recent())
+        self._back_to_start()
+        self._forget_recent(path)
         self.update_title()
         self._warn(message[len(damaged):])
 

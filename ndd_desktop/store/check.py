@@ -11,7 +11,9 @@ import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .engine import HEAD_REVISION, SQLITE_MAGIC, disk_io_from_full_disk, free_space, schema_number, unread_journal
+from .engine import (
+    HEAD_REVISION, SQLITE_MAGIC, announced_size, disk_io_from_full_disk, free_space, schema_number, unread_journal,
+)
 from ._sql import dec_path
 from .text_reading import read_only_uri
 
@@ -82,11 +84,10 @@ def check_collection(path: str) -> CheckReport:
         report.problems.append("not an SQLite file (its first bytes are not SQLite's header): "
                                "nothing can be read from it")
         return report
-    page_size = int.from_bytes(head[16:18], "big") or 65536
-    pages = int.from_bytes(head[28:32], "big")
-    if pages and p.stat().st_size < pages * page_size:
+    announced = announced_size(head)
+    if announced and p.stat().st_size < announced:
         report.problems.append(f"the file is cut short: {p.stat().st_size:,} bytes of the "
-                               f"{pages * page_size:,} its header announces")
+                               f"{announced:,} its header announces")
     try:
         conn = connect_read_only(str(p))
     except sqlite3.Error as exc:

@@ -135,25 +135,36 @@ def check_file(path: str, create: bool) -> tuple[bool, bool]:
     return os.access(p, os.W_OK), folder_writable
 
 
+def announced_size(header: bytes) -> int | None:
+    """The size in bytes an SQLite file's first 100 bytes say it has (its page count times
+    its page size; None: no SQLite header, or none it can be read from)."""
+    if len(header) < 100 or not header.startswith(SQLITE_MAGIC):
+        return None
+    page_size = int.from_bytes(header[16:18], "big")
+    page_size = 65536 if page_size == 1 else page_size  # how the header writes 64 KB pages
+    pages = int.from_bytes(header[28:32], "big")
+    if page_size < 512 or page_size & (page_size - 1) or not pages:
+        return None
+    return pages * page_size
+
+
 def cut_short(path: str, header: bytes) -> None:
     """Refuse (StoreDamaged) a file shorter than its header says it is: a copy or download
     that stopped. SQLite opens such a file and reads what is there: every command ran on
     it with documents missing (an export left out 89 of 300 letters, listed nowhere), and a
     scan wrote into it and hid the damage. Not while a write-ahead log lies beside it: a
     checkpoint stopped half-way leaves the file short until SQLite finishes it from the log."""
-    if len(header) < 100 or not header.startswith(SQLITE_MAGIC):
+    announced = announced_size(header)
+    if announced is None or header[24:28] != header[92:96]:  # no size, or one not kept up to date
         return
-    page_size = int.from_bytes(header[16:18], "big") or 65536
-    pages = int.from_bytes(header[28:32], "big")
-    valid = header[24:28] == header[92:96]  # the size in the header is kept up to date
     try:
         size = os.path.getsize(path)
         log = os.path.getsize(path + "-wal") if os.path.exists(path + "-wal") else 0
     except OSError:
         return
-    if valid and pages and size < pages * page_size and not log:
+    if size < announced and not log:
         raise StoreDamaged(
-            f"the collection file {path} is cut short ({size:,} bytes of the {pages * page_size:,} its header "
+            f"the collection file {path} is cut short ({size:,} bytes of the {announced:,} its header "
             "announces: a copy or download that stopped?); nothing was read from it. Open the original, or run "
             f"'ndd repair --db {path} --to NEW_FILE' to save what can be saved (review decisions first)")
 

@@ -28,7 +28,7 @@ from typing import Callable
 
 from . import review_copy
 from .check import TABLES, connect_read_only
-from .engine import SQLITE_MAGIC
+from .engine import announced_size
 from .originals import ORIGINAL
 from .text_codec import TEXT_ERRORS, TextCodec, dictionary_fetcher
 from .types import StoreError
@@ -114,23 +114,18 @@ def _padded_copy(source: str, dest: str, report: RepairReport) -> str | None:
     such a file whole ("database disk image is malformed") although most of its pages, the
     review among them, are there. None when the file is not cut short."""
     with open(source, "rb") as fh:
-        head = fh.read(100)
-    if len(head) < 100 or not head.startswith(SQLITE_MAGIC):
-        return None
-    page_size = int.from_bytes(head[16:18], "big")
-    page_size = 65536 if page_size == 1 else page_size
-    pages = int.from_bytes(head[28:32], "big")
+        announced = announced_size(fh.read(100))
     size = os.path.getsize(source)
-    if page_size < 512 or page_size & (page_size - 1) or not pages or size >= pages * page_size:
+    if announced is None or size >= announced:
         return None
-    if pages * page_size > min(16 * size, 1 << 32):  # a header that cannot be this file's
+    if announced > min(16 * size, 1 << 32):  # a header that cannot be this file's
         return None
     copy = dest + ".cut-short-source"
     with open(source, "rb") as src, open(copy, "wb") as out:
         while chunk := src.read(1 << 20):
             out.write(chunk)
-        out.truncate(pages * page_size)  # the missing pages read as empty ones
-    report.notes.append(f"the file is cut short ({size:,} bytes of the {pages * page_size:,} its header announces): "
+        out.truncate(announced)  # the missing pages read as empty ones
+    report.notes.append(f"the file is cut short ({size:,} bytes of the {announced:,} its header announces): "
                         "it was read as if the missing bytes were empty")
     return copy
 

@@ -10,6 +10,14 @@ from ndd_desktop.ingest.limits import Limits, mb
 from ndd_desktop.ingest.options import ExtractOptions
 
 
+#: What word processors keep beside a document's body, in the order the DOCX and RTF readers
+#: put it after the body: notes first (they belong to the body's paragraphs), then
+#: comments, then the headers and footers every letter of an office repeats.
+SIDE_PARTS = ("footnotes", "endnotes", "comments", "header", "footer")
+#: The kinds of those repeated on every section or page: each distinct text is kept once.
+RUNNING_PARTS = ("header", "footer")
+
+
 class Skip(Exception):
     """The file is fine but yields no text on purpose (status "skipped")."""
 

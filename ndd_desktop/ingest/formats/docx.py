@@ -39,7 +39,7 @@ import re
 
 from lxml import etree
 
-from ndd_desktop.ingest.formats.base import Context, Extraction, Fail
+from ndd_desktop.ingest.formats.base import RUNNING_PARTS, SIDE_PARTS, Context, Extraction, Fail
 from ndd_desktop.ingest.formats.package import Package, core_created, drop_done, iterparse, parse
 from ndd_desktop.ingest.formats.package import to_epoch  # noqa: F401  (other readers import it from here)
 
@@ -66,10 +66,8 @@ _WRAPPERS = _tags("hyperlink", "ins", "moveTo", "smartTag", "sdt", "sdtContent",
                   "bdo")
 
 
-#: The parts whose text follows the body's, in this order, by the last segment of their
-#: relationship type (transitional and strict types both end so).
-SIDE_PARTS = ("footnotes", "endnotes", "comments", "header", "footer")
-_RUNNING = ("header", "footer")
+# The parts whose text follows the body's (``base.SIDE_PARTS``) are named so by the last
+# segment of their relationship type (transitional and strict types both end so).
 #: a side part by its usual name, when the relationships do not say (``header2.xml``)
 _USUAL_NAME = re.compile(r"(footnotes|endnotes|comments|header|footer)\d*\.xml")
 _NUMBER = re.compile(r"(\d+)\.xml$")
@@ -91,12 +89,8 @@ def extract(data: bytes, ctx: Context) -> Extraction:
 def main_part(package: Package) -> str:
     """Name of the main document part: the target of the package's officeDocument
     relationship, else (no relationships, or broken ones) ``word/document.xml``."""
-    if package.has("_rels/.rels"):
-        data = package.read("_rels/.rels")  # a DTD there is refused, as in every part read
-        try:
-            rels = parse(data, "DOCX", "_rels/.rels")
-        except Fail:  # not well-formed: the usual name may still hold the text
-            return "word/document.xml"
+    rels = _relationships(package, "_rels/.rels")
+    if rels is not None:
         for rel in rels.iter(f"{{{REL}}}Relationship"):
             if rel.get("Type", "").endswith(_MAIN_TYPE):
                 target = rel.get("Target", "").lstrip("/")
@@ -139,15 +133,15 @@ def _part_order(name: str) -> tuple[int, str]:
 
 
 def _relationships(package: Package, name: str) -> etree._Element | None:
-    """A relationships part as a tree; None when missing, unreadable or not well-formed
-    (a DTD in it refuses the document, as in every part read)."""
+    """A relationships part as a tree; None when missing or not well-formed (the usual
+    names may still hold the text). A DTD in it refuses the document, as in every part
+    read (``Package.read``)."""
     if not package.has(name):
         return None
+    data = package.read(name)
     try:
-        return parse(package.read(name), "DOCX", name)
-    except Fail as exc:
-        if str(exc).startswith(_REFUSED):
-            raise
+        return parse(data, "DOCX", name)
+    except Fail:
         return None
 
 
@@ -170,7 +164,7 @@ def side_texts(package: Package, main: str, max_chars: int, notes: list[str]) ->
                 notes.append(f"{kind} not read ({exc})")
                 continue
             text = "\n".join(read)
-            if kind in _RUNNING:  # the same header on every section is read once
+            if kind in RUNNING_PARTS:  # the same header on every section is read once
                 if text in seen_running:
                     continue
                 seen_running.add(text)

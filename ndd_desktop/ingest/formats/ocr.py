@@ -108,13 +108,11 @@ def _native_dpi(page, width: float, height: float) -> float | None:
     dpi scan rendered at 300 dpi was smoothed, and tesseract read the smoothed speckles of
     a photocopy as words (0.89 against the born-digital text, where the same pictures as a
     TIFF gave 0.99; a 150 dpi photocopy 0.45 against 0.75)."""
-    import pypdfium2.raw as pdfium_c
+    from ndd_desktop.ingest.formats.pdf import pictures
 
     best = None
-    for obj in page.get_objects(filter=(pdfium_c.FPDF_PAGEOBJ_IMAGE,), max_depth=2):
-        bounds = getattr(obj, "get_bounds", None) or obj.get_pos  # pypdfium2 5 and 4
-        pixels = getattr(obj, "get_px_size", None) or getattr(obj, "get_size", None)
-        left, bottom, right, top = bounds()
+    for obj, (left, bottom, right, top) in pictures(page):
+        pixels = getattr(obj, "get_px_size", None) or getattr(obj, "get_size", None)  # pypdfium2 5 and 4
         area = max(0.0, right - left) * max(0.0, top - bottom)
         if pixels is None or area <= 0 or (best is not None and area <= best[0]):
             continue

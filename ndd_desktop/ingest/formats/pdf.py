@@ -147,15 +147,21 @@ def _pages(document: pdfium.PdfDocument, max_chars: int) -> tuple[list, int, lis
     return parts, count, notes, pictured
 
 
+def pictures(page):
+    """Each picture object of a page (in forms too, two levels down) with its bounds in
+    points, ``(object, (left, bottom, right, top))``."""
+    for obj in page.get_objects(filter=(pdfium_c.FPDF_PAGEOBJ_IMAGE,), max_depth=2):
+        bounds = getattr(obj, "get_bounds", None) or obj.get_pos  # pypdfium2 5 and 4
+        yield obj, bounds()
+
+
 def _pictured(page) -> bool:
     """Whether pictures cover at least :data:`PICTURED_SHARE` of the page."""
     width, height = page.get_size()
     if width <= 0 or height <= 0:
         return False
     covered = 0.0
-    for obj in page.get_objects(filter=(pdfium_c.FPDF_PAGEOBJ_IMAGE,), max_depth=2):
-        bounds = getattr(obj, "get_bounds", None) or obj.get_pos  # pypdfium2 5 and 4
-        left, bottom, right, top = bounds()
+    for _obj, (left, bottom, right, top) in pictures(page):
         covered += max(0.0, right - left) * max(0.0, top - bottom)
         if covered >= PICTURED_SHARE * width * height:
             return True

@@ -22,7 +22,7 @@ from datetime import datetime
 
 from striprtf.striprtf import rtf_to_text
 
-from ndd_desktop.ingest.formats.base import Context, Extraction, Fail
+from ndd_desktop.ingest.formats.base import RUNNING_PARTS, SIDE_PARTS, Context, Extraction, Fail
 
 _CODEPAGE = re.compile(rb"\\ansicpg(\d+)")
 _CHARSET = re.compile(rb"\\(ansi|mac|pca|pc)(?![a-z])")
@@ -39,10 +39,6 @@ _ENDNOTE = re.compile(r"\s*\\ftnalt(?![A-Za-z])")
 _TOKEN = re.compile(r"\\bin(\d+) ?|\\[\\{}]|[{}]")
 _FONT_TABLE = re.compile(r"\{\s*\\fonttbl(?![A-Za-z])")
 _DEFAULT_FONT = re.compile(r"\\deff\d+")
-#: what follows the body, in this order: the DOCX reader's ``SIDE_PARTS`` (not imported
-#: from it: reading an RTF needs no lxml)
-SIDE_PARTS = ("footnotes", "endnotes", "comments", "header", "footer")
-_RUNNING = ("header", "footer")
 
 
 def extract(data: bytes, ctx: Context) -> Extraction:
@@ -107,7 +103,7 @@ def side_texts(rtf: str, encoding: str, notes: list[str]) -> list[str]:
     seen_running: set[str] = set()
     for kind, groups in found.items():
         # a header is a text of its own, read alone so that a repeated one is seen as such
-        batches = [[g] for g in dict.fromkeys(groups)] if kind in _RUNNING else [groups] if groups else []
+        batches = [[g] for g in dict.fromkeys(groups)] if kind in RUNNING_PARTS else [groups] if groups else []
         lines: list[str] = []
         for batch in batches:
             document = frame + "".join("{" + content + "\\par}" for content in batch) + "}"
@@ -117,7 +113,7 @@ def side_texts(rtf: str, encoding: str, notes: list[str]) -> list[str]:
                 notes.append(f"{kind} not read (corrupt RTF: {exc})")
                 continue
             read = [line.strip() for line in text.replace("\r\n", "\n").split("\n") if line.strip()]
-            if kind in _RUNNING:  # the same header on every section is read once
+            if kind in RUNNING_PARTS:  # the same header on every section is read once
                 if "\n".join(read) in seen_running:
                     continue
                 seen_running.add("\n".join(read))

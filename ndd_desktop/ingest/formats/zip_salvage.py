@@ -20,6 +20,7 @@ import time
 import zlib
 
 from ndd_desktop.ingest.formats.base import Context, Member, Skip, too_many_entries
+from ndd_desktop.ingest.formats.zip import member_label
 from ndd_desktop.ingest.limits import mb
 
 _LOCAL = b"PK\x03\x04"
@@ -106,8 +107,6 @@ def salvage(data: bytes, ctx: Context) -> list[Member] | None:
 
 
 def _label(raw: str, number: int) -> str:
-    from ndd_desktop.ingest.formats.zip import member_label
-
     return member_label(raw, number) + ("/" if raw.endswith(("/", "\\")) else "")
 
 
