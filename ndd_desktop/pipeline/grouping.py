@@ -133,31 +133,34 @@ def keeper_key(rule: str, folder_priority: Sequence[str] = (),
 
     ``latest`` keeps the last version written: the highest place in ``version_rank``
     (document id -> place in its group's version order, ``pipeline.lineage``), then the
-    newest date.
+    newest date. Documents alike under the rule go by root, then path there: the same
+    keeper in every scan of the same files (a document's id follows the order in which
+    the extraction workers finished with it, which differs between two fresh scans).
 
     Raises:
         ValueError: an unknown rule.
     """
     if rule == "reference-oldest":
-        return lambda d: (not d.reference, _date(d), d.id)
+        return lambda d: (not d.reference, _date(d), d.root, d.relpath, d.id)
     if rule == "oldest":
-        return lambda d: (_date(d), d.id)
+        return lambda d: (_date(d), d.root, d.relpath, d.id)
     if rule == "newest":
-        return lambda d: (-_date(d) if _date(d) != math.inf else math.inf, d.id)
+        return lambda d: (-_date(d) if _date(d) != math.inf else math.inf, d.root, d.relpath, d.id)
     if rule == "longest":
-        return lambda d: (-d.text_length, _date(d), d.id)
+        return lambda d: (-d.text_length, _date(d), d.root, d.relpath, d.id)
     if rule == "folder-priority":
         folders = [os.path.abspath(f) for f in folder_priority]
 
         def rank(d: DocumentInfo) -> tuple:
             path = os.path.join(d.root, *d.relpath.split("/"))
             pos = next((k for k, f in enumerate(folders) if _under(path, f)), len(folders))
-            return (pos, not d.reference, _date(d), d.id)
+            return (pos, not d.reference, _date(d), d.root, d.relpath, d.id)
 
         return rank
     if rule == "latest":
         ranks = version_rank or {}
-        return lambda d: (-ranks.get(d.id, 0), -_date(d) if _date(d) != math.inf else math.inf, d.id)
+        return lambda d: (-ranks.get(d.id, 0), -_date(d) if _date(d) != math.inf else math.inf, d.root,
+                          d.relpath, d.id)
     raise ValueError(f"unknown keeper rule {rule!r} (known: {', '.join(KEEPER_RULES)})")
 
 

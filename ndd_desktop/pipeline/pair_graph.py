@@ -104,19 +104,48 @@ class PairGraph:
         with self._lock:
             got = self._ranks.get(rule)
             if got is None:
-                ids, date = self.ids, self.date
+                date = self.date
                 if rule == "reference-oldest":
-                    order = np.lexsort((ids, date, ~self.reference))
+                    keys = (date, ~self.reference)
                 elif rule == "oldest":
-                    order = np.lexsort((ids, date))
+                    keys = (date,)
                 elif rule == "newest":
-                    order = np.lexsort((ids, np.where(date == math.inf, math.inf, -date)))
+                    keys = (np.where(date == math.inf, math.inf, -date),)
                 else:  # longest
-                    order = np.lexsort((ids, date, -self.length))
+                    keys = (date, -self.length)
+                order = np.lexsort((self.ids, self._path_ties(keys), *keys))
                 got = np.empty(self.n, dtype=np.int64)
                 got[order] = np.arange(self.n, dtype=np.int64)
                 self._ranks[rule] = got
             return got
+
+
+    def _path_ties(self, keys: tuple[np.ndarray, ...]) -> np.ndarray:
+        """Where documents tie on ``keys`` (as ``np.lexsort`` takes them), their place in
+        order of root and path (0 elsewhere): a tie goes to the first by folder and name,
+        the same in every scan of the same files (document ids follow the order in which
+        the workers finished)."""
+        out = np.zeros(self.n, dtype=np.int64)
+        if self.n < 2:
+            return out
+        order = np.lexsort(keys)
+        same = np.ones(self.n - 1, dtype=bool)
+        for key in keys:
+            k = key[order]
+            same &= k[1:] == k[:-1]
+        tied = np.zeros(self.n, dtype=bool)
+        tied[1:] |= same
+        tied[:-1] |= same
+        where = order[tied]
+        if where.shape[0]:
+            docs, tied_ids = self.docs, self.ids[where].tolist()
+            if isinstance(docs, DocumentTable):
+                keys = docs.path_keys(tied_ids)
+            else:
+                keys = [f"{d.root}\0{d.relpath}" for d in map(docs.__getitem__, tied_ids)]
+            by_path = sorted(range(len(keys)), key=keys.__getitem__)
+            out[where[np.asarray(by_path, dtype=np.int64)]] = np.arange(len(by_path), dtype=np.int64)
+        return out
 
 
 class ByValue:

@@ -52,6 +52,12 @@ class DocumentTable(Mapping[int, DocumentInfo]):
             return [decoded[v] for v in values] if decoded is not None else [dec_path(v) for v in values]
         return values
 
+    def path_keys(self, doc_ids) -> list[str]:
+        """The root and relpath of each of ``doc_ids``, decoded and joined by a NUL (which no
+        path holds: the strings sort as the pairs would), without a document object each."""
+        rows, k_root, k_rel = self._rows, COLUMNS.index("path"), COLUMNS.index("relpath")
+        return [f"{dec_path(row[k_root])}\0{dec_path(row[k_rel])}" for row in map(rows.__getitem__, doc_ids)]
+
     def with_status(self, status: str) -> DocumentTable:
         """The documents of this status (this table itself when all of them are)."""
         k = COLUMNS.index("status")

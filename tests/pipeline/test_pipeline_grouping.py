@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 from ndd_desktop.pipeline.grouping import KEEPER_RULES, groups_at, keeper_key
+from ndd_desktop.pipeline.pair_graph import PairGraph
 from ndd_desktop.store import DocWrite, Root, Store
 
 
@@ -159,3 +160,29 @@ def test_only_a_verdict_keeps_a_document_apart(gstore):
     s.review.set_verdict(a, b, "not_duplicate")  # now b is kept apart, by the verdict
     g = groups_at(s, "m", "chain", 0.55, grouping="principal")
     assert [set(x.members) for x in g.groups] == [{a, c}] and g.left_out == {b}
+
+
+def test_a_tie_under_the_keeper_rule_goes_to_the_first_by_folder_and_name():
+    # Three copies of one text with the same date and length, written in the reverse of
+    # their paths' order (a fresh scan numbers documents as its workers finish them): every
+    # rule keeps the first by root, then path, whatever the ids.
+    s = Store.open(":memory:")
+    s.documents.set_roots([Root("/box")])
+    z, m, a = s.scans.write_documents([
+        _doc("/box", "z/letter.txt", date=5.0, length=40, xxh="1"),
+        _doc("/box", "m/letter.txt", date=5.0, length=40, xxh="2"),
+        _doc("/box", "a copy/letter.txt", date=5.0, length=40, xxh="3"),
+    ], "m", "k")
+    assert z < m < a
+    cols = {"a": np.array([z, z, m]), "b": np.array([m, a, a]), "score": np.array([1.0, 1.0, 1.0]),
+            "cont_ab": np.ones(3), "cont_ba": np.ones(3)}
+    s.pairs.replace("m", "pk", "k", {}, 0.3, "", cols)
+    for rule in ("reference-oldest", "oldest", "newest", "longest", "folder-priority", "latest"):
+        (grp,) = groups_at(s, "m", "pk", 0.5, keeper_rule=rule, folder_priority=("/elsewhere",)).groups
+        assert grp.keeper == a, rule
+    # the window's way: a graph over the documents as a table (no object made for each)
+    arrays = s.pairs.arrays("m", "pk")
+    graph = PairGraph(arrays, s.documents.table([z, m, a]))
+    for rule in ("reference-oldest", "oldest", "newest", "longest"):
+        assert groups_at(s, "m", "pk", 0.5, keeper_rule=rule, graph=graph).groups[0].keeper == a, rule
+    s.close()
