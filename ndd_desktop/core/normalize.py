@@ -18,7 +18,10 @@ tenth of its words. The accents of the Latin, Greek and Cyrillic alphabets, Hebr
 and Arabic vowel marks are removed too (:data:`FOLDED_MARKS`): copies differ by them (a
 text typed without accents, a vocalised and a plain edition) and shared nothing where a
 word with a mark met the same word without. The vowel signs of the Indic and South-East
-Asian scripts stay: they tell words apart there ("किताब", "कुतुब").
+Asian scripts stay: they tell words apart there ("किताब", "कुतुब"). Letters that copies
+write in two ways without a mark between them (:data:`LETTER_FOLDS`: Turkish dotless i,
+the stroked l, o and d, Persian and Arabic yeh and kaf, the tatweel, zero-width characters)
+are folded to one, and a word broken by a hyphen at the end of a line is joined again.
 :data:`NORMALIZATION` names this version of the rules; the methods' sketch keys carry it,
 so a change sketches every document again.
 
@@ -37,8 +40,9 @@ import unicodedata
 from typing import Sequence
 
 #: The version of these rules (1: NFKC, case folding, white space; 2: soft hyphens, and
-#: the marks of :data:`FOLDED_MARKS`, removed).
-NORMALIZATION = 2
+#: the marks of :data:`FOLDED_MARKS`, removed; 3: :data:`LETTER_FOLDS`, and a word broken
+#: at the end of a line joined).
+NORMALIZATION = 3
 #: The soft hyphen, removed from every text before it is sketched or compared.
 SOFT_HYPHEN = "\u00ad"
 #: Where the combining marks removed after a canonical decomposition lie: the accents of
@@ -47,6 +51,21 @@ SOFT_HYPHEN = "\u00ad"
 #: U+06D6-U+06ED); only the nonspacing marks (category Mn) of these ranges.
 FOLDED_RANGES = ((0x0300, 0x036F), (0x0591, 0x05C7), (0x0610, 0x061A), (0x064B, 0x065F), (0x0670, 0x0670),
                  (0x06D6, 0x06ED))
+#: What else copies write in two ways, folded to one (after case folding):
+#: letters that no decomposition relates to the letter a text typed without them has
+#: (Turkish dotless i, Polish l, Danish and Norwegian o, Croatian and Vietnamese d, Maltese
+#: h with a stroke; the ligatures ae and oe; Icelandic eth and thorn), the Arabic letters
+#: that Persian and Arabic keyboards give in two forms (Persian yeh and keheh, alef
+#: maksura, teh marbuta), the Arabic tatweel (a stretch of a justified line), and the
+#: invisible characters inside words (zero-width space and joiner, word joiner, a byte-order
+#: mark within a text). A Persian text typed with the Arabic yeh and kaf shared a fifth of
+#: its words with itself; a Turkish text in capitals, likewise.
+LETTER_FOLDS = {
+    "ı": "i", "ł": "l", "ø": "o", "đ": "d", "ħ": "h", "ŧ": "t",
+    "æ": "ae", "œ": "oe", "ð": "d", "þ": "th",
+    "ی": "ي", "ى": "ي", "ک": "ك", "ة": "ه", "ـ": "",
+    "​": "", "‍": "", "⁠": "", "﻿": "",
+}
 FOLDED_MARKS = re.compile("[" + "".join(chr(c) for lo, hi in FOLDED_RANGES for c in range(lo, hi + 1)
                                         if unicodedata.category(chr(c)) == "Mn") + "]+")
 
@@ -162,11 +181,14 @@ def normalize(text: str, ignore: str | Sequence[str] | None = None) -> str:
     if text.isascii():
         # NFKC leaves ASCII as it is and case folding is lower(): in the bytes, one
         # translate lowers the letters and makes every white space character a space
-        raw = text.encode("ascii").translate(_ASCII_FOLD)
+        raw = text.encode("ascii")
+        if b"-\n" in raw or b"-\r\n" in raw:
+            raw = _BROKEN_ASCII.sub(rb"\1", raw)
+        raw = raw.translate(_ASCII_FOLD)
         if ignore:
             raw = remove_ignored(raw.decode("ascii"), ignore).encode("ascii")
         return _collapse_spaces(raw).decode("ascii")
-    text = fold_marks(unicodedata.normalize("NFKC", text).casefold())
+    text = fold_marks(join_broken_words(unicodedata.normalize("NFKC", text)).casefold())
     if ignore:
         text = remove_ignored(text, ignore)
     if any(ch in text for ch in _WIDE_SPACES):
@@ -179,6 +201,21 @@ def normalize(text: str, ignore: str | Sequence[str] | None = None) -> str:
     return _collapse_spaces(raw).decode("utf-8", "surrogatepass")
 
 
+# A word broken at the end of a line by a hyphen ("docu-\nment", as typeset text and the
+# text of a PDF keep it): the hyphen and the line break go where a small letter goes on (a
+# capital or a digit after the break is a compound or a range: "Anglo-\nSaxon", "1990-\n1995").
+_BROKEN = re.compile(r"(?<=\w)[-\u2010]\r?\n[ \t]*(\w)")
+_BROKEN_ASCII = re.compile(rb"(?<=[0-9A-Za-z_])-\r?\n[ \t]*([a-z])")
+
+
+def join_broken_words(text: str) -> str:
+    """``text`` with the words broken at a line's end by a hyphen joined (see ``_BROKEN``);
+    the text itself where it has none."""
+    if "-\n" not in text and "-\r\n" not in text and "\u2010\n" not in text and "\u2010\r\n" not in text:
+        return text
+    return _BROKEN.sub(lambda m: m.group(1) if m.group(1).islower() else m.group(0), text)
+
+
 #: Where the precomposed letters whose decomposition holds such a mark lie (Latin, Greek,
 #: Cyrillic, Hebrew presentation forms); the marks themselves are folded wherever they are.
 _PRECOMPOSED_RANGES = ((0x00C0, 0x024F), (0x0370, 0x04FF), (0x0600, 0x06FF), (0x1E00, 0x1FFF), (0xFB1D, 0xFB4F))
@@ -188,7 +225,7 @@ _PRECOMPOSED_RANGES = ((0x00C0, 0x024F), (0x0370, 0x04FF), (0x0600, 0x06FF), (0x
 def _folding() -> tuple[re.Pattern, dict[str, str]]:
     """The characters :func:`fold_marks` changes, as a pattern, and what each becomes (built
     on first use: a process that meets no such text never builds it)."""
-    table: dict[str, str] = {SOFT_HYPHEN: ""}
+    table: dict[str, str] = {SOFT_HYPHEN: "", **LETTER_FOLDS}
     for lo, hi in (*_PRECOMPOSED_RANGES, *FOLDED_RANGES):
         for c in range(lo, hi + 1):
             ch = chr(c)

@@ -111,10 +111,10 @@ def test_nothing_ignored_keeps_the_keys_collections_were_scanned_with():
     # (and the thresholds saved per pair set) stay valid
     qgram = get_method("qgram")
     # version 4 (sketch_from_text), then normalization 2, changed it on purpose
-    assert qgram.sketch_key(qgram.params()) == "7abfe1a63ebf7761"
+    assert qgram.sketch_key(qgram.params()) == "e0b36c692a7246d4"
     assert qgram.pairs_key(qgram.params()) == "24380de7fee27928"
     bottomk = get_method("bottomk")
-    assert bottomk.sketch_key(bottomk.params({"ignore": ""})) == "b90f7881250cab4f"  # normalization 2
+    assert bottomk.sketch_key(bottomk.params({"ignore": ""})) == "e8360a4c0bc49e0d"  # normalization 2
 
 
 def test_an_unknown_item_is_refused_with_the_choices():
