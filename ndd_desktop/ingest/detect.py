@@ -20,6 +20,8 @@ import zipfile
 import filetype
 import olefile
 
+from ndd_desktop.ingest.utf16 import utf16_without_bom
+
 HEAD_BYTES = 8192
 
 OLE_MAGIC = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"
@@ -124,26 +126,14 @@ def detect_format(data: bytes, name: str = "") -> str:
 
 def binary_head(head: bytes) -> bool:
     """True when the first bytes are not text: a NUL (outside UTF-16 text) or more than
-    2 % control bytes. Text decides before any magic number that is not a structure."""
+    2 % control bytes (outside UTF-16 text: ``ingest.utf16``). Text decides before any magic
+    number that is not a structure."""
     if not head:
         return False
     if b"\x00" in head:
-        return _utf16_pattern(head) is None
+        return utf16_without_bom(head) is None
     bad = len(head) - len(head.translate(None, _CONTROL))
-    return bad > 0.02 * len(head)
-
-
-def _utf16_pattern(head: bytes) -> str | None:
-    """"le"/"be" when zero bytes sit on one side of most byte pairs (UTF-16 without BOM)."""
-    if len(head) < 4:
-        return None
-    even, odd = head[0::2], head[1::2]
-    z_even, z_odd = even.count(0) / len(even), odd.count(0) / len(odd)
-    if z_odd > 0.3 and z_even < 0.05:
-        return "le"
-    if z_even > 0.3 and z_odd < 0.05:
-        return "be"
-    return None
+    return bad > 0.02 * len(head) and utf16_without_bom(head) is None
 
 
 def _tar_checksum_ok(head: bytes) -> bool:

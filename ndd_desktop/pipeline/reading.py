@@ -33,9 +33,10 @@ OPTION_FORMATS = ("html",)
 #: The generation of the readers: bumped when a release reads files that earlier ones
 #: skipped or failed (2: compressed files, spreadsheets, OCR, ODT files odfpy could not
 #: parse; 3: GIF, BMP and WebP scans by OCR, the whole members of a ZIP cut off in
-#: transfer). A collection read by an older generation reads its skipped and failed files
-#: once more; those it can read now become documents.
-READERS = 3
+#: transfer; 4: UTF-16 without a byte-order mark in scripts other than Latin, which was
+#: "binary content"). A collection read by an older generation reads its skipped and failed
+#: files once more; those it can read now become documents.
+READERS = 4
 #: The generation of the web-page reader: bumped when the same page and options give
 #: another text (2: a page with none of a site's furniture is read whole, where
 #: trafilatura dropped its lists and subheadings). A collection read by an older one
@@ -46,9 +47,10 @@ HTML_READER = 2
 #: letters they give, mail bodies without a charset decoded as text files are, a
 #: message's text its body without its header lines, RTF's Mac character set, old Mac
 #: line ends; 3: Mac Roman and DOS code pages, a mail's damaged base64, the footnotes,
-#: endnotes, comments, headers and footers of DOCX and RTF files). A collection read by an
-#: older one reads those files again once.
-TEXT_READER = 3
+#: endnotes, comments, headers and footers of DOCX and RTF files; 4: ISO-2022-JP and -KR
+#: text, which was read as UTF-8 with its escape sequences). A collection read by an older
+#: one reads those files again once.
+TEXT_READER = 4
 #: Formats whose text those decoders and readers give.
 TEXT_FORMATS = ("txt", "md", "html", "xml", "eml", "msg", "rtf", "docx")
 #: What the recorded reading holds besides the options.

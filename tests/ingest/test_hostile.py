@@ -7,6 +7,8 @@ import struct
 import time
 import zipfile
 
+import pytest
+
 from ingest_makers import (
     SAMPLE, add_zip_member, make_docx, make_encrypted_pdf, make_odt, make_pdf, make_zip,
     replace_zip_member,
@@ -59,6 +61,38 @@ def test_utf16_without_bom(one):
     text = "Plain words stored as UTF-16 little endian without a mark.\n"
     doc = one("u16le.txt", text.encode("utf-16-le"))
     assert (doc.status, doc.text) == ("ok", text)
+
+
+@pytest.mark.parametrize("order", ["utf-16-le", "utf-16-be"])
+def test_utf16_without_bom_in_scripts_with_few_zero_bytes(one, order):
+    # Cyrillic, Arabic, Greek and Hebrew have a script byte (0x04, 0x06, ...) where Latin
+    # text has a zero; Chinese and Japanese have neither: all were "binary content"
+    for name, text in [("ru", "Городской архив закрывает читальный зал.\nВторая строка.\n"),
+                       ("ar", "يغلق الأرشيف البلدي قاعة القراءة يوم الاثنين.\n"),
+                       ("el", "Το δημοτικό αρχείο θα κλείσει το αναγνωστήριο.\n"),
+                       ("he", "הארכיון העירוני יסגור את אולם הקריאה.\n"),
+                       ("zh", "市档案馆将于三月第一个星期一关闭阅览室。\n进行年度盘点。\n"),
+                       ("ja", "市の公文書館は、三月の第一月曜日に閲覧室を閉鎖します。")]:
+        doc = one(f"{name}.txt", (text * 3).encode(order))
+        assert (doc.status, doc.text) == ("ok", text * 3), (name, doc.reason)
+
+
+def test_binary_content_is_not_taken_for_utf16(one):
+    import random
+
+    rng = random.Random(3)
+    for k in range(200):
+        data = bytes(rng.randrange(256) for _ in range(rng.choice([64, 700, 5000])))
+        doc = one(f"noise{k}.txt", data)
+        assert (doc.status, doc.reason) == ("skipped", "binary content (not text)"), k
+
+
+@pytest.mark.parametrize("encoding", ["iso2022_jp", "iso2022_kr"])
+def test_iso2022_text(one, encoding):
+    # 7-bit with escape sequences: UTF-8 decoded it and stored "\x1b$B;T$N..."
+    text = {"iso2022_jp": "市の公文書館は閲覧室を閉鎖します。\n", "iso2022_kr": "시립 기록관은 열람실을 닫습니다.\n"}[encoding]
+    doc = one(f"{encoding}.txt", (text * 2).encode(encoding))
+    assert (doc.status, doc.text) == ("ok", text * 2)
 
 
 def test_latin1_text(one):

@@ -1,7 +1,8 @@
 """Plain text (and Markdown) in any common encoding.
 
 UTF-8 is tried first (most files are); byte order marks decide UTF-8/16/32; UTF-16
-without a mark is recognised by its pattern of zero bytes; everything else goes to
+without a mark is recognised by its bytes (``ingest.utf16``); ISO-2022-JP and -KR (7-bit,
+which UTF-8 would read as it is) by their escape sequences; everything else goes to
 charset-normalizer. Content that is not text ("binary content behind a text extension")
 is skipped. A few stray NUL bytes in otherwise good text are removed with a note.
 """
@@ -16,6 +17,7 @@ from charset_normalizer.md import mess_ratio
 from ndd_desktop.ingest.code_pages import best_page, is_latin
 from ndd_desktop.ingest.detect import BINARY_FORMATS, EXT_FORMATS
 from ndd_desktop.ingest.formats.base import Context, Extraction, Fail, Skip
+from ndd_desktop.ingest.utf16 import utf16_without_bom
 
 _BOMS = (
     (b"\xef\xbb\xbf", "utf-8"),
@@ -46,12 +48,18 @@ def decode_text(data: bytes, ctx: Context | None = None) -> tuple[str, list[str]
     for bom, enc in _BOMS:
         if data.startswith(bom):
             return data[len(bom):].decode(enc, errors="replace"), []
+    if b"\x1b" in data:  # ISO-2022 (Japanese and Korean mail and text) is 7-bit: UTF-8 would take it
+        iso2022 = _iso2022(data)
+        if iso2022 is not None:
+            return iso2022, []
     nuls = data.count(0)
-    utf16 = _utf16_without_bom(data) if nuls else None  # its mark is its zero bytes
-    if utf16:
-        return data.decode(utf16, errors="replace"), []
+    binary = _binary_share(data) > 0.05
+    if nuls or binary:  # UTF-16 without a mark has zero bytes, or control bytes in every pair
+        utf16 = utf16_without_bom(data)
+        if utf16:
+            return data[: len(data) // 2 * 2].decode(utf16, errors="replace"), []
     notes: list[str] = []
-    if _binary_share(data) > 0.05:
+    if binary:
         _not_text(ctx)
     if nuls:
         data = data.replace(b"\x00", b"")
@@ -61,6 +69,27 @@ def decode_text(data: bytes, ctx: Context | None = None) -> tuple[str, list[str]
     except UnicodeDecodeError:
         pass
     return _guess_legacy(data, ctx), notes
+
+
+# The escape sequences that switch an ISO-2022 text to a double-byte set: JIS X 0208
+# (ESC $ @, ESC $ B), JIS X 0212 and the sets of ISO-2022-JP-2 (ESC $ ( ...), KS X 1001
+# announced for ISO-2022-KR (ESC $ ) C).
+_ISO2022_JP = re.compile(rb"\x1b\$[@B(A]")
+_ISO2022_KR = b"\x1b$)C"
+
+
+def _iso2022(data: bytes) -> str | None:
+    """The text of ISO-2022-JP or -KR bytes, or None when they are not (or do not decode)."""
+    if _ISO2022_KR in data[:_SAMPLE]:
+        encoding = "iso2022_kr"
+    elif _ISO2022_JP.search(data):
+        encoding = "iso2022_jp_2"
+    else:
+        return None
+    try:
+        return data.decode(encoding)
+    except UnicodeDecodeError:
+        return None
 
 
 def _guess_legacy(data: bytes, ctx: Context | None) -> str:
@@ -111,23 +140,3 @@ def _binary_share(data: bytes) -> float:
         return 0.0
     bad = len(sample) - len(sample.translate(None, _CONTROL))
     return bad / len(sample)
-
-
-def _utf16_without_bom(data: bytes) -> str | None:
-    """"utf-16-le"/"utf-16-be" when zero bytes sit on one side of most byte pairs."""
-    sample = data[:_SAMPLE]
-    if len(sample) < 4:
-        return None
-    even, odd = sample[0::2], sample[1::2]
-    z_even, z_odd = even.count(0) / len(even), odd.count(0) / len(odd)
-    if z_odd > 0.3 and z_even < 0.05:
-        enc = "utf-16-le"
-    elif z_even > 0.3 and z_odd < 0.05:
-        enc = "utf-16-be"
-    else:
-        return None
-    try:
-        data[: len(data) // 2 * 2].decode(enc)
-    except UnicodeDecodeError:
-        return None
-    return enc
