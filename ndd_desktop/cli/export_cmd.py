@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from . import EXIT_INTERRUPTED, EXIT_OK, CommandError, UsageError
@@ -64,18 +65,43 @@ def cmd_export(args: argparse.Namespace) -> int:
         from ..app.elapsed import elapsed
 
         n = result.left_out
-        out = f"; {n:,} document{'s' if n != 1 else ''} left out (_ndd_reports/left_out.csv)" if n else ""
+        # name the list only when it was written (a bag that was not made has no reports)
+        listed = any(os.path.basename(r) == "left_out.csv" for r in result.reports)
+        out = (f"; {n:,} document{'s' if n != 1 else ''} left out"
+               + (" (_ndd_reports/left_out.csv)" if listed else "")) if n else ""
         sys.stderr.write(
             f"exported {done} of {result.files_planned} files to {result.dest} ({result.copied} copied, "
             f"{result.linked} linked, {result.skipped} already there) in {elapsed(result.seconds)}{out}\n"
         )
+    if result.not_covered:
+        n = result.not_covered
+        sys.stderr.write(f"ndd: note: {n:,} document{'s' if n != 1 else ''} left out duplicate{'' if n != 1 else 's'} "
+                         "a document that failed to export: nothing exported holds "
+                         f"{'them' if n != 1 else 'it'}; keep {'their originals' if n != 1 else 'its original'}"
+                         + (" (export_status in the reports)" if result.reports else "") + "\n")
     if not result.ok:
-        n = len(result.failed)
-        why = f"export incomplete: {n} file{'s' if n != 1 else ''} failed"
-        if result.bag_valid is False:
-            why += f"; bag: {result.bag_message}"
-        elif result.bag and result.bag_valid is None and result.bag_message:
-            why += f"; {result.bag_message}"
-        raise CommandError(why)
+        raise CommandError(_incomplete(result))
     return EXIT_OK
+
+
+def _incomplete(result) -> str:
+    """The last line of an export that did not succeed: what failed, by kind, and what to do."""
+    parts = []
+    for n, one, many in ((result.copy_failures, "planned file could not be copied",
+                          "planned files could not be copied"),
+                         (result.left_out_changed, "left-out file changed or vanished since the scan",
+                          "left-out files changed or vanished since the scan"),
+                         # not among the files counted as exported: the scan never read them as files
+                         (result.plan_failures, "entry of the scan was not exported (listed above; a rescan may read it)",
+                          "entries of the scan were not exported (listed above; a rescan may read them)")):
+        if n:
+            parts.append(f"{n} {one if n == 1 else many}")
+    why = "export incomplete: " + (", ".join(parts) or "see above")
+    if result.bag_valid is False:
+        why += f"; bag: {result.bag_message}"
+    elif result.bag and result.bag_valid is None and result.bag_message:
+        why += "; the bag was not made"  # bag_message repeats the counts said above
+    if result.advice and result.bag_valid is not False:
+        why += f"; {result.advice}"
+    return why
 

@@ -33,6 +33,18 @@ class FileProblem(Exception):
     """This file cannot be exported (changed since the scan, unreadable, ...); others go on."""
 
 
+#: The end of every message of a file that changed since the scan. The same export run
+#: again cannot succeed (it checks against the old scan), and after a rescan the plan
+#: differs, so the way on is a rescan and a new destination folder.
+RESCAN_FIRST = "rescan first"
+_HASH_DIFFERS = f"changed since the scan: its SHA-256 differs from the store's; {RESCAN_FIRST}"
+
+
+def needs_rescan(reason: str) -> bool:
+    """Whether a failure's ``reason`` says the file changed since the scan."""
+    return RESCAN_FIRST in reason
+
+
 @dataclass(frozen=True)
 class Transfer:
     """How one file reached the destination."""
@@ -41,6 +53,9 @@ class Transfer:
     sha256: str
     size: int
     note: str = ""
+    #: the modification time the file in DEST has (a copy gets the source's): a rerun
+    #: copies again a file whose time differs (a copy edited in place keeps its size)
+    mtime_ns: int | None = None
 
 
 def is_cancelled(cancel) -> bool:
@@ -146,7 +161,7 @@ def transfer_file(source: str, target: str, expected: str | None, scanned_mtime_
     """
     source, st = resolve_source(source, roots)
     if expected is None and st.st_mtime_ns != scanned_mtime_ns:
-        raise FileProblem("changed since the scan (modification time differs); rescan first")
+        raise FileProblem(f"changed since the scan (modification time differs); {RESCAN_FIRST}")
     parent = os.path.dirname(target)
     guard.check(parent)
     os.makedirs(parent, exist_ok=True)
@@ -177,8 +192,8 @@ def transfer_file(source: str, target: str, expected: str | None, scanned_mtime_
                     raise
                 if expected is not None and digest != expected:
                     _remove(target, guard)
-                    raise FileProblem("changed since the scan: its SHA-256 differs from the store's")
-                return Transfer("linked", digest, size)
+                    raise FileProblem(_HASH_DIFFERS)
+                return Transfer("linked", digest, size, mtime_ns=linked.st_mtime_ns)
     return _copy(source, target, expected, st, guard, cancel, note)
 
 
@@ -203,7 +218,7 @@ def _copy(source, target, expected, st, guard, cancel, note) -> Transfer:
             after = os.fstat(src.fileno())
         src_digest = src_hash.hexdigest()
         if expected is not None and src_digest != expected:
-            raise FileProblem("changed since the scan: its SHA-256 differs from the store's")
+            raise FileProblem(_HASH_DIFFERS)
         if (after.st_mtime_ns, after.st_size) != (st.st_mtime_ns, st.st_size):
             raise FileProblem("changed while it was being copied")
         copy_digest, size = sha256_file(part, cancel)
@@ -221,4 +236,4 @@ def _copy(source, target, expected, st, guard, cancel, note) -> Transfer:
     except BaseException:
         _remove(part, guard)
         raise
-    return Transfer("copied", copy_digest, size, note)
+    return Transfer("copied", copy_digest, size, note, mtime_ns=st.st_mtime_ns)

@@ -2,8 +2,8 @@
 
 The first line names the plan (its identity hash); each verified file adds a line; the
 last line of a finished export says so. A rerun into the same destination with the same
-plan skips every file the journal lists that is still there with its size; any other
-non-empty destination is refused. Appending a line per file keeps a crash from costing
+plan skips every file the journal lists that is still there with its size and modification
+time; any other non-empty destination is refused. Appending a line per file keeps a crash from costing
 more than the file being copied, and a torn last line is ignored.
 """
 
@@ -46,7 +46,12 @@ class Journal:
         """
         journal = cls(dest, plan_id, guard)
         if not os.path.exists(dest):
-            os.makedirs(guard.check(dest))
+            try:
+                os.makedirs(guard.check(dest))
+            except OSError as exc:  # said "[Errno 2] No such file or directory" alone
+                raise DestinationRefused(
+                    f"cannot create the destination folder {dest!r}: {exc.strerror or exc}: choose a "
+                    "folder on a disk you can write to") from None
         entries = os.listdir(dest)
         if JOURNAL_NAME in entries:
             if not journal._load():
@@ -116,9 +121,12 @@ class Journal:
             os.fsync(self._fh.fileno())
             self._unsynced = 0
 
-    def record(self, target: str, sha256: str, size: int, how: str) -> None:
-        """Note a verified file (``target`` relative to the payload folder)."""
+    def record(self, target: str, sha256: str, size: int, how: str, mtime_ns: int | None = None) -> None:
+        """Note a verified file (``target`` relative to the payload folder) with the
+        modification time it has in DEST, which a rerun compares with its size."""
         rec = {"done": target, "sha256": sha256, "size": size, "how": how}
+        if mtime_ns is not None:
+            rec["mtime_ns"] = mtime_ns
         self.done[target] = rec
         self._write(rec)
 

@@ -22,8 +22,6 @@ import math
 import unicodedata
 from dataclasses import dataclass, field, replace
 
-import numpy as np
-
 from ..ingest.document import free_numbered_name
 from ..pipeline.grouping import groups_at
 from ..pipeline.pair_lookup import PairLookup
@@ -31,9 +29,11 @@ from .decisions import DecisionIndex
 from .errors import ExportError
 from .extra_leave_out import extra_leave_outs, restated_rows
 from .layout import bag_safe_relpath, check_destination, root_names, safe_relpath
+from .left_out_check import LeftOutSource, left_out_sources
 from .options import ExportOptions, resolve_options
 from .roles import CHOSEN_KEEPER_NOTE, DUPLICATE, KEEPER, UNIQUE
 from .scan_records import NOT_A_FILE, UNREAD, scan_exclusion
+from .shares import containment_lookup, found_in, low_share_note, text_shares
 from .template_check import suspect_note, template_suspects
 
 
@@ -126,6 +126,9 @@ class ExportPlan:
     #: left-out documents to check before an original is deleted (``export.template_check``):
     #: document id -> (group id, documents sharing the common passage, share of its own text)
     suspects: dict[int, tuple[int, int, float]] = field(default_factory=dict)
+    #: files that carry only left-out documents: checked again when the export runs
+    #: (``export.left_out_check``), so that no report calls a file changed since the scan a duplicate
+    left_out_sources: list[LeftOutSource] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self._by_id = {r.doc_id: r for r in self.rows}
@@ -138,29 +141,6 @@ class ExportPlan:
     def left_out_rows(self) -> list[DocumentRow]:
         """Rows of the duplicates left out of the set, in path order."""
         return sorted((self._by_id[d] for d in self.left_out), key=lambda r: r.path)
-
-def containment_lookup(pairs) -> callable:
-    """A function ``(x, y) -> share of x found in y`` over the store's pair arrays."""
-    if len(pairs) == 0:
-        return lambda x, y: None
-    a = pairs.a.astype(np.int64)
-    b = pairs.b.astype(np.int64)
-    keys = (a << 32) | b
-    order = np.argsort(keys, kind="stable")
-    skeys = keys[order]
-
-    def lookup(x: int, y: int) -> float | None:
-        lo, hi = (x, y) if x < y else (y, x)
-        k = (int(lo) << 32) | int(hi)
-        pos = int(np.searchsorted(skeys, k))
-        if pos >= len(skeys) or int(skeys[pos]) != k:
-            return None
-        idx = order[pos]
-        value = float(pairs.cont_ab[idx] if x < y else pairs.cont_ba[idx])
-        return None if math.isnan(value) else value
-
-    return lookup
-
 
 def plan_export(store, options: ExportOptions) -> ExportPlan:
     """Compute the export of ``options`` from ``store`` without touching any file.
@@ -208,13 +188,22 @@ def plan_export(store, options: ExportOptions) -> ExportPlan:
     files, issues = planner.files(docs)
     scored = PairLookup(arrays.a, arrays.b, arrays.score)
     decisions = DecisionIndex(store.review.standing())
+    planner.texts = text_shares(store, planner.by_id)
     rows = [planner.row(d, contained, decisions, scored) for d in docs]
     if extra.notes:
+        def score_of(x, y):
+            return scored.get((min(x, y), max(x, y)))
+
         rows = restated_rows(rows, extra, membership, left_out,
                              lambda d: planner.display(planner.by_id[d]) if d in planner.by_id else "",
-                             lambda x, y: scored.get((min(x, y), max(x, y))),
-                             lambda x, y: found_in(contained, planner.by_id[x], planner.by_id.get(y))
+                             score_of,
+                             lambda x, y: found_in(contained, planner.by_id[x], planner.by_id.get(y),
+                                                   planner.texts if score_of(x, y) is None else None)
                              if x in planner.by_id else None)
+    # a reviewer's "duplicate" may leave out a text little of which is in what it is left
+    # out for: the groups decide, the row warns (docs/export.md)
+    rows = [replace(r, note="; ".join(filter(None, (low_share_note(r), r.note))))
+            if r.role == DUPLICATE and low_share_note(r) else r for r in rows]
     # left-out documents whose likeness may be a shared template: named, not kept (the
     # window and ndd clusters count the same left-out set)
     suspects = {d: s for d, s in template_suspects(store.documents, grouping.groups, extra.held_by).items()
@@ -228,6 +217,9 @@ def plan_export(store, options: ExportOptions) -> ExportPlan:
         roots=list(roots), root_names=names, files=files, rows=rows,
         groups=list(grouping.groups), left_out=sorted(left_out),
         pair_count=int(grouping.pair_count), issues=issues, not_files=planner.not_files, suspects=suspects,
+        left_out_sources=left_out_sources(planner.by_id, left_out, planner.target_of,
+                                          {i.doc_id for i in issues} | {d.id for d in docs if scan_exclusion(d)},
+                                          planner.display),
     )
     plan.plan_id = plan_identity(plan)
     return plan
@@ -245,6 +237,7 @@ class _Planner:
         self.target_of: dict[int, str] = {}
         self.not_files: list[PlanIssue] = []
         self.not_a_file: set[int] = set()
+        self.texts = None  # shares of unstored joins from the texts (export.shares)
 
     def display(self, doc) -> str:
         """A document's path as the reports show it: ``<root-name>/<relpath>`` (the
@@ -355,21 +348,10 @@ class _Planner:
                              else scored.get((min(d.id, g.keeper), max(d.id, g.keeper)))),
             duplicate_of=(self.display(self.by_id[cover[0]]) if cover and cover[0] in self.by_id else ""),
             duplicate_score=None if cover is None or cover[1] is None or math.isnan(cover[1]) else float(cover[1]),
-            found_in_duplicate_of=None if cover is None else found_in(contained, d, self.by_id.get(cover[0])),
+            found_in_duplicate_of=None if cover is None else found_in(
+                contained, d, self.by_id.get(cover[0]),
+                self.texts if cover[1] is None or math.isnan(cover[1]) else None),
         )
-
-
-def found_in(contained, d, other) -> float | None:
-    """The share of ``d``'s text found in ``other`` (documents): the stored one, 1 for the
-    same bytes (the exact method stores no shares), None when not known. The score of a
-    pair with containment is its larger share, which may be the other's share in ``d``:
-    the reports give this one beside it, so that no one reads "score 1" as "all of it kept"."""
-    if other is None:
-        return None
-    share = contained(d.id, other.id)
-    if share is None and d.sha256 and d.sha256 == other.sha256:
-        return 1.0
-    return share
 
 
 def _nfc(name: str) -> str:

@@ -129,6 +129,8 @@ def render_html(ctx: ReportContext, pairs: list[PairView]) -> str:
         ("Documents", s["documents"]), ("Duplicate groups", s["groups"]),
         ("Left out (duplicates)", s["left_out"]), ("Files exported", s["files_exported"]),
         ("Files that failed", s["files_failed"]),
+        ("Left out, but changed or gone since the scan (rescan first)", s["left_out_changed"]),
+        ("Left out, but the document they duplicate was not exported", s["left_out_not_covered"]),
         ("Not regular files (links not followed, FIFOs, ...), not exported", s["not_regular_files"]),
         ("Method", s["method"]),
         ("Parameters", ", ".join(f"{k}={v}" for k, v in sorted(s["parameters"].items()))),
@@ -139,6 +141,7 @@ def render_html(ctx: ReportContext, pairs: list[PairView]) -> str:
     ]
     failed = [(t, st) for t, st in sorted(ctx.outcomes.items()) if st.startswith("failed")]
     failed += [(i.path, "failed: " + i.reason) for i in plan.issues]
+    failed += [(plan.row(d).path, "failed: " + why) for d, why in sorted(ctx.left_out_problems.items())]
     page = _environment().get_template("report.html.j2").render(
         summary=summary, roots=s["roots"], failed=failed, skipped=plan.not_files,
         pairs=[_pair_view(ctx, p) for p in pairs], groups=[_group_view(ctx, g) for g in plan.groups])
@@ -158,7 +161,9 @@ def _group_view(ctx: ReportContext, g) -> dict:
     plan = ctx.plan
     members = sorted((plan.row(int(m)) for m in g.members), key=lambda r: (r.role != "keeper", r.path))
     return {"group": g, "keeper": plan.row(int(g.keeper)),
-            "members": [(r, ctx.export_status(r)) for r in members],
+            # a left-out member whose kept document failed says so, and why, where it is listed
+            "members": [(r, "; ".join(filter(None, (ctx.export_status(r), ctx.not_covered(r)))))
+                        for r in members],
             # extra keepers the reviewer chose (the others: nothing kept duplicates them)
             "chosen": sum(1 for r in members if getattr(r, "note", "") == CHOSEN_KEEPER_NOTE)}
 

@@ -14,10 +14,11 @@ from dataclasses import dataclass, field
 
 from ..pipeline.progress import ProgressMeter
 from . import bag as bagging
-from .copy import FileProblem, is_cancelled, transfer_file
+from .copy import FileProblem, is_cancelled, needs_rescan, transfer_file
 from .errors import ExportCancelled, destination_full
 from .journal import Journal
 from .layout import REPORTS_DIR, WriteGuard
+from .left_out_check import check_left_out_sources
 from .options import ExportOptions
 from .plan import ExportPlan, plan_export
 from .report_data import ReportContext
@@ -69,6 +70,16 @@ class ExportResult:
     to_check: dict = field(default_factory=dict)
     #: documents the plan leaves out (duplicates, covered folders, non-inclusive e-mails)
     left_out: int = 0
+    #: of ``failed``: planned files not copied, files of left-out documents that changed
+    #: or vanished since the scan, and the plan's own failures (entries the scan could not
+    #: read, unsafe paths)
+    copy_failures: int = 0
+    left_out_changed: int = 0
+    plan_failures: int = 0
+    #: left-out documents whose kept document was not exported (its copy failed)
+    not_covered: int = 0
+    #: what to do about the failures, in a sentence ("" when there is nothing to do)
+    advice: str = ""
 
     @property
     def ok(self) -> bool:
@@ -105,7 +116,8 @@ def run_export(store, options: ExportOptions, progress=None, cancel=None, *, pla
     result = ExportResult(dest=dest, payload_dir=dest, plan_id=plan.plan_id,
                           files_planned=len(plan.files), bag=o.bagit, resumed=journal.resumed,
                           not_files=[FileIssue(i.path, i.source, i.reason) for i in plan.not_files],
-                          to_check=dict(plan.suspects), left_out=len(plan.left_out))
+                          to_check=dict(plan.suspects), left_out=len(plan.left_out),
+                          plan_failures=len(plan.issues))
     try:
         if o.bagit and journal.state == "complete":
             result.already_complete = True
@@ -116,17 +128,22 @@ def run_export(store, options: ExportOptions, progress=None, cancel=None, *, pla
         outcomes = _transfer_all(plan, dest, journal, guard, meter, cancel, result, source_roots)
         if is_cancelled(cancel):
             raise ExportCancelled()
-        missing = len(result.failed) - len(plan.issues)  # planned files not copied this time
-        if o.bagit and missing:
+        ctx = ReportContext(plan, outcomes, left_out_problems=_check_left_out(plan, result, source_roots, cancel))
+        result.not_covered = sum(1 for r in plan.left_out_rows if ctx.not_covered(r))
+        missing = result.copy_failures  # planned files not copied this time
+        result.advice = _advice(result)
+        if o.bagit and (missing or result.left_out_changed):
             # a bag says it is whole; one made now would leave those files out for good, as a
-            # rerun takes a complete bag as it is. The copies stay; a rerun copies the rest.
-            result.bag_message = (f"the bag was not made: {missing} planned file{'s' if missing != 1 else ''} "
-                                  f"could not be copied; once they can be read, run the same export again: "
-                                  f"it copies what is missing, then makes the bag")
+            # rerun takes a complete bag as it is (and would not look at the left-out files
+            # again). The copies stay; a rerun copies the rest.
+            what = [f"{n} {one if n == 1 else many}" for n, one, many in (
+                (missing, "planned file could not be copied", "planned files could not be copied"),
+                (result.left_out_changed, "left-out file changed or vanished since the scan",
+                 "left-out files changed or vanished since the scan")) if n]
+            result.bag_message = f"the bag was not made: {', '.join(what)}; {result.advice}"
             meter.stage("done")
             return result
         meter.stage("reports")
-        ctx = ReportContext(plan, outcomes)
         pairs = closest_pairs(store, ctx, o.closest_pairs) if "html" in o.reports else []
         if o.bagit:
             meter.stage("bag")
@@ -172,7 +189,7 @@ def _transfer_all(plan, dest, journal, guard, meter, cancel, result, source_root
         target = _target_path(dest, pf.target)
         done = journal.done.get(pf.target)
         if done is not None:
-            if os.path.isfile(target) and os.path.getsize(target) == done["size"]:
+            if _still_there(target, done, pf.scanned_mtime_ns):
                 outcomes[pf.target] = done["how"]
                 result.skipped += 1
                 continue
@@ -190,8 +207,9 @@ def _transfer_all(plan, dest, journal, guard, meter, cancel, result, source_root
         except FileProblem as exc:
             outcomes[pf.target] = f"failed: {exc}"
             result.failed.append(FileIssue(pf.target, pf.source, str(exc)))
+            result.copy_failures += 1
             continue
-        journal.record(pf.target, t.sha256, t.size, t.how)
+        journal.record(pf.target, t.sha256, t.size, t.how, t.mtime_ns)
         folded.add(pf.target.casefold())
         outcomes[pf.target] = t.how
         result.bytes_written += t.size if t.how == "copied" else 0
@@ -205,6 +223,53 @@ def _transfer_all(plan, dest, journal, guard, meter, cancel, result, source_root
         result.failed.append(FileIssue(issue.path, issue.source, issue.reason))
     meter.finish()
     return outcomes
+
+
+def _still_there(target: str, done: dict, scanned_mtime_ns: int) -> bool:
+    """Whether the copy the journal lists is still in DEST as it was made: its size and its
+    modification time (a copy gets its source's). A copy edited in place keeps its size,
+    and the reports' SHA-256 would no longer be its own; it is copied again. (Journals of
+    earlier versions hold no time: the scan's is the copy's unless the source was touched
+    since, which at worst copies it again.)"""
+    try:
+        st = os.stat(target)
+    except OSError:
+        return False
+    return (os.path.isfile(target) and st.st_size == done["size"]
+            and st.st_mtime_ns == done.get("mtime_ns", scanned_mtime_ns))
+
+
+def _check_left_out(plan: ExportPlan, result: ExportResult, roots, cancel) -> dict[int, str]:
+    """Look at the files of the left-out documents again (``export.left_out_check``); a
+    changed or vanished one is a failure. Returns document id -> reason for the reports."""
+
+    def cancel_check() -> None:
+        if is_cancelled(cancel):
+            raise ExportCancelled()
+
+    by_doc: dict[int, str] = {}
+    for src, why in check_left_out_sources(plan.left_out_sources, roots, cancel_check).items():
+        result.failed.append(FileIssue(src.path, src.source, why))
+        by_doc.update((d, why) for d in src.doc_ids)
+    result.left_out_changed = len(result.failed) - result.copy_failures - result.plan_failures
+    return by_doc
+
+
+def _advice(result: ExportResult) -> str:
+    """What to do about the failures of ``result``: a file that changed since the scan is
+    checked against the old scan by every rerun, and a rescan changes the plan (a rerun
+    into this folder is then refused), so the way on is a rescan and a new folder."""
+    rescan = sum(1 for f in result.failed if needs_rescan(f.reason))
+    other = result.copy_failures - sum(1 for f in result.failed[:result.copy_failures] if needs_rescan(f.reason))
+    parts = []
+    if rescan:
+        parts.append(f"{rescan} file{'s' if rescan != 1 else ''} changed since the scan: rescan (ndd scan), "
+                     "then export to a new folder")
+    if other:
+        parts.append(f"{other} file{'s' if other != 1 else ''} could not be read: once "
+                     f"{'they' if other != 1 else 'it'} can, run the same export again: it copies what is missing"
+                     + (", then makes the bag" if result.bag else ""))
+    return "; ".join(parts)
 
 
 def _bag_payload(dest: str, plan: ExportPlan, journal: Journal) -> None:

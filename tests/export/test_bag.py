@@ -146,6 +146,10 @@ def test_no_bag_is_made_while_a_planned_file_cannot_be_copied(scanned, tmp_path)
     assert [f.target for f in first.failed] == ["archive/notes/c.txt"] and not first.ok
     assert not (dest / "bagit.txt").exists() and first.bag_valid is None
     assert "the bag was not made: 1 planned file could not be copied" in first.bag_message
+    # a rerun checks against the old scan, and after a rescan the plan differs (this folder
+    # is refused): the advice is a rescan and a new folder, never "run the same export again"
+    assert "rescan (ndd scan), then export to a new folder" in first.bag_message
+    assert "run the same export again" not in first.bag_message and not first.reports
     c.write_text(original)  # the file is back as it was scanned
     second = run_export(store, opts)
     assert second.ok and not second.already_complete and second.bag_valid is True

@@ -77,3 +77,21 @@ def test_a_container_touched_since_the_scan_is_refused(zipped, tmp_path):
     result = run_export(store, ExportOptions(dest=str(tmp_path / "out"), method="exact"))
     assert [f.target for f in result.failed] == ["box/pack.zip"]
     assert "changed since the scan" in result.failed[0].reason
+
+
+def test_a_container_of_left_out_members_touched_since_the_scan_fails(zipped, tmp_path):
+    """A left-out member is checked through its container file (the store holds the
+    member's size, not the file's: the time tells)."""
+    store, root = zipped
+    store.review.set_keeper(doc_id(store, "a.txt"), True, reviewer="ann")
+    store.review.set_keeper(doc_id(store, "b.txt"), True, reviewer="ann")
+    st = os.stat(root / "pack.zip")
+    os.utime(root / "pack.zip", ns=(st.st_atime_ns, st.st_mtime_ns + 2_000_000_000))
+    dest = tmp_path / "out"
+    result = run_export(store, ExportOptions(dest=str(dest), method="exact"))
+    assert not result.ok and result.left_out_changed == 1
+    (failure,) = result.failed
+    assert failure.target == "box/pack.zip" and failure.source == str(root / "pack.zip")
+    assert "modification time differs" in failure.reason and "rescan first" in failure.reason
+    left = (dest / "_ndd_reports" / "left_out.csv").read_text(encoding="utf-8")
+    assert left.count("left out as a duplicate, but changed since the scan") == 2  # both members

@@ -13,13 +13,15 @@ ESCAPED = "&lt;img src=x&gt; &amp; &quot;q&#x27;.txt"  # as html.escape(quote=Tr
 
 def context(rows: dict, group: NS) -> NS:
     summary = dict(documents=3, groups=1, left_out=2, files_exported=1, files_failed=1, not_regular_files=0,
+                   left_out_changed=0, left_out_not_covered=0,
                    method="qgram", parameters={"q": 4}, threshold=0.3, measure="resemblance",
                    keeper_rule="reference-oldest", mode="copy", bagit=False, generated_at="now",
                    application="ndd-desktop", roots=[{"path": "/src/a", "name": "a", "reference": True}])
     plan = NS(groups=[group], issues=[NS(path="a/broken.pdf", reason="disk full")], not_files=[],
               row=lambda i: rows[i])
-    return NS(plan=plan, summary=lambda: summary, outcomes={"a/x.txt": "copied"},
-              export_status=lambda r: "copied" if r.role == "keeper" else "not exported")
+    return NS(plan=plan, summary=lambda: summary, outcomes={"a/x.txt": "copied"}, left_out_problems={},
+              export_status=lambda r: "copied" if r.role == "keeper" else "not exported",
+              not_covered=lambda r: "")
 
 
 def row(i: int, role: str, score=None, **extra) -> NS:
