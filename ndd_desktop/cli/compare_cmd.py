@@ -31,13 +31,13 @@ def add_parser(sub, add_db) -> None:
 
 def cmd_compare(args: argparse.Namespace) -> int:
     """``ndd compare``: print the shared passages of two documents."""
-    from ..pipeline.passages import NotInCollection, compare_documents, find_document
+    from ..pipeline.passages import NotInCollection, compare_documents
     from .opening import open_store
 
     with open_store(args.db) as store:
         try:
-            a = find_document(store.documents, args.path_a)
-            b = find_document(store.documents, args.path_b)
+            a = find_listed(store.documents, args.path_a)
+            b = find_listed(store.documents, args.path_b)
         except NotInCollection as exc:
             raise UsageError(str(exc)) from None
         result = compare_documents(store.documents, a.id, b.id)
@@ -66,6 +66,51 @@ def cmd_compare(args: argparse.Namespace) -> int:
         out.write(f"{k:>4}. A {one_line(p.a_place)} ↔ B {one_line(p.b_place)}  {p.words_a:,} words "
                   f"({p.share_of_a:.0%} of A, {p.share_of_b:.0%} of B)\n      {one_line(p.excerpt)}\n")
     return EXIT_OK
+
+
+def find_listed(documents, path: str):
+    """The document at ``path`` (``pipeline.passages.find_document``), or, when none is,
+    the one whose path ``path`` spells as ``ndd`` prints it: a name that is not valid UTF-8
+    on disk is listed with ``\\xNN`` escapes (``bad_\\xff.txt``), a control character as
+    its escape (``\\n``), and that spelling, copied from ``ndd pairs``, named nothing.
+
+    Raises:
+        NotInCollection: no document, or several, at that path in either spelling.
+    """
+    from ..pipeline.passages import NotInCollection, find_document
+
+    try:
+        return find_document(documents, path)
+    except NotInCollection:
+        if "\\" not in path:
+            raise
+        found = _by_printed_path(documents, path)
+        if found is None:
+            raise
+        return found
+
+
+def _by_printed_path(documents, path: str):
+    """The one document whose path, printed as ``ndd`` prints it, is ``path`` (as a file
+    path, or as listed, relative to its folder; ``find_document``'s rules); None when no
+    document or several are."""
+    import os
+
+    from ..ingest.document import display_path
+    from .output import one_line
+
+    def spellings(text: str) -> set[str]:
+        return {display_path(text), one_line(text)}
+
+    full = os.path.abspath(path)
+    norm = path.replace(os.sep, "/")
+    tail = "/" + norm.lstrip("./")
+    docs = documents.all(status=None)
+    hits = [d for d in docs if full in spellings(os.path.join(d.root, *d.relpath.split("/")))]
+    if not hits:
+        hits = [d for d in docs if any(s == norm or s.endswith(tail) for s in spellings(d.relpath))]
+    ok = [d for d in hits if d.status == "ok"] or hits
+    return ok[0] if len(ok) == 1 else None
 
 
 def printable(value):

@@ -10,7 +10,7 @@ import sys
 from ..store import StoreError
 from ..store.check import check_collection
 from ..store.repair import repair_collection
-from ..store.review_transfer import review_from_csv, review_to_csv
+from ..store.review_transfer import decisions_refusal, review_from_csv, review_to_csv
 from . import EXIT_FAILURE, EXIT_OK, CommandError, UsageError
 from .opening import open_store
 from .output import one_line
@@ -125,7 +125,10 @@ def cmd_decisions(args: argparse.Namespace) -> int:
     from ..pipeline.selection import setting_problems
 
     problems = setting_problems(review.get("settings") or {}) if isinstance(review.get("settings"), dict) else []
-    if problems:  # nothing is imported: a bad setting would be ignored silently later
+    refused = decisions_refusal(review)  # a verdict "Duplicate" was stored, then ignored by every grouping
+    if refused:
+        problems.append(refused)
+    if problems:  # nothing is imported: a bad setting or value would be ignored silently later
         raise UsageError(f"{args.file}: " + "; ".join(problems))
     with open_store(args.db) as store:
         try:

@@ -4,6 +4,7 @@ as a cancel that keeps the finished work, and notes on what the scan left out.""
 from __future__ import annotations
 
 import argparse
+import os
 import signal
 import sys
 from contextlib import closing, contextmanager, nullcontext
@@ -70,8 +71,12 @@ def cmd_scan(args: argparse.Namespace) -> int:
             _refuse_dropping_folders(store, roots)
         clock = StageClock(bar) if args.verbose else None
         job = ScanJob(store, config, progress=clock or bar, cancel=token, on_error=failed.append, engine=engine)
+        from ..app.scan_changes import after_scan, before_scan
+
         try:
+            before = before_scan(store)
             summary = job.run()
+            changes = after_scan(store, before)  # what the counts do not tell
             listed = _listed_pairs(store, method, settings, floor)  # with the file still open
             from ..pipeline.completeness import short_run_note
 
@@ -96,6 +101,7 @@ def cmd_scan(args: argparse.Namespace) -> int:
         from ..app.elapsed import elapsed
 
         write_failures(failed, sys.stderr, str(args.db))
+        _write_in_part(changes.in_part, str(args.db))
         # new/changed/moved/removed count every record, the skipped and failed ones too
         sys.stderr.write(
             f"{summary.documents} document{'' if summary.documents == 1 else 's'} and {summary.errors} skipped or failed "
@@ -106,15 +112,56 @@ def cmd_scan(args: argparse.Namespace) -> int:
         if summary.reattached:
             sys.stderr.write(f"ndd: note: {summary.reattached} review decision(s) re-attached to documents of the "
                              "same content\n")
+        if changes.lapsed == 1:
+            sys.stderr.write("ndd: note: 1 review decision no longer applies: its document changed since it was made "
+                             f"({_some(changes.lapsed_paths)}); review it again\n")
+        elif changes.lapsed:
+            sys.stderr.write(f"ndd: note: {changes.lapsed} review decisions no longer apply: their documents changed "
+                             f"since they were made ({_some(changes.lapsed_paths)}); review them again\n")
         if summary.complete_from is not None and threshold < summary.complete_from:
             from ..pipeline.completeness import incompleteness
 
             sys.stderr.write(f"ndd: note: {incompleteness(summary.complete_from, method.name)}\n")
         if short_runs:
             sys.stderr.write(f"ndd: note: {short_runs}\n")
+    for root, held in changes.emptied:  # even with -q: every document of a folder went
+        sys.stderr.write(
+            f"ndd: warning: {one_line(root)} held {held:,} document{'' if held == 1 else 's'} and now holds none: is a "
+            "drive not mounted? Their documents were removed from the collection (the files were not touched); "
+            "scan again once the folder holds them: their review decisions come back with the files\n")
     if clock is not None:
         write_stage_times(clock.finish(), sys.stderr)
     return EXIT_OK
+
+
+#: Paths a note names at most (then "...").
+NAMED_IN_NOTE = 3
+
+
+def _some(paths: list[str]) -> str:
+    """Up to :data:`NAMED_IN_NOTE` paths, then "..." for the rest."""
+    shown = [one_line(p) for p in paths[:NAMED_IN_NOTE]]
+    return ", ".join(shown + (["..."] if len(paths) > NAMED_IN_NOTE else []))
+
+
+def _write_in_part(docs: list, db: str) -> None:
+    """The documents this scan read only in part, named as its failures are (one line each
+    when few, else counted by reason): the rest of their content was never compared."""
+    if not docs:
+        return
+    from .tally import LIST_UP_TO, write_groups
+
+    err = sys.stderr
+    if len(docs) <= LIST_UP_TO:
+        for doc in docs:
+            err.write(f"partial: {one_line(doc.relpath)}: {one_line(doc.reason)}\n")
+    else:
+        err.write(f"{len(docs):,} documents read only in part in this scan, by reason:\n")
+        write_groups((("partial", d.reason, d.relpath) for d in docs), err)
+        err.write(f"full list: ndd errors --db {one_line(db)} --all\n")
+    one = len(docs) == 1
+    err.write(f"ndd: note: {len(docs):,} document{'' if one else 's'} read only in part: the rest of "
+              f"{'its' if one else 'their'} content was not compared, so a duplicate of it cannot have been found\n")
 
 
 def _scan_engine(args: argparse.Namespace, method):
@@ -199,13 +246,43 @@ def _refuse_dropping_folders(store: Store, roots: list[Root]) -> None:
     dropped = [r.path for r in store.documents.roots() if r.path not in given]
     if not dropped:
         return
-    listed = ", ".join(one_line(p) for p in dropped)
-    raise UsageError(  # one line, as every error of ndd
-        f"this collection also holds {'this folder' if len(dropped) == 1 else 'these folders'}: {listed}. "
-        "A scan's folders replace the collection's: name them too to keep them, or add "
-        "--replace to drop them with their documents, pairs and review decisions (the files "
-        "themselves are never touched)"
-    )
+    parts = []
+    inside = {d: _holding(d, given) for d in dropped}  # widening a collection from A/sub to A
+    holding = {d: [g for g in given if _inside(g, d)] for d in dropped}  # narrowing it from A to A/sub
+    other = [d for d in dropped if not inside[d] and not holding[d]]
+    if other:
+        listed = ", ".join(one_line(p) for p in other)
+        parts.append(
+            f"this collection also holds {'this folder' if len(other) == 1 else 'these folders'}: {listed}. "
+            "A scan's folders replace the collection's: name them too to keep them, or add "
+            "--replace to drop them with their documents, pairs and review decisions (the files "
+            "themselves are never touched)")
+    for d in dropped:
+        if inside[d]:
+            parts.append(
+                f"this collection holds {one_line(d)}, which lies inside {one_line(inside[d])} given here (naming "
+                "both is refused: one folder inside another). Leave it out and add --replace: the documents "
+                f"still in it are kept, read again as part of {one_line(inside[d])}, and their review decisions "
+                "follow their content (the files themselves are never touched)")
+        elif holding[d]:
+            names = ", ".join(one_line(g) for g in holding[d])
+            parts.append(
+                f"this collection holds {one_line(d)}, which holds {names} given here (naming both is refused: one "
+                f"folder inside another). Scan {one_line(d)} to keep all of it, or add --replace to keep only "
+                f"{names}: its documents are read again and their review decisions follow their content; the "
+                f"rest of {one_line(d)} is dropped with its documents, pairs and review decisions (the files "
+                "themselves are never touched)")
+    raise UsageError("; ".join(parts))  # one line, as every error of ndd
+
+
+def _inside(path: str, folder: str) -> bool:
+    """Whether ``path`` lies inside ``folder`` (both absolute, as the collection holds them)."""
+    return path != folder and path.startswith(folder.rstrip(os.sep) + os.sep)
+
+
+def _holding(path: str, folders) -> str | None:
+    """The folder of ``folders`` that ``path`` lies inside, if any."""
+    return next((f for f in folders if _inside(path, f)), None)
 
 
 @contextmanager

@@ -38,6 +38,12 @@ _ORPHANS = (
 MAX_HOLDERS = 20
 
 
+def _content_key(d: Decision) -> tuple:
+    """What a decision says about which content, whatever documents hold it now."""
+    hashes = (d.a_xxh128, d.b_xxh128) if d.kind == "keeper" else tuple(sorted((d.a_xxh128, d.b_xxh128)))
+    return d.kind, d.value, hashes
+
+
 def _hashes(conn, *ids: int) -> list[str]:
     out = []
     for doc_id in ids:
@@ -203,6 +209,32 @@ class Review:
         if carried:
             self._changed()
         return carried
+
+    def lapsed(self, before: list[Decision]) -> list[tuple[Decision, list[int]]]:
+        """The decisions of ``before`` (:meth:`standing` at some earlier moment, say before a
+        scan) that no longer apply because a document they are about holds other content
+        now, each with those documents' ids. A decision carried over to other documents of
+        its content (:meth:`reattach`) or cleared since is not among them, nor one whose
+        documents all left the collection (it applies again when they come back)."""
+        now = self.standing()
+        still = {d.id for d in now}
+        kept = {_content_key(d) for d in now}
+        gone = [d for d in before if d.value and d.id not in still and _content_key(d) not in kept]
+        if not gone:
+            return []
+        ids = sorted({d.a for d in gone} | {d.b for d in gone if d.b is not None})
+        held = {doc.id: doc.xxh128 for doc in self._db.documents.all(ids, status=None)}
+        out = []
+        for d in gone:
+            named = [x for x in (d.a, d.b) if x is not None]
+            sides = [x for x in named if x in held]
+            recorded = {d.a_xxh128, d.b_xxh128} - {""}
+            changed = [x for x in sides if held[x] not in recorded]
+            if not changed and len(sides) == len(named):  # both hold one of the two contents now
+                changed = sides
+            if changed:  # else a document left: the decision applies again when it comes back
+                out.append((d, changed))
+        return out
 
     def export_dict(self) -> dict[str, Any]:
         """The review as a JSON-ready dict: the newest decision about each pair and each

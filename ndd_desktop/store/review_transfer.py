@@ -53,6 +53,56 @@ class ImportReport:
 STATE_KEYS = frozenset({"reading"})
 
 
+#: The values a decision of each kind may hold ("" clears the decision; JSON null too).
+DECISION_VALUES = {"verdict": ("duplicate", "not_duplicate"), "keeper": ("keep",)}
+#: Problems named one by one in a refusal, at most (then how many more).
+PROBLEMS_SHOWN = 10
+ALLOWED_VALUES = ("a verdict is duplicate or not_duplicate, a keeper is keep, and an empty value clears "
+                  "either; kinds are verdict and keeper")
+
+
+def decision_problems(decisions: Any, places: list[str] | None = None) -> list[str]:
+    """What is wrong with the decisions of a review file, one line each (``places``: where
+    each decision stands in the file, "line 4"; else "decision N", counted from 1): a kind
+    or a value this release does not know. Such a decision would be stored and then
+    ignored by every grouping and export, without a word (until 2026-12-07)."""
+    if not isinstance(decisions, list):
+        return ["'decisions' is not a list"]
+    problems = []
+    for n, item in enumerate(decisions):
+        where = places[n] if places is not None else f"decision {n + 1}"
+        if not isinstance(item, dict):
+            problems.append(f"{where}: not a decision (an object with kind, a, b, value)")
+            continue
+        kind, value = item.get("kind"), item.get("value")
+        if not isinstance(kind, str) or kind not in DECISION_VALUES:
+            problems.append(f"{where}: unknown kind {kind!r}")
+        elif value not in (None, "", *DECISION_VALUES[kind]):
+            problems.append(f"{where}: {kind} value {value!r}")
+    return problems
+
+
+def decisions_refusal(review: dict[str, Any]) -> str:
+    """One line refusing ``review`` for the decisions :func:`decision_problems` finds in
+    it ("" when there are none)."""
+    places = review.get(_PLACES)
+    decisions = review.get("decisions", [])
+    if not (isinstance(places, list) and isinstance(decisions, list) and len(places) == len(decisions)):
+        places = None
+    problems = decision_problems(decisions, places)
+    if not problems:
+        return ""
+    shown = "; ".join(problems[:PROBLEMS_SHOWN])
+    more = f"; and {len(problems) - PROBLEMS_SHOWN} more" if len(problems) > PROBLEMS_SHOWN else ""
+    return (f"{len(problems)} decision{'' if len(problems) == 1 else 's'} of this review cannot be applied, so "
+            f"nothing was imported: {shown}{more} ({ALLOWED_VALUES}); correct the file and import it again")
+
+
+#: Where each decision of a review read from CSV stands in its file ("line 4"), for the
+#: messages about it (a key no JSON review holds).
+_PLACES = "_places"
+
+
 def review_dict(decisions: list[dict[str, Any]], settings: dict[str, Any]) -> dict[str, Any]:
     """A review of these decisions (from :func:`export_decisions`) and settings."""
     return {"format": FORMAT_NAME, "version": FORMAT_VERSION, "decisions": decisions, "settings": settings}
@@ -87,9 +137,13 @@ def export_decisions(conn: Connection) -> list[dict[str, Any]]:
 
 
 def check_format(review: dict[str, Any]) -> None:
-    """Raise ValueError unless ``review`` is a review of the version this code reads."""
+    """Raise ValueError unless ``review`` is a review of the version this code reads, whose
+    decisions all have a kind and value it knows (:func:`decision_problems`)."""
     if review.get("format") != FORMAT_NAME or review.get("version") != FORMAT_VERSION:
         raise ValueError(f"not an ndd-desktop review (version {FORMAT_VERSION})")
+    refused = decisions_refusal(review)
+    if refused:
+        raise ValueError(refused)
 
 
 def import_decisions(conn: Connection, review: dict[str, Any]) -> ImportReport:
@@ -179,7 +233,7 @@ def review_from_csv(lines: Iterable[str]) -> dict[str, Any]:
     reader = csv.DictReader(lines)
     if reader.fieldnames != CSV_COLUMNS:
         raise ValueError(f"not an ndd-desktop review: the CSV header must be {','.join(CSV_COLUMNS)}")
-    decisions, settings = [], {}
+    decisions, settings, places = [], {}, []
     for row in reader:
         if row["kind"] == "setting":
             settings[row["a_path"]] = json.loads(row["value"])
@@ -191,4 +245,6 @@ def review_from_csv(lines: Iterable[str]) -> dict[str, Any]:
 
         decisions.append({"kind": row["kind"], "a": side("a"), "b": side("b"), "value": row["value"],
                           "reviewer": row["reviewer"], "note": row["note"], "time": float(row["time"] or 0)})
-    return {"format": FORMAT_NAME, "version": FORMAT_VERSION, "decisions": decisions, "settings": settings}
+        places.append(f"line {reader.line_num}")
+    return {"format": FORMAT_NAME, "version": FORMAT_VERSION, "decisions": decisions, "settings": settings,
+            _PLACES: places}

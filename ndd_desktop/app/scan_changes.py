@@ -1,0 +1,64 @@
+"""What a scan changed that its counts do not tell, for ``ndd scan`` to say.
+
+The summary counts documents new, changed, moved and removed. Three things went unsaid:
+
+- review decisions that stopped applying because a document they are about holds other
+  content now (a decision stands only while its documents hold the content it was made
+  on, docs/store.md): the keeper moved to another document without a word;
+- a scanned folder that held documents and now yields none (a drive not mounted leaves
+  its mount point there, empty): every document of it was removed, exit status 0;
+- documents read only in part by this scan (a text cut at the size limit), which only
+  ``ndd errors`` named.
+
+:func:`before_scan` notes what the collection holds; :func:`after_scan` compares.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..store import Decision, DocumentInfo, Store
+from ..store.collection_counts import documents_per_root, read_in_part
+
+
+@dataclass(frozen=True)
+class BeforeScan:
+    """What the collection held before a scan (:func:`before_scan`)."""
+
+    documents_per_root: dict[str, int]
+    in_part: dict[int, str]
+    standing: list[Decision]
+
+
+@dataclass
+class ScanChanges:
+    """What :func:`after_scan` found."""
+
+    #: Decisions that applied before the scan and no longer do: their documents changed.
+    lapsed: int = 0
+    #: The changed documents those decisions are about (relative paths, as ``ndd pairs``).
+    lapsed_paths: list[str] = field(default_factory=list)
+    #: (root, documents it held) of each scanned folder that held documents and holds none.
+    emptied: list[tuple[str, int]] = field(default_factory=list)
+    #: Documents this scan read only in part (new, or read again with other content).
+    in_part: list[DocumentInfo] = field(default_factory=list)
+
+
+def before_scan(store: Store) -> BeforeScan:
+    """Note what :func:`after_scan` compares with."""
+    return BeforeScan(documents_per_root(store), read_in_part(store), store.review.standing())
+
+
+def after_scan(store: Store, before: BeforeScan) -> ScanChanges:
+    """What changed since :func:`before_scan` (see the module docstring)."""
+    changes = ScanChanges()
+    lapsed = store.review.lapsed(before.standing)
+    changes.lapsed = len(lapsed)
+    ids = list(dict.fromkeys(x for _, changed in lapsed for x in changed))
+    by_id = {d.id: d for d in store.documents.all(ids, status=None)}
+    changes.lapsed_paths = [by_id[x].relpath for x in ids if x in by_id]
+    now = documents_per_root(store)
+    changes.emptied = [(root, n) for root, n in before.documents_per_root.items() if n and now.get(root) == 0]
+    fresh = [i for i, h in read_in_part(store).items() if before.in_part.get(i) != h]
+    changes.in_part = store.documents.all(fresh) if fresh else []
+    return changes
