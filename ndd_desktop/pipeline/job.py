@@ -25,7 +25,7 @@ from .cancel import CancelToken, ScanCancelled
 from .config import ScanConfig, ScanError, ScanSummary, default_floor
 from .engine import LocalEngine, ScanEngine
 from .kernel_warmup import KernelWarmup
-from .pair_stage import pair_set_current, reusing, sketch_missing
+from .pair_stage import pair_set_current, reporting_unread, reusing, sketch_missing
 from .plan import make_plan
 from .progress import ProgressCallback, ProgressMeter
 from .reading import reading_digest, settle_reading, start_reading
@@ -181,11 +181,14 @@ class ScanJob:
                 # other content (files renamed into each other) follow their content to the
                 # documents that hold it now
                 reattached = self.store.review.reattach() if done.new or done.changed else 0
-                sketch_missing(self.store, method, params, sketch_key, self.meter, self.cancel)
-                # candidates are verified by the helpers the extract stage started, if any
-                with helped_by(stage.helpers or None), reusing(set(done.written) if current else None):
-                    n_pairs = self.engine.compute_pairs(self.store, method, params, pdict, floor, self.meter,
-                                                        self.cancel, reading=reading_digest(options))
+                # a text kept as its file that the file no longer gives (unreadable, or changed
+                # with its size and time kept) is reported as the extraction's failures are
+                with reporting_unread(self.on_error):
+                    sketch_missing(self.store, method, params, sketch_key, self.meter, self.cancel)
+                    # candidates are verified by the helpers the extract stage started, if any
+                    with helped_by(stage.helpers or None), reusing(set(done.written) if current else None):
+                        n_pairs = self.engine.compute_pairs(self.store, method, params, pdict, floor, self.meter,
+                                                            self.cancel, reading=reading_digest(options))
                 if plan.listing is not None and not plan.as_recorded:  # (see plan.make_plan)
                     self.store.scans.keep_listing(plan.listing, RETRIED_REASONS)
                 total = self.store.documents.count(status=None)

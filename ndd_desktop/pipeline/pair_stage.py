@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import hashlib
 from contextlib import AbstractContextManager
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
@@ -21,7 +21,9 @@ from ..core.checkpoint import checkpoints
 from ..core.method import Method, PairScores
 from ..core.normalize import NORMALIZATION
 from ..core.thread_slot import ThreadSlot
-from ..store import Store
+from ..ingest.reasons import CHANGED_WHILE_READ, UNREADABLE
+from ..store import DocumentInfo, Store
+from ..store.documents import ORIGINAL_MISSING
 from ..store.sketch_spool import SpooledSketches
 from . import completion
 from .cancel import CancelToken
@@ -59,6 +61,7 @@ def sketch_missing(store: Store, method: Method, params: Any, sketch_key: str,
         have = [i for i in part if i in texts]
         blobs = sketch_blobs(method, params, [texts[i] for i in have])
         store.sketches.put(method.name, sketch_key, list(zip(have, blobs)))
+        _record_unread(store, _unread_now(store, {i for i in part if i not in texts}))
         done += len(part)
         meter.update(done)
     meter.finish()
@@ -175,10 +178,11 @@ def compute_pairs(store: Store, method: Method, params: Any, params_dict: dict, 
     spool_dtype = method.sketch_dtype if method.sketch_from_text else None
     together = method.decodes_together and spool_dtype is None
     hashes: list[str] = []  # the input's digest, from the same pass (no inventory of its own)
+    unread: set[int] = set()  # documents whose text could not be read again (see _unread_now)
     ids, sketches, dates, refs = store.sketches.load(method.name, sketch_key,
                                                      decode=None if together else method.from_bytes,
                                                      derive=lambda texts: sketch_texts(method, params, texts),
-                                                     spool_dtype=spool_dtype, hashes=hashes)
+                                                     spool_dtype=spool_dtype, hashes=hashes, unread=unread)
     digest = input_hash(ids, hashes, refs, floor, pairs_key, reading)
     del hashes
     if together:
@@ -222,8 +226,11 @@ def compute_pairs(store: Store, method: Method, params: Any, params_dict: dict, 
         known = StoredShares.of(old.a, old.b, old.cont_ab, old.cont_ba, changed)
     with guard.stopping_when_out_of_memory(store.documents.largest_copies):
         scores = verify_pairs(store.documents, method, params, scores, ids, floor, check=check,
-                              progress=meter.update, known=known)
+                              progress=meter.update, known=known, unread=unread)
     meter.finish()
+    failed = _unread_now(store, unread)
+    if failed:  # stored under a digest no input gives: the next scan computes the pairs again
+        digest = f"unread|{digest}"
     meter.stage("store", len(scores))
 
     def stored(rows: int) -> None:  # Ctrl-C or Cancel stop the writing too (nothing is kept)
@@ -234,6 +241,46 @@ def compute_pairs(store: Store, method: Method, params: Any, params_dict: dict, 
     with guard.stopping_when_out_of_memory(store.documents.largest_copies):
         n = store.pairs.replace(method.name, pairs_key, sketch_key, params_dict, floor, digest,
                                 to_columns(scores, ids), complete_from=scores.complete_from, on_chunk=stored)
-    store.facts.settle(fact, ticket, digest)
+    if failed:
+        _record_unread(store, failed)
+    else:
+        store.facts.settle(fact, ticket, digest)
     meter.finish()
     return n
+
+
+_unread_report: "ThreadSlot[Callable[[DocumentInfo], None]]" = ThreadSlot()
+
+
+def reporting_unread(report: Callable[[DocumentInfo], None] | None) -> AbstractContextManager[None]:
+    """Within the block, :func:`compute_pairs` on this thread tells ``report`` about each
+    document it recorded as failed because its text could not be read (as the extraction
+    tells ``on_error`` about the files it could not read)."""
+    return _unread_report.installed(report)
+
+
+def _record_unread(store: Store, failed: dict[int, str]) -> None:
+    """Record ``failed`` (see :func:`_unread_now`) and tell the installed report of each."""
+    if not failed:
+        return
+    store.documents.fail_for_now(failed)
+    report = _unread_report.get()
+    if report is not None:
+        for info in store.documents.all(sorted(failed), status=None):
+            report(info)
+
+
+def _unread_now(store: Store, candidates: set[int]) -> dict[int, str]:
+    """Of ``candidates`` (documents of a pair the search or the verification could not score
+    on both texts), those whose text cannot be read now, with the reason to record: a text
+    kept as its file (``store.originals``), and the file unreadable, gone or changed with its
+    size and time unchanged since the scan read it. Their pairs were not found (an empty text
+    scores 0); recorded as failed for a passing reason, they are listed as errors and the next
+    scan reads them again, where before they kept their place with no pair and no word."""
+    failed = {}
+    for doc_id in sorted(candidates):
+        why = store.documents.text_missing(doc_id)
+        if why.startswith(ORIGINAL_MISSING):  # a permission, else a file changed or gone meanwhile
+            start = UNREADABLE if "cannot be read" in why else f"{CHANGED_WHILE_READ}:"
+            failed[doc_id] = f"{start} not compared: {why}"
+    return failed

@@ -93,12 +93,16 @@ VERIFY_VERSION = "share-5w-v4"
 
 def verify_pairs(documents: TextSource, method: Method, params: Any, scores: PairScores, ids: np.ndarray,
                  floor: float, check: Callable[[], None] | None = None,
-                 progress: Callable[[int], None] | None = None, known: StoredShares | None = None) -> PairScores:
+                 progress: Callable[[int], None] | None = None, known: StoredShares | None = None,
+                 unread: set[int] | None = None) -> PairScores:
     """Score every candidate on its texts and keep those at or above ``floor``.
 
     ``ids[k]`` is the document id of sketch index k (as ``scores.i``/``scores.j`` index).
     The work goes to the helper processes installed with :func:`helped_by`, if any.
     ``known``: shares verified before, taken as they are for the pairs it holds.
+    ``unread``, when given, receives both documents of every candidate that could not be
+    verified because one of its texts could not be read (its shares are NaN, so it is
+    not kept).
     """
     n = len(scores)
     if n == 0:
@@ -119,6 +123,10 @@ def verify_pairs(documents: TextSource, method: Method, params: Any, scores: Pai
     if todo.shape[0]:
         verify = here if helpers is None else lambda x, y, p: helpers.shares(x, y, here, check, p)
         s_ij[todo], s_ji[todo] = verify(a[todo], b[todo], progress)
+        if unread is not None:
+            lost = todo[np.isnan(s_ij[todo]) | np.isnan(s_ji[todo])]
+            unread.update(a[lost].tolist())
+            unread.update(b[lost].tolist())
     if progress is not None:
         progress(n)
     back = np.empty(n, dtype=np.int64)
@@ -144,10 +152,13 @@ def pair_shares(documents: TextSource, method: Method, params: Any, a: np.ndarra
                 check: Callable[[], None] | None = None,
                 progress: Callable[[int], None] | None = None) -> tuple[np.ndarray, np.ndarray]:
     """``(share of a in b, share of b in a)`` for the documents ``a[k], b[k]`` (ids; best
-    in the order of ``a``, so that a document's runs are built once)."""
+    in the order of ``a``, so that a document's runs are built once); NaN both ways where a
+    text could not be read (a text kept as its file, and the file changed or unreadable
+    since the scan: ``store.originals``), where an empty text would score 0 and lose the pair."""
     n = a.shape[0]
     last = _last_use(a, b)
     cache: dict[int, Runs] = {}
+    unread: set[int] = set()
     s_ab = np.empty(n, dtype=np.float64)
     s_ba = np.empty(n, dtype=np.float64)
     for start in range(0, n, PAIR_BATCH):
@@ -158,12 +169,16 @@ def pair_shares(documents: TextSource, method: Method, params: Any, a: np.ndarra
         stop = min(start + PAIR_BATCH, n)
         ca, cb = a[start:stop], b[start:stop]
         needed = sorted_unique(np.concatenate((ca, cb)))
-        _load(documents, needed, cache, method, params)
+        _load(documents, needed, cache, method, params, unread)
         local = {int(d): k for k, d in enumerate(needed.tolist())}
         docs = [cache[int(d)] for d in needed.tolist()]
         la = np.fromiter((local[x] for x in ca.tolist()), dtype=np.int64, count=ca.shape[0])
         lb = np.fromiter((local[x] for x in cb.tolist()), dtype=np.int64, count=cb.shape[0])
         s_ab[start:stop], s_ba[start:stop] = shares(la, lb, docs)
+        if unread:
+            gone = np.isin(ca, list(unread)) | np.isin(cb, list(unread))
+            s_ab[start:stop][gone] = np.nan
+            s_ba[start:stop][gone] = np.nan
         for d in needed.tolist():  # drop what no later pair needs: memory stays bounded
             if last[int(d)] < stop:
                 del cache[int(d)]
@@ -179,15 +194,18 @@ def _last_use(i: np.ndarray, j: np.ndarray) -> dict[int, int]:
     return last
 
 
-def _load(documents: TextSource, needed: np.ndarray, cache: dict[int, Runs], method: Method, params: Any) -> None:
+def _load(documents: TextSource, needed: np.ndarray, cache: dict[int, Runs], method: Method, params: Any,
+          unread: set[int]) -> None:
     """Read and split the texts of the documents (ids) in ``needed`` that are not cached,
     read as the method read them: what the scan ignores (links, numbers, ...) left out, and
-    the words as the method sees them (``Method.texts_to_verify``: hybrid corrects typos)."""
+    the words as the method sees them (``Method.texts_to_verify``: hybrid corrects typos).
+    A document whose text could not be read goes into ``unread``."""
     ignore = getattr(params, "ignore", "")
     missing = [int(x) for x in needed.tolist() if int(x) not in cache]
     for start in range(0, len(missing), TEXT_BATCH):
         part = missing[start : start + TEXT_BATCH]
         texts = documents.texts(part)
+        unread.update(x for x in part if x not in texts)
         read = method.texts_to_verify([normalize(texts.get(x) or "", ignore) for x in part], params)
         for x, runs in zip(part, runs_many(read)):
             cache[x] = runs

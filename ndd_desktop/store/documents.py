@@ -20,6 +20,11 @@ if TYPE_CHECKING:
     from .store import Store
 
 
+#: How :meth:`Documents.text_missing` begins for a text kept as its file that the file no
+#: longer gives (unreadable, gone, or changed since the scan).
+ORIGINAL_MISSING = "its text is read from"
+
+
 class Documents:
     """Roots and documents of a :class:`~ndd_desktop.store.Store` (``store.documents``)."""
 
@@ -130,7 +135,15 @@ class Documents:
             return "the document is no longer in the collection"
         _, path, size, xxh = found[0]
         text, why = read_original(path, size, xxh)
-        return "" if text is not None else f"its text is read from {path}, and {why}: rescan to read it again"
+        return "" if text is not None else f"{ORIGINAL_MISSING} {path}, and {why}: rescan to read it again"
+
+    def fail_for_now(self, reasons: dict[int, str]) -> None:
+        """Record documents (id -> reason) as failed for a reason that may pass (the reason
+        begins with one of ``ingest.reasons.RETRIED_REASONS``): the next scan reads their
+        files again even when their size and time are unchanged."""
+        with self._db._write() as conn:
+            conn.exec_driver_sql("UPDATE documents SET status = 'error', reason = ? WHERE id = ?",
+                                 [(why, int(doc_id)) for doc_id, why in reasons.items()])
 
     def errors(self, in_part: bool = False) -> list[DocumentInfo]:
         """Every file or document that was skipped or failed (status != "ok"), by path;

@@ -67,7 +67,7 @@ class Sketches:
     def load(
         self, method: str, sketch_key: str, decode: Callable[[bytes], Any] | None = None,
         derive: Callable[[list[str]], list[Any]] | None = None, spool_dtype: np.dtype | None = None,
-        hashes: list[str] | None = None,
+        hashes: list[str] | None = None, unread: set[int] | None = None,
     ) -> tuple[np.ndarray, Sequence, np.ndarray, np.ndarray]:
         """(doc ids, sketches, dates (NaN unknown), reference flags) of sketched ok documents, by id.
 
@@ -81,7 +81,10 @@ class Sketches:
         of arrays of that dtype (the bytes are ``Method.to_bytes`` arrays) is returned
         instead of a list, so the memory does not grow with the collection. ``hashes``, when
         given, receives each document's content hash in the same order (what
-        :meth:`inventory` gives, read in the same pass).
+        :meth:`inventory` gives, read in the same pass). ``unread``, when given, receives the
+        ids of the documents whose sketch was to be made from a text that could not be read
+        (a text kept as its file, and the file unreadable or changed: ``store.originals``);
+        their sketch is that of an empty text, which finds no pair.
         """
         derived = sketch_from_text(method)
         spool = self._db._carried.pop((method, sketch_key), None) if derived else None
@@ -120,6 +123,8 @@ class Sketches:
         for start in range(0, len(remake), TEXTS_PER_DERIVE):
             part = remake[start : start + TEXTS_PER_DERIVE]
             texts = self._db.documents.texts([ids[k] for k in part])
+            if unread is not None:
+                unread.update(ids[k] for k in part if ids[k] not in texts)
             for k, sketch in zip(part, derive([texts.get(ids[k], "") for k in part])):
                 if spooled:
                     spool[ids[k]] = np.ascontiguousarray(sketch, dtype=spool_dtype).tobytes()

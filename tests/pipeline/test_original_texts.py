@@ -10,7 +10,7 @@ import zipfile
 import pytest
 import xxhash
 from cli_run import run
-from pipehelp import make_corpus, pairs_by_path, scan, text_of
+from pipehelp import make_corpus, pairs_by_path, scan, text_of, variant
 
 from ndd_desktop.ingest.document import FileEntry
 from ndd_desktop.ingest.limits import Limits
@@ -217,3 +217,39 @@ def test_a_rescan_with_workers_keeps_the_length_of_the_texts_they_send_on(tmp_pa
         assert lengths["doc005.txt"] == len(text) and lengths["new.txt"] == len(text_of(4242))
         rows = stored(db)
         assert (rows["new.txt"] == b"") is not kept  # the worker's way: a mark, or a frame
+
+
+@pytest.mark.parametrize("method", ["qgram", "minhash"])
+def test_a_text_its_file_no_longer_gives_is_an_error_and_read_again(tmp_path, method):
+    # A file rewritten with other text of the same size, its time put back (or unreadable
+    # for a moment): the scan's pair stage, which reads unchanged texts from their files
+    # (qgram makes its sketches from them, every method verifies on them), got no text,
+    # scored its pairs 0 and dropped them, and every later scan took the file as unchanged.
+    folder = tmp_path / "docs"
+    make_corpus(folder, n=9)
+    a, b = folder / "doc004.txt", folder / "doc005.txt"  # doc005 is a near-duplicate of doc004
+    db = tmp_path / "c.ndd"
+    reported = []
+    with Store.open(db) as s:
+        scan(s, [folder], method=method)
+        before = pairs_by_path(s, method)
+        assert any(p[0].endswith("doc004.txt") and p[1].endswith("doc005.txt") for p in before)
+        # a new file like b's old text: a candidate to verify on b's text
+        (folder / "new.txt").write_text(variant(b.read_text(encoding="utf-8"), 77), encoding="utf-8")
+        other = folder / "doc000.txt"  # b's new text: doc000's, cut or padded to b's size
+        size, st = b.stat().st_size, b.stat()
+        b.write_bytes((other.read_bytes() + b" " * size)[:size])
+        os.utime(b, ns=(st.st_atime_ns, st.st_mtime_ns))
+        summary = scan(s, [folder], method=method, on_error=reported.append)
+        (failed,) = [d for d in s.documents.errors()]
+        assert failed.relpath == "doc005.txt" and failed.status == "error"
+        assert failed.reason.startswith("changed while being read: not compared: its text is read from")
+        assert [d.relpath for d in reported] == ["doc005.txt"] and summary.errors == 1
+        scan(s, [folder], method=method)  # read again: its new text pairs with doc000
+        again = pairs_by_path(s, method)
+        assert s.documents.errors() == []
+    with Store.open(tmp_path / "fresh.ndd") as fresh:
+        scan(fresh, [folder], method=method)
+        assert again == pairs_by_path(fresh, method)
+    assert any(p[0].endswith("doc000.txt") and p[1].endswith("doc005.txt") for p in again)
+    assert a.exists()
