@@ -26,7 +26,7 @@ import numpy as np
 import xxhash
 
 from ..ingest.document import ExtractedDocument
-from ..ingest.reasons import RETRIED_REASONS
+from ..ingest.reasons import RETRIED_REASONS, UNREADABLE_FOLDER
 from ..ingest.walked import WalkedFiles, WalkedSubset
 from ..store import KnownFile, Listing, Scans
 
@@ -159,8 +159,13 @@ def make_plan(
     plan.to_extract = walked.subset(at)
     plan.new_files, plan.unchanged_files, plan.changed_files, plan.reread_files = new, unchanged, changed, read_again
     failed = {(d.root, d.container or d.relpath) for d in walk_errors}
+    # a folder the walk could not list (a permission, a network share that failed) says
+    # nothing of the files in it: they are kept as they are, not removed with their pairs
+    # and decisions (they came back as new documents once the folder could be read again)
+    hidden = [(d.root, d.relpath + "/") for d in walk_errors if (d.reason or "").startswith(UNREADABLE_FOLDER)]
     plan.missing_file_ids = [kf.file_id for key, kf in known.items()
-                             if key not in failed and walked.index_of(*key) is None]
+                             if key not in failed and walked.index_of(*key) is None
+                             and not any(key[0] == root and key[1].startswith(inside) for root, inside in hidden)]
     for doc in scans.documents_of_files(plan.missing_file_ids):
         if doc.status == "ok" and doc.xxh128:
             plan.move_pool.setdefault(doc.xxh128, []).append(doc.doc_id)

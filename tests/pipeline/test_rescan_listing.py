@@ -167,3 +167,34 @@ def _facts(store) -> list[str]:
         return [k for (k,) in con.execute("SELECT key FROM content_facts")]
     finally:
         con.close()
+
+
+def test_a_folder_the_walk_cannot_list_keeps_its_documents(tmp_path, store, monkeypatch):
+    # A permission taken away, a share that failed: the walk cannot list "closed", which
+    # says nothing of the files in it. They were removed with their pairs, and came back
+    # as new documents (new ids) once the folder could be read again.
+    make_corpus(tmp_path / "c", n=6, kept=True)
+    make_corpus(tmp_path / "c" / "closed", n=6, seed=0, kept=True)  # copies of the files above
+    scan(store, [tmp_path / "c"])
+    before = pairs_by_path(store)
+    ids = {d.relpath: d.id for d in store.documents.all()}
+    assert any("closed/" in a or "closed/" in b for a, b, _ in before)
+    real_scandir, real_open = os.scandir, os.open
+
+    def deny(p, *args, **kw):  # the tests run as root, whom no mode keeps out
+        if not isinstance(p, int) and os.fspath(p).rstrip("/").endswith("closed"):
+            raise PermissionError(13, "Permission denied")
+        return (real_open(p, *args, **kw) if args else real_scandir(p))
+
+    (tmp_path / "c" / "new.txt").write_text("a file the first scan did not see")
+    monkeypatch.setattr(os, "scandir", deny)
+    monkeypatch.setattr(os, "open", deny)
+    summary = scan(store, [tmp_path / "c"])
+    monkeypatch.undo()
+    assert summary.removed == 0
+    assert [(d.relpath, d.reason) for d in store.documents.errors()] == [
+        ("closed", "unreadable folder: Permission denied")]
+    assert pairs_by_path(store) == before
+    summary = scan(store, [tmp_path / "c"])  # readable again: the same documents, unchanged
+    assert {d.relpath: d.id for d in store.documents.all() if d.relpath != "new.txt"} == ids
+    assert pairs_by_path(store) == before and store.documents.errors() == []
