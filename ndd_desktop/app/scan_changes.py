@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..ingest.document import display_path
 from ..store import Decision, DocumentInfo, Store
 from ..store.collection_counts import documents_per_root, read_in_part
 
@@ -42,6 +43,33 @@ class ScanChanges:
     emptied: list[tuple[str, int]] = field(default_factory=list)
     #: Documents this scan read only in part (new, or read again with other content).
     in_part: list[DocumentInfo] = field(default_factory=list)
+
+    def lapsed_note(self) -> str:
+        """The sentence on the decisions that no longer apply ("" when none did)."""
+        if not self.lapsed:
+            return ""
+        if self.lapsed == 1:
+            return ("1 review decision no longer applies: its document changed since it was made "
+                    f"({_some(self.lapsed_paths)}); review it again")
+        return (f"{self.lapsed} review decisions no longer apply: their documents changed since they were made "
+                f"({_some(self.lapsed_paths)}); review them again")
+
+    def emptied_warnings(self) -> list[str]:
+        """A sentence for each scanned folder that held documents and now holds none."""
+        return [f"{display_path(root)} held {held:,} document{'' if held == 1 else 's'} and now holds none: is a "
+                "drive not mounted? Their documents were removed from the collection (the files were not touched); "
+                "scan again once the folder holds them: their review decisions come back with the files"
+                for root, held in self.emptied]
+
+
+#: Paths a note names at most (then "...").
+NAMED_IN_NOTE = 3
+
+
+def _some(paths: list[str]) -> str:
+    """Up to :data:`NAMED_IN_NOTE` paths, then "..." for the rest."""
+    shown = [display_path(p) for p in paths[:NAMED_IN_NOTE]]
+    return ", ".join(shown + (["..."] if len(paths) > NAMED_IN_NOTE else []))
 
 
 def before_scan(store: Store) -> BeforeScan:

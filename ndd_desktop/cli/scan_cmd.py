@@ -112,36 +112,19 @@ def cmd_scan(args: argparse.Namespace) -> int:
         if summary.reattached:
             sys.stderr.write(f"ndd: note: {summary.reattached} review decision(s) re-attached to documents of the "
                              "same content\n")
-        if changes.lapsed == 1:
-            sys.stderr.write("ndd: note: 1 review decision no longer applies: its document changed since it was made "
-                             f"({_some(changes.lapsed_paths)}); review it again\n")
-        elif changes.lapsed:
-            sys.stderr.write(f"ndd: note: {changes.lapsed} review decisions no longer apply: their documents changed "
-                             f"since they were made ({_some(changes.lapsed_paths)}); review them again\n")
+        if changes.lapsed:
+            sys.stderr.write(f"ndd: note: {changes.lapsed_note()}\n")
         if summary.complete_from is not None and threshold < summary.complete_from:
             from ..pipeline.completeness import incompleteness
 
             sys.stderr.write(f"ndd: note: {incompleteness(summary.complete_from, method.name)}\n")
         if short_runs:
             sys.stderr.write(f"ndd: note: {short_runs}\n")
-    for root, held in changes.emptied:  # even with -q: every document of a folder went
-        sys.stderr.write(
-            f"ndd: warning: {one_line(root)} held {held:,} document{'' if held == 1 else 's'} and now holds none: is a "
-            "drive not mounted? Their documents were removed from the collection (the files were not touched); "
-            "scan again once the folder holds them: their review decisions come back with the files\n")
+    for warning in changes.emptied_warnings():  # even with -q: every document of a folder went
+        sys.stderr.write(f"ndd: warning: {warning}\n")
     if clock is not None:
         write_stage_times(clock.finish(), sys.stderr)
     return EXIT_OK
-
-
-#: Paths a note names at most (then "...").
-NAMED_IN_NOTE = 3
-
-
-def _some(paths: list[str]) -> str:
-    """Up to :data:`NAMED_IN_NOTE` paths, then "..." for the rest."""
-    shown = [one_line(p) for p in paths[:NAMED_IN_NOTE]]
-    return ", ".join(shown + (["..."] if len(paths) > NAMED_IN_NOTE else []))
 
 
 def _write_in_part(docs: list, db: str) -> None:

@@ -79,11 +79,17 @@ class ScanEventsMixin:
                 from ..pipeline.completeness import short_run_note
 
                 note = short_run_note(self.collection.store, self.scan.method)
+            changes = self.scan.changes
+            lapsed = changes.lapsed_note() if changes is not None else ""
+            notes = "".join(f". Note: {n}" for n in (note, lapsed) if n)
             self.progress.finish(f"Done: {summary.documents:,} documents, {summary.pairs:,} pairs "
-                                 f"in {elapsed(summary.seconds)}{unused}" + (f". Note: {note}." if note else ""))
+                                 f"in {elapsed(summary.seconds)}{unused}{notes}" + ("." if notes else ""))
             self.statusBar().showMessage(
                 f"Scan finished: {summary.documents:,} documents ({summary.new:,} new, {summary.changed:,} changed), "
                 f"{summary.errors:,} errors, {summary.pairs:,} pairs.")
+        warnings = self.scan.changes.emptied_warnings() if self.scan.changes is not None else []
+        if warnings:  # a folder that emptied (a drive not mounted): every document of it went
+            self._warn("\n".join(w[:1].upper() + w[1:] + "." for w in warnings))
         if self.collection is not None:
             s = self.scan
             self.collection.load_pair_set(s.method, s.params, s.pairs_key, s.floor)

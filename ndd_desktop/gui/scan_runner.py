@@ -6,6 +6,7 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 
+from ..app.scan_changes import ScanChanges, after_scan, before_scan
 from ..core.methods import get_method
 from ..pipeline import CancelToken, ExtractOptions, Limits, ScanConfig, ScanError, ScanJob, ScanStopped
 from ..pipeline.config import default_floor
@@ -52,6 +53,8 @@ class ScanRunner(QObject):
         self.pairs_key = ""
         self.floor: float | None = None
         self.outcome = ""  # "finished", "cancelled" or "failed: <message>" of the last scan
+        #: what the last finished scan changed beyond its counts (``app.scan_changes``)
+        self.changes: ScanChanges | None = None
         self.finished.connect(lambda _: setattr(self, "outcome", "finished"))
         self.cancelled.connect(lambda: setattr(self, "outcome", "cancelled"))
         self.failed.connect(lambda m: setattr(self, "outcome", f"failed: {m}"))
@@ -72,9 +75,15 @@ class ScanRunner(QObject):
         self.method, self.params, self.floor = method, dict(params), floor
         self.pairs_key = m.pairs_key(parsed)
         config = window_scan_config(roots, method, params, floor, html)
-        worker = Worker(lambda progress, cancel: ScanJob(store, config, progress=progress, cancel=cancel,
-                                                         on_error=worker.report_error).run(),
-                        cancel=CancelToken(), interval=self.interval, name="scan", told=TOLD, parent=self)
+        self.changes = None
+
+        def run(progress, cancel):  # on the worker thread; what the counts do not tell, as ndd scan says it
+            before = before_scan(store)
+            summary = ScanJob(store, config, progress=progress, cancel=cancel, on_error=worker.report_error).run()
+            self.changes = after_scan(store, before)
+            return summary
+
+        worker = Worker(run, cancel=CancelToken(), interval=self.interval, name="scan", told=TOLD, parent=self)
         worker.progress.connect(self.progress)
         worker.errors.connect(self.errors)
         worker.finished.connect(self.finished)

@@ -101,3 +101,26 @@ def test_cancel_keeps_what_was_done(qtbot, window, tmp_path):
     scan(qtbot, window, timeout=240000)
     assert window.collection.store.scans.runs()[0].status == "finished"
     assert window.pairs.model.total_rows() > 0
+
+
+def test_the_window_says_what_a_rescan_changed_beyond_its_counts(qtbot, window, tmp_path):
+    # as ndd scan says it (app.scan_changes): a keeper whose document changed moved to
+    # another without a word, and a folder that emptied (a drive not mounted) lost every
+    # document with only its counts to tell
+    folder = make_collection(tmp_path / "c", families=2, copies=2, singles=1, broken=False)
+    window.open_folder(str(folder))
+    scan(qtbot, window)
+    store = window.collection.store
+    copy = next(d for d in store.documents.all() if d.relpath == "family0-copy0.txt")
+    store.review.set_keeper(copy.id, True, reviewer="ann")
+    path = folder / "family0-copy0.txt"
+    path.write_text(path.read_text(encoding="utf-8") + " One more sentence.", encoding="utf-8")
+    scan(qtbot, window)
+    assert ("Note: 1 review decision no longer applies: its document changed since it was made "
+            "(family0-copy0.txt); review it again." in window.progress.label.text())
+    for f in folder.iterdir():
+        f.unlink()
+    with qtbot.waitSignal(window.scan.done, timeout=60000):
+        assert window.start_scan()
+    qtbot.waitUntil(lambda: f"{folder} held 5 documents and now holds none: is a drive not mounted?"
+                    in window.statusBar().currentMessage(), timeout=10000)
