@@ -61,10 +61,12 @@ class Journal:
                 # kill): the export never began, so it starts again
                 os.remove(journal.guard.check(journal.path))
         elif entries:
-            if "bagit.txt" in entries:
+            if "bagit.txt" in entries or "data" in entries:  # bagit moves the payload into data/ first
                 raise DestinationRefused(
                     f"the destination {dest!r} already holds a bag (or an export interrupted "
-                    "while it was being bagged): choose a new or empty folder")
+                    "while it was being bagged, which left its files in data/ and no journal): "
+                    "choose a new or empty folder (the export's copies there can be deleted: "
+                    "the originals are never in it)")
             raise DestinationRefused(f"the destination {dest!r} is not empty and holds no unfinished "
                               "export of this plan: choose a new or empty folder")
         journal._open_append()

@@ -154,6 +154,18 @@ def test_a_destination_that_cannot_be_created_is_refused_clearly(scanned, tmp_pa
         run_export(store, ExportOptions(dest=str(dest), method="exact"))
 
 
+def test_a_destination_left_by_an_export_killed_while_bagging_is_named_so(scanned, tmp_path):
+    # bagit moves the payload into data/ after the journal is set aside: a kill then left
+    # data/ alone, and the rerun said "not empty and holds no unfinished export"
+    store, _ = scanned
+    dest = tmp_path / "out"
+    (dest / "data" / "c1").mkdir(parents=True)
+    (dest / "data" / "c1" / "a.txt").write_text("a copy")
+    with pytest.raises(DestinationRefused, match="interrupted while it was being bagged, which left its files "
+                                                 "in data/.*the originals are never in it"):
+        run_export(store, ExportOptions(dest=str(dest), method="exact", bagit=True))
+
+
 def test_a_hash_mismatch_says_to_rescan(scanned, tmp_path):
     store, coll = scanned
     c = coll.root1 / "notes" / "c.txt"
