@@ -223,7 +223,7 @@ def _refuse_dropping_folders(store: Store, roots: list[Root]) -> None:
     from ..pipeline.job import normalise_roots
 
     try:
-        given = {r.path for r in normalise_roots(roots)}
+        given = {r.path for r in normalise_roots(roots, store.documents.roots())}
     except ScanError:  # the job reports bad folders itself
         return
     dropped = [r.path for r in store.documents.roots() if r.path not in given]

@@ -64,18 +64,23 @@ def prestart_workers(store: Store) -> bool:
     return True
 
 
-def normalise_roots(roots: list[Root]) -> list[Root]:
-    """Absolute root paths; a root listed twice alike is kept once.
+def normalise_roots(roots: list[Root], known: list[Root] = ()) -> list[Root]:
+    """Absolute root paths; a root listed twice alike is kept once. A root that is a folder
+    of ``known`` (the collection's roots) under another path, through a symbolic link or a
+    second mount point, takes the collection's path: the same folder, not one dropped and
+    another added (which re-read every file and lost a keeper chosen between copies).
 
     Raises:
         ScanError: a root that is not a folder, one root inside another, or one root
             given both as a folder to scan and as a reference.
     """
     out: dict[str, Root] = {}
+    spelled = {os.path.realpath(k.path): k.path for k in known}
     for r in roots:
         path = os.path.abspath(r.path)
         if not os.path.isdir(path):
             raise ScanError(f"not a folder: {r.path}")
+        path = spelled.get(os.path.realpath(path), path) if spelled else path
         first = out.setdefault(path, Root(path, bool(r.reference)))
         if first.reference != bool(r.reference):
             raise ScanError(f"{path} is given both as a folder to scan and as a reference folder; "
@@ -137,7 +142,7 @@ class ScanJob:
 
     def _run(self, method, params, floor: float) -> ScanSummary:
         started = time.monotonic()
-        roots = normalise_roots(self.config.roots)
+        roots = normalise_roots(self.config.roots, self.store.documents.roots())
         pdict = params_dict(params)
         sketch_key, pairs_key = method.sketch_key(params), method.pairs_key(params)
         dropped = self.store.documents.set_roots(roots)

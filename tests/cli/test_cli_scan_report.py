@@ -158,3 +158,24 @@ def test_the_advice_for_narrowing_a_collection_to_a_folder_inside_it(capsys, fol
     assert f"holds {folder}, which holds {folder / 'sub'} given here" in err
     assert f"Scan {folder} to keep all of it, or add --replace to keep only {folder / 'sub'}" in err
     assert "name them too" not in err
+
+
+def test_the_same_folder_through_a_symbolic_link_is_the_collection_s_folder(capsys, folder, tmp_path):
+    """Scanned through a link to it, the folder was refused as another ("this collection also
+    holds ..."), and with --replace dropped and added again: every file read anew and a keeper
+    chosen between two copies lost."""
+    db = tmp_path / "c.ndd"
+    (folder / "a1 copy.txt").write_text((folder / "a1.txt").read_text())
+    assert run(capsys, "scan", folder, "--db", db, "-q")[0] == 0
+    before = ids(db)
+    with Store.open(str(db)) as s:
+        s.review.set_keeper(before["a1 copy.txt"], True, reviewer="ann")
+    link = tmp_path / "link"
+    link.symlink_to(folder, target_is_directory=True)
+    status, _, err = run(capsys, "scan", link, "--db", db)
+    assert status == 0, err
+    assert "0 new, 0 changed, 0 moved, 0 removed" in err
+    assert ids(db) == before
+    with Store.open(str(db)) as s:
+        assert [r.path for r in s.documents.roots()] == [str(folder)]
+        assert s.review.keepers() == {before["a1 copy.txt"]}
