@@ -234,21 +234,20 @@ def word_spans(texts: Sequence[str]) -> WordSpans:
     array operations over the texts joined (ASCII batches by one byte classification, the
     others in their UTF-8: ``core.utf8_words``)."""
     n = len(texts)
-    joined = " ".join(texts)  # the space keeps tokens of neighbouring texts apart
-    lengths = np.fromiter(map(len, texts), dtype=np.int64, count=n)
     text_starts = np.zeros(n, dtype=np.int64)
-    np.cumsum(lengths[:-1] + 1, out=text_starts[1:])
-    if joined.isascii():
-        raw = joined.encode("ascii")
+    if all(t.isascii() for t in texts):  # (a flag of each string, not a pass over it)
+        raw = " ".join(texts).encode("ascii")  # the space keeps tokens of neighbouring texts apart
+        lengths = np.fromiter(map(len, texts), dtype=np.int64, count=n)
         tok_starts, tok_lens = _ascii_word_spans(raw)
     else:
-        raw = joined.encode("utf-8", "surrogatepass")
+        # each text encoded, then the bytes joined: joining the strings first made one string
+        # as wide as its widest character (four bytes a character for one emoji) and encoded
+        # all of it, a third of the time of a batch with a few accented texts among ASCII ones
+        pieces = [t.encode("utf-8", "surrogatepass") for t in texts]
+        raw = b" ".join(pieces)
+        lengths = np.fromiter(map(len, pieces), dtype=np.int64, count=n)
         tok_starts, tok_lens = utf8_word_spans(raw)
-        # where each text starts, in bytes (str.isascii is a flag lookup: only the texts
-        # with other characters are encoded to count theirs)
-        lengths = np.fromiter((len(t) if t.isascii() else len(t.encode("utf-8", "surrogatepass")) for t in texts),
-                              dtype=np.int64, count=n)
-        np.cumsum(lengths[:-1] + 1, out=text_starts[1:])
+    np.cumsum(lengths[:-1] + 1, out=text_starts[1:])
     first_tok = np.searchsorted(tok_starts, text_starts)
     ntok = np.diff(np.append(first_tok, tok_starts.shape[0]))
     return WordSpans(raw, tok_starts, tok_lens, first_tok, ntok, text_starts)

@@ -29,7 +29,7 @@ def utf8_word_spans(raw: bytes) -> tuple[np.ndarray, np.ndarray]:
     cut where a character of a script written without spaces begins or ends a token."""
     arr = np.frombuffer(raw, dtype=np.uint8)
     word = np.zeros(arr.shape[0] + 2, dtype=np.int8)
-    cuts = utf8_word_mask(arr, word[1:-1].view(bool), cuts=True)
+    cuts = utf8_word_mask(arr, word[1:-1].view(bool), cuts=True, raw=raw)
     edges = np.flatnonzero(word[1:] != word[:-1])  # alternately a token start and end
     starts, ends = edges[0::2], edges[1::2]
     if cuts is not None and cuts.shape[0]:  # a cut ends one token and starts the next
@@ -53,15 +53,16 @@ def word_tokens(text: str) -> list[str]:
     return tokens(text)
 
 
-def utf8_word_mask(arr: np.ndarray, out: np.ndarray, cuts: bool = False) -> np.ndarray | None:
+def utf8_word_mask(arr: np.ndarray, out: np.ndarray, cuts: bool = False, raw: bytes | None = None) -> np.ndarray | None:
     """Mark in ``out`` every byte of UTF-8 ``arr`` that belongs to a word character (a
     letter, a digit, "_" or a combining mark). With ``cuts``: also return the byte
     positions inside runs of word characters where ``core.normalize.tokens`` starts a new
     token (at and after a character of a script written without spaces, unless the
-    character there is a combining mark), sorted; None when there are none."""
+    character there is a combining mark), sorted; None when there are none. ``raw``: the
+    bytes of ``arr``, when the caller has them (no copy is made then)."""
     # every byte of a multi-byte character: False (bytes.translate: a fifth of the time of
     # np.take, which widens each byte to an 8-byte index first)
-    out[:] = np.frombuffer(arr.tobytes().translate(_ASCII_WORD_TABLE), dtype=bool)
+    out[:] = np.frombuffer((arr.tobytes() if raw is None else raw).translate(_ASCII_WORD_TABLE), dtype=bool)
     lead = np.flatnonzero(arr >= 0xC0)
     if lead.shape[0] == 0:
         return None
