@@ -57,6 +57,10 @@ def cmd_export(args: argparse.Namespace) -> int:
 
     if result.to_check:
         sys.stderr.write(f"ndd: note: {suspects_summary(result.to_check)}\n")
+    if result.partly_elsewhere:
+        from ..export.shares import partly_elsewhere_summary
+
+        sys.stderr.write(f"ndd: note: {partly_elsewhere_summary(result.partly_elsewhere)}\n")
     done = result.copied + result.linked + result.skipped
     if result.already_complete:  # a finished bag: nothing to copy, it was validated again
         sys.stderr.write(f"the bag in {result.dest} was already complete ({result.files_planned} files); "

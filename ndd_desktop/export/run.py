@@ -22,6 +22,7 @@ from .left_out_check import check_left_out_sources
 from .options import ExportOptions
 from .plan import ExportPlan, plan_export
 from .report_data import ReportContext
+from .shares import partly_elsewhere
 from .report_html import closest_pairs, write_html
 from .reports_csv_json import write_documents_csv, write_documents_json, write_left_out_csv
 
@@ -70,6 +71,9 @@ class ExportResult:
     to_check: dict = field(default_factory=dict)
     #: documents the plan leaves out (duplicates, covered folders, non-inclusive e-mails)
     left_out: int = 0
+    #: of them, those with a tenth or more of their text not in what they are left out for
+    #: (``shares.partly_elsewhere``)
+    partly_elsewhere: int = 0
     #: of ``failed``: planned files not copied, files of left-out documents that changed
     #: or vanished since the scan, and the plan's own failures (entries the scan could not
     #: read, unsafe paths)
@@ -117,6 +121,7 @@ def run_export(store, options: ExportOptions, progress=None, cancel=None, *, pla
                           files_planned=len(plan.files), bag=o.bagit, resumed=journal.resumed,
                           not_files=[FileIssue(i.path, i.source, i.reason) for i in plan.not_files],
                           to_check=dict(plan.suspects), left_out=len(plan.left_out),
+                          partly_elsewhere=partly_elsewhere(plan.left_out_rows),
                           plan_failures=len(plan.issues))
     try:
         if o.bagit and journal.state == "complete":

@@ -76,3 +76,26 @@ def low_share_note(row) -> str:
         return ""
     return (f"check before deleting the original: only {share:.0%} of its text is found in "
             f"{row.duplicate_of}, the document it is left out for")
+
+
+#: A left-out document with less than this share of its text found in what it is left out
+#: for holds a tenth or more of its own: the export's summary counts such documents.
+MOSTLY_FOUND = 0.9
+
+
+def partly_elsewhere(rows) -> int:
+    """How many left-out rows (``DocumentRow`` with a ``duplicate_of``) have less than
+    :data:`MOSTLY_FOUND` of their text in the document they are left out for."""
+    return sum(1 for r in rows if r.duplicate_of and r.found_in_duplicate_of is not None
+               and r.found_in_duplicate_of < MOSTLY_FOUND)
+
+
+def partly_elsewhere_summary(n: int) -> str:
+    """One sentence on :func:`partly_elsewhere` ("" when none): a near-duplicate differs by
+    definition, and its differences go out only if another kept document holds them."""
+    if not n:
+        return ""
+    return (f"{n:,} document{'s' if n != 1 else ''} left out {'have' if n != 1 else 'has'} a tenth or more of "
+            f"{'their' if n != 1 else 'its'} text in no document {'they are' if n != 1 else 'it is'} left out "
+            "for (found_in_duplicate_of under 0.9 in left_out.csv): read the differences (ndd compare) before "
+            "deleting originals, or export with a higher threshold to keep them")

@@ -200,6 +200,10 @@ class ExportDialog(QDialog):
             from ..export.template_check import suspects_summary
 
             parts.append(f"· <span style='color:#a60'>{suspects_summary(result.to_check)}</span>")
+        if result.partly_elsewhere:
+            from ..export.shares import partly_elsewhere_summary
+
+            parts.append(f"· <span style='color:#a60'>{partly_elsewhere_summary(result.partly_elsewhere)}</span>")
         self.status.setText(" ".join(parts))
         self.open_button.show()
         self.exported.emit(result)

@@ -88,3 +88,25 @@ def test_entries_the_scan_could_not_read_are_not_counted_as_failed_files():
     assert why == ("export incomplete: 2 entries of the scan were not exported (listed above; a rescan may "
                    "read them)")
     assert "files failed" not in why
+
+
+def test_documents_left_out_with_text_of_their_own_are_counted(capsys, tmp_path):
+    # two revisions of one draft, each with a paragraph of its own: near-duplicates at the
+    # default 0.5, and the export that keeps one left the other's paragraph out with no word
+    import random
+
+    rng = random.Random(4)
+    words = "council bridge river harbour budget mayor clerk market tower street school mill".split()
+    base = " ".join(rng.choice(words) for _ in range(300))
+    src = tmp_path / "src"
+    src.mkdir()
+    for name in ("a.txt", "b.txt"):
+        own = " ".join(rng.choice(words + ["fire", "inspector", "exit"]) for _ in range(60))
+        (src / name).write_text(base + "\n" + own + "\n")
+    (src / "copy.txt").write_text((src / "a.txt").read_text())  # a's text: nothing of its own
+    db = tmp_path / "c.ndd"
+    assert run(capsys, "scan", src, "--db", db)[0] == 0
+    status, _, err = run(capsys, "export", "--db", db, "--to", tmp_path / "out", "--keeper-rule", "oldest")
+    assert status == 0, err
+    assert ("ndd: note: 1 document left out has a tenth or more of its text in no document it is left out "
+            "for (found_in_duplicate_of under 0.9 in left_out.csv)") in err
