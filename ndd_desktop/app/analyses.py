@@ -38,7 +38,8 @@ def unsure_latest_note(store: Any, grouping: Any) -> str:
     disagree), where the version kept as the latest may be the first draft; "" when none.
     ``ndd clusters`` and ``ndd export`` say it; the window marks each such group."""
     orders = version_orders(store, grouping)
-    sized = [o for o in orders.values() if len(o.order) >= 2]
+    # copies of one text have no order to get wrong (they counted: "in 8 of 9 groups", all copies)
+    sized = [o for o in orders.values() if len(o.order) >= 2 and not o.same_text]
     low = sum(1 for o in sized if o.level == "low")
     if not low:
         return ""

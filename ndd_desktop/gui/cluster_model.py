@@ -279,7 +279,8 @@ class ClusterModel(QAbstractItemModel):
         more = f" and {extra} more kept" if extra > 0 else ""  # by the reviewer or the cover: the rows say
         order = self.orders.get(g.group_id)
         return (f"Group {g.group_id} · {len(g.members)} documents", "",
-                f"keep {doc_label(keeper)}{more}" if keeper else "", "", "", f"order {order.level}" if order else "")
+                f"keep {doc_label(keeper)}{more}" if keeper else "", "", "",
+                "" if order is None else "same text" if order.same_text else f"order {order.level}")
 
     def _member_texts(self, g: Any, member: int) -> tuple[str, ...]:
         doc = self.docs.get(member)

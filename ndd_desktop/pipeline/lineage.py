@@ -42,6 +42,8 @@ class GroupOrder:
     confidence: float
     level: str
     votes: dict[str, float] = field(default_factory=dict)
+    #: every member holds the same text (copies): no order is to be had, and none is needed
+    same_text: bool = False
 
     @property
     def latest(self) -> int:
@@ -95,8 +97,9 @@ def order_member_lists(store: Store, member_lists: Sequence[Sequence[int]], *,
         if progress is not None and (k % 50 == 0 or k + 1 == total):
             progress(Progress("lineage", k + 1, total, "", 0.0, None))
     orders = order_groups([c for _, c in chains])
-    return [GroupOrder(n, [members[i] for i in o.order], o.confidence, o.level, dict(o.votes))
-            for n, ((members, _), o) in enumerate(zip(chains, orders), start=1)]
+    return [GroupOrder(n, [members[i] for i in o.order], o.confidence, o.level, dict(o.votes),
+                       same_text=not chain.distances.any())
+            for n, ((members, chain), o) in enumerate(zip(chains, orders), start=1)]
 
 
 def group_orders(store: Store, groups: Sequence, **kwargs) -> dict[int, GroupOrder]:
@@ -108,7 +111,7 @@ def group_orders(store: Store, groups: Sequence, **kwargs) -> dict[int, GroupOrd
     else:
         lists, ids = [g.members for g in groups], [g.group_id for g in groups]
     orders = order_member_lists(store, lists, **kwargs)
-    return {gid: GroupOrder(gid, o.order, o.confidence, o.level, o.votes) for gid, o in zip(ids, orders)}
+    return {gid: GroupOrder(gid, o.order, o.confidence, o.level, o.votes, o.same_text) for gid, o in zip(ids, orders)}
 
 
 def version_ranks(store: Store, member_lists: Sequence[Sequence[int]]) -> dict[int, int]:
