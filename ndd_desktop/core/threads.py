@@ -64,6 +64,7 @@ class ThreadMessage:
     depth: int
     inclusive: bool = True
     contained_in: int | None = None  # the later message that contains its text
+    contained_share: float = 1.0  # ... and the share of its word 3-grams found there
 
 
 @dataclass
@@ -188,6 +189,12 @@ class _Texts:
             self.quoted[rec.key] = words(quoted)
             self.full_grams[rec.key] = grams(full)
             self.full_text[rec.key] = " " + " ".join(full) + " "
+
+    def share_in(self, key: int, other: int) -> float:
+        """The share of message ``key``'s word 3-grams found in message ``other`` (1 for a
+        message of fewer than three words)."""
+        mine = self.full_grams[key]
+        return len(mine & self.full_grams[other]) / len(mine) if mine else 1.0
 
     def contained_in(self, key: int, other: int) -> bool:
         """True when message ``key``'s whole text lies in message ``other`` (quotes included)."""
@@ -321,4 +328,5 @@ def mark_inclusive(thread: Thread, records: dict[int, MailRecord], texts: _Texts
             if is_later(k, m.key) and texts.contained_in(m.key, k):
                 m.inclusive = False
                 m.contained_in = k
+                m.contained_share = texts.share_in(m.key, k)
                 break

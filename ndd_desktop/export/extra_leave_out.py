@@ -158,6 +158,7 @@ def _orphans(options, left_out: set[int], cover_of: dict[int, int], share_in, ou
 
 def _inclusive_emails(store, left_out: set[int], docs, out: ExtraLeaveOut, cover_of: dict[int, int]) -> None:
     from ..pipeline.threads import build_threads
+    from ..pipeline.threads import contained as held
 
     threads = build_threads(store)
     dropped: set[int] = set()
@@ -179,8 +180,8 @@ def _inclusive_emails(store, left_out: set[int], docs, out: ExtraLeaveOut, cover
         for m in t.messages:
             if m.inclusive or m.doc_id in out.put_back:
                 continue
-            out.left_out[m.doc_id] = (f"e-mail not inclusive: its text is contained in a later message of "
-                                      f"thread {t.thread_id}")
+            out.left_out[m.doc_id] = (f"e-mail not inclusive: {held(m.contained_share)} in a later message "
+                                      f"of thread {t.thread_id}")
             dropped.add(m.doc_id)
             # the message that holds its text must go out: put it back if it was left out
             # as a near duplicate (of this very message, often: a reply quoting it whole)

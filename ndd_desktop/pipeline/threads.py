@@ -37,6 +37,14 @@ class MessageRow:
     inclusive: bool
     reason: str  # why it is not inclusive ("" when it is)
     contained_in: int | None = None  # document id of the later message that contains its text
+    contained_share: float = 1.0  # ... and the share of its text found there
+
+
+def contained(share: float) -> str:
+    """How a message that is not inclusive is held by a later one: "its text is contained",
+    or, where a part is missing (the holder need have only :data:`core.threads.CONTAINED_SHARE`
+    of it: a P.S. nobody quoted), "93% of its text is contained"."""
+    return "its text is contained" if share >= 0.995 else f"{share:.0%} of its text is contained"
 
 
 @dataclass
@@ -97,11 +105,12 @@ def build_threads(store: Store) -> list[MailThread]:
         for m in t.messages:
             h = by_id[m.key]
             reason = "" if m.inclusive else (
-                f"its text is contained in message {position[m.contained_in]} of the thread "
+                f"{contained(m.contained_share)} in message {position[m.contained_in]} of the thread "
                 f"({by_id[m.contained_in].relpath})")
             thread.messages.append(MessageRow(
                 doc_id=m.key, root=h.root, relpath=h.relpath, date=dates[m.key], sender=h.sender,
                 subject=h.subject, message_id=h.message_id, parent=m.parent, depth=m.depth,
-                inclusive=m.inclusive, reason=reason, contained_in=m.contained_in))
+                inclusive=m.inclusive, reason=reason, contained_in=m.contained_in,
+                contained_share=m.contained_share))
         out.append(thread)
     return out

@@ -201,3 +201,20 @@ def test_a_message_without_headers_hangs_under_the_reply_it_quotes():
     parents = {m.key: m.parent for m in thread.messages}
     assert parents == {1: None, 2: 1, 3: 2}
     assert [m.key for m in thread.messages if m.inclusive] == [3]
+
+
+def test_a_message_held_in_part_says_how_much():
+    # the holder need have only nine tenths of it: a P.S. nobody quoted is in no later
+    # message, and the reason said "its text is contained" of a message 93 % held
+    from ndd_desktop.pipeline.threads import contained
+
+    body = f"{A_TEXT}\n{C_OWN}\n{A_TEXT}"
+    a = mail(1, "Harbour budget", f"{body}\n\nP.S. code 4471.", mid="<a@x>", date=100.0)
+    b = mail(2, "Re: Harbour budget", f"{B_OWN}\n\nOn Monday Alice wrote:\n{quote(body)}",
+             mid="<b@x>", irt="<a@x>", date=200.0)
+    msgs = by_key(build_threads([a, b]))
+    first = msgs[1][1]
+    assert not first.inclusive and first.contained_in == 2
+    assert 0.9 <= first.contained_share < 0.99
+    assert contained(first.contained_share) == f"{first.contained_share:.0%} of its text is contained"
+    assert msgs[2][1].contained_share == 1.0 and contained(1.0) == "its text is contained"
