@@ -7,7 +7,9 @@ parent to child along each message's References (then In-Reply-To), never making
 empty containers are pruned; then the roots left are gathered by normalised subject
 ("Re:", "Fwd:", "AW:", list tags and case dropped). Within a subject group a message with
 no reply headers is hung under the latest earlier message whose text it quotes, else
-under the group's first message. Every message ends in exactly one thread, whatever its
+under the group's first message when its subject has a reply or forward prefix; with
+neither, it is a thread of its own (a subject alone, "Question", joins nothing). Every
+message ends in exactly one thread, whatever its
 headers: missing, malformed, looping or repeated Message-IDs included.
 
 **Quotes**: a message's own text and what it quotes (:func:`core.quotes.split_quoted`).
@@ -234,8 +236,9 @@ def build_threads(records: list[MailRecord]) -> list[Thread]:
         for c in members:
             if c is head:
                 continue
-            parent = head
-            quoted = texts.quoted[c.msg.key] if not (c.msg.in_reply_to or c.msg.references) else []
+            parent = None
+            headers = bool(c.msg.in_reply_to or c.msg.references)
+            quoted = texts.quoted[c.msg.key] if not headers else []
             if quoted:
                 end = bisect.bisect_right(dates, _date_key(c.msg))
                 earlier = [p for p in placed[max(0, end - QUOTE_SEARCH - 1):end] if p is not c]
@@ -244,7 +247,13 @@ def build_threads(records: list[MailRecord]) -> list[Thread]:
                     if own_p and contained(own_p, quoted) and not c.has_descendant(p):
                         parent = p
                         break
-            _link(parent, c)
+            if parent is None and not headers and not is_reply_subject(c.msg.subject):
+                # nothing but the subject ("Question", "Minutes"): a message of its own, as
+                # mail programs thread without a reply prefix (two mails a fortnight apart
+                # from two people became one thread)
+                trees.append(c)
+                continue
+            _link(parent or head, c)
     threads = [_thread(t, texts) for t in trees]
     threads.sort(key=lambda t: (min((_date_key(by_key) for by_key in t[1]), default=(1, 0.0)), t[0].messages[0].key))
     return [t for t, _ in threads]

@@ -218,3 +218,16 @@ def test_a_message_held_in_part_says_how_much():
     assert 0.9 <= first.contained_share < 0.99
     assert contained(first.contained_share) == f"{first.contained_share:.0%} of its text is contained"
     assert msgs[2][1].contained_share == 1.0 and contained(1.0) == "its text is contained"
+
+
+def test_the_same_subject_alone_joins_no_thread():
+    # two mails titled "Question", a fortnight apart, from two people, quoting nothing and
+    # with no reply headers or prefix: one thread each (they were one, the second under the
+    # first); a "Re:" of the same subject still joins by subject
+    a = mail(1, "Question", A_TEXT, mid="<q1@x>", date=100.0, sender="ann@example.org")
+    b = mail(2, "Question", C_OWN, mid="<q2@x>", date=1_300_000.0, sender="bob@example.org")
+    c = mail(3, "Re: Question", B_OWN, mid="<q3@x>", date=1_400_000.0)
+    threads = build_threads([a, b, c])
+    keys = by_key(threads)
+    assert len(threads) == 2 and keys[1][0] != keys[2][0]
+    assert keys[3][1].parent == 1 and keys[3][0] == keys[1][0]
