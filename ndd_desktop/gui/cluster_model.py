@@ -258,7 +258,7 @@ class ClusterModel(QAbstractItemModel):
         if role == _TIP and col == 0:
             return str(getattr(self.docs.get(member), "abspath", "")) or None
         if role == _TIP and col == 2:
-            return self._row_texts(gid - 1, row)[2] or None
+            return _role_tip(self._row_texts(gid - 1, row)[2], g, member)
         if role == _TIP and col == VERSION_COLUMN:
             return self._order_tip(g.group_id)
         return None
@@ -308,6 +308,27 @@ class ClusterModel(QAbstractItemModel):
         votes = ", ".join(f"{k.replace('_', ' ')} {v:+.2f}" for k, v in sorted(order.votes.items()))
         return (f"Place in the order the versions were written (1: the oldest), from their texts.\n"
                 f"How sure: {order.level} ({order.confidence:.2f})" + (f"; evidence: {votes}" if votes else ""))
+
+
+def _role_tip(text: str, g: Any, member: int) -> str | None:
+    """The role cell with what it means for an export: "kept too" read as a contradiction
+    beside a high score to the keeper (it is kept because the keeper lies wholly in it and it
+    has text of its own, which the score does not show)."""
+    if not text:
+        return None
+    if member == g.keeper:
+        why = "Kept: the group's keeper (the keeper rule's choice, or yours)."
+    elif member in getattr(g, "keepers", ()):
+        why = ("Kept too: no kept document can stand in for it. None holds half of its text, or the keeper lies "
+               "wholly in it and it has text of its own (a high score to the keeper says only that they share "
+               "much). A keeper you chose is kept as chosen.")
+    elif member in getattr(g, "covered_by", {}):
+        why = ("Left out of an export: the kept document named holds enough of its text to stand in for it. "
+               "What it has of its own goes out only if another kept document holds it: compare them before "
+               "deleting the original.")
+    else:
+        return text
+    return f"{text}\n{why}"
 
 
 def _score(value: float | None) -> str:

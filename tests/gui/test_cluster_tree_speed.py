@@ -192,3 +192,13 @@ def test_a_chained_group_shows_its_extra_keeper_and_what_each_left_out_member_du
         "coll/sub/doc1.txt": "★ keeper",
         "coll/sub/doc3.txt": "★ kept too (0.410 to the keeper)",
     }
+    # the tooltips say what each role means for an export ("kept too" beside a high score read
+    # as a contradiction: the keeper may lie wholly in it)
+    from PySide6.QtCore import Qt
+
+    tips = {m.index(r, 0, g).data(): m.index(r, 2, g).data(Qt.ItemDataRole.ToolTipRole) for r in range(3)}
+    assert tips["coll/sub/doc3.txt"].startswith("★ kept too (0.410 to the keeper)\nKept too: no kept document "
+                                                "can stand in for it")
+    assert "the keeper lies wholly in it and it has text of its own" in tips["coll/sub/doc3.txt"]
+    assert tips["coll/sub/doc2.txt"].endswith("compare them before deleting the original.")
+    assert tips["coll/sub/doc1.txt"].endswith("Kept: the group's keeper (the keeper rule's choice, or yours).")
