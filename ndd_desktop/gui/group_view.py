@@ -102,6 +102,9 @@ class GroupViewDialog(QDialog):
         # an undo in the window (Ctrl+Z there) may take this view's last action back (a
         # method of this dialog: the connection goes when the dialog is deleted)
         collection.undoChanged.connect(self._undo_changed)
+        # after "Mark the rest duplicates", the regrouping says which members still go out
+        collection.groupingChanged.connect(self._regrouped)
+        self._told_duplicates = False
         undo = QAction(self)
         undo.setShortcut(QKeySequence.StandardKey.Undo)
         undo.triggered.connect(self.undo)
@@ -296,7 +299,29 @@ class GroupViewDialog(QDialog):
                  "duplicates": "The other members are marked duplicates of the reference",
                  "undo": "The last group action is undone"}
         self.status.setText(names[action])
+        self._told_duplicates = action == "duplicates"
         self.reviewed.emit(action)
+
+    def _regrouped(self, grouping: Any) -> None:
+        """After "Mark the rest duplicates": name the members an export still keeps. A
+        member that holds the reference and text of its own is never left out for it (the
+        export loses nothing a duplicate verdict does not cover); the dialog said the rest
+        were duplicates and the window's count of documents left out did not move."""
+        if not self._told_duplicates or grouping is None:
+            return
+        self._told_duplicates = False
+        place = grouping.groups.place_of(self.view.reference) if hasattr(grouping.groups, "place_of") else None
+        group = grouping.groups[place[0]] if place is not None else next(
+            (g for g in grouping.groups if self.view.reference in g.members), None)
+        if group is None:
+            return
+        kept = [m for m in getattr(group, "keepers", ()) if m != self.view.reference and m in self.view.docs]
+        if kept:
+            names = ", ".join(doc_label(self.view.docs[m]) for m in kept[:3]) + (", ..." if len(kept) > 3 else "")
+            self.status.setText(
+                f"The other members are marked duplicates of the reference; still exported: {names} "
+                f"({'each holds' if len(kept) > 1 else 'it holds'} text the reference lacks: a duplicate verdict "
+                "never leaves out text nothing kept holds; see the Role column of the Groups tab)")
 
     def done(self, result: int) -> None:  # noqa: D102 - QDialog API: stop the worker first
         if self._worker is not None:

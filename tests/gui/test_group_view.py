@@ -157,3 +157,21 @@ def test_a_group_action_is_undone_from_the_window_after_its_view_closed(qtbot, w
     assert not dialog.undo_button.isEnabled()
     wait_idle(qtbot, window)
     dialog.close()
+
+
+def test_marking_the_rest_duplicates_names_the_members_still_exported(qtbot, window, tmp_path):
+    # v3 dropped a paragraph that v1 (and v2, v1 with a few words more) holds: with v3 the
+    # reference, a duplicate verdict cannot leave v1 out (the paragraph would be lost; v1
+    # stands in for v2), and the dialog said only "marked duplicates" while the window's
+    # count of documents left out did not move
+    dialog = _open(qtbot, window, tmp_path)
+    by_name = {d.relpath: d.id for d in dialog.view.docs.values()}
+    dialog.use_as_reference(by_name["v3.txt"])
+    qtbot.waitUntil(lambda: dialog._worker is None, timeout=10000)
+    with qtbot.waitSignal(window.collection.groupingChanged, timeout=10000):
+        dialog.duplicates_button.click()
+    wait_idle(qtbot, window)
+    text = dialog.status.text()
+    assert text.startswith("The other members are marked duplicates of the reference; still exported: ")
+    assert "v1.txt" in text and "v2.txt" not in text and "(it holds text the reference lacks" in text
+    dialog.close()
