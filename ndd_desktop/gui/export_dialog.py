@@ -128,6 +128,25 @@ class ExportDialog(QDialog):
         if path:
             self.dest.setText(path)
 
+    def typed(self) -> dict[str, Any]:
+        """What the user chose in the dialog (its fields), to show again when it opens next."""
+        return {"dest": self.dest.text(), "mode": self.mode.currentData(), "bagit": self.bagit.isChecked(),
+                "reports": [f for f, box in self.reports.items() if box.isChecked()],
+                "covered": self.covered.isChecked(), "inclusive": self.inclusive.isChecked()}
+
+    def restore(self, typed: dict[str, Any]) -> None:
+        """Fill the fields with what :meth:`typed` gave (Esc lost a typed destination and
+        the BagIt choice)."""
+        self.dest.setText(typed.get("dest", ""))
+        at = self.mode.findData(typed.get("mode"))
+        if at >= 0:
+            self.mode.setCurrentIndex(at)
+        self.bagit.setChecked(bool(typed.get("bagit")))
+        for fmt, box in self.reports.items():
+            box.setChecked(fmt in typed.get("reports", REPORT_FORMATS))
+        self.covered.setChecked(bool(typed.get("covered")))
+        self.inclusive.setChecked(bool(typed.get("inclusive")))
+
     def options(self) -> ExportOptions:
         """The options as the dialog shows them (raises ExportError when incomplete)."""
         return ExportOptions(

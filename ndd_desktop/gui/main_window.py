@@ -60,6 +60,7 @@ class MainWindow(OpeningMixin, ScanEventsMixin, PairSetViewsMixin, QMainWindow):
         self.data_dir = Path(data_dir) if data_dir else resources.data_dir()
         self.collection: Collection | None = None
         self.export_dialog: ExportDialog | None = None
+        self._export_typed: dict | None = None  # the export dialog's fields when it last closed
         self.setWindowTitle("ndd-desktop")
         icon = resources.icon_file()
         if icon is not None:
@@ -213,6 +214,9 @@ class MainWindow(OpeningMixin, ScanEventsMixin, PairSetViewsMixin, QMainWindow):
             return None
         c = self.collection
         dialog = ExportDialog(c.store, c.session.export_choices(), self)
+        if self._export_typed:  # what was chosen the last time, whether it ran or not
+            dialog.restore(self._export_typed)
+        dialog.finished.connect(lambda _r, d=dialog: setattr(self, "_export_typed", d.typed()))
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.destroyed.connect(lambda: setattr(self, "export_dialog", None))
         self.export_dialog = dialog

@@ -54,3 +54,17 @@ def test_the_export_stages_are_named_in_words():
     assert describe(Progress("plan", 0, None, "", 0.0, None), EXPORT_STAGE_NAMES) == "Planning the export…"
     assert describe(Progress("copy", 45, 500, "", 0.0, None), EXPORT_STAGE_NAMES) == "Copying files · 45 of 500"
     assert describe(Progress("walk", 0, None, "", 0.0, None)) == "Finding files…"
+
+
+def test_the_export_dialog_shows_again_what_was_chosen(qtbot, scanned, tmp_path):
+    # Esc lost a typed destination and the BagIt choice: the next Ctrl+E showed an empty form
+    dialog = scanned.open_export()
+    dialog.dest.setText(str(tmp_path / "out"))
+    dialog.bagit.setChecked(True)
+    dialog.reports["html"].setChecked(False)
+    dialog.reject()  # Esc
+    qtbot.waitUntil(lambda: scanned.export_dialog is None, timeout=5000)
+    again = scanned.open_export()
+    assert again.dest.text() == str(tmp_path / "out") and again.bagit.isChecked()
+    assert not again.reports["html"].isChecked() and again.reports["csv"].isChecked()
+    again.close()
