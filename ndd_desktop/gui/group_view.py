@@ -375,6 +375,9 @@ def open_group(window: Any, group_id: int | None) -> GroupViewDialog | None:
     if pairs is not None:  # the pairs table shows the verdicts the group view set
         dialog.verdictsChanged.connect(
             lambda changed: [pairs.model.set_verdict(a, b, v) for (a, b), v in changed.items()])
+    status = getattr(window, "statusBar", None)
+    if status is not None:  # the window's status line says what the view did (it kept a stale line)
+        dialog.reviewed.connect(lambda _action: status().showMessage(f"Group {group.group_id}: {dialog.status.text()}"))
     dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
     window.group_view = dialog
     dialog.show()

@@ -87,8 +87,11 @@ def test_bulk_review_and_undo(qtbot, window, tmp_path):
     ref = dialog.view.reference
     others = dialog.view.others()
     assert store.review.keepers() == set() and store.review.verdicts() == {}
+    window.statusBar().showMessage("The review keys (D, N, C, J, K) work on the Pairs tab")
     with qtbot.waitSignal(dialog.verdictsChanged) as blocker:
         dialog.duplicates_button.click()
+    # the window's status line says what the view did (it kept the stale line above)
+    assert window.statusBar().currentMessage().startswith("Group 1: The other members are marked duplicates")
     assert store.review.keepers() == {ref}
     assert store.review.verdicts() == {(min(ref, m), max(ref, m)): "duplicate" for m in others}
     assert blocker.args[0] == store.review.verdicts()
