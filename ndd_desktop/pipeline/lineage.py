@@ -18,11 +18,12 @@ from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
-from ..core.lineage import VersionChain, version_chain
+from ..core.lineage import VersionChain, level_of, version_chain
 from ..core.shared_edits import order_groups
 from ..store import Store
 from .cancel import CancelToken
 from .progress import Progress
+from .threads import MESSAGE_FORMATS
 
 #: Distance-matrix cells the cache may hold (8 bytes each): a chain of n members holds n x n,
 #: so the cache keeps every group of a big collection of small groups, and few huge ones.
@@ -97,9 +98,35 @@ def order_member_lists(store: Store, member_lists: Sequence[Sequence[int]], *,
         if progress is not None and (k % 50 == 0 or k + 1 == total):
             progress(Progress("lineage", k + 1, total, "", 0.0, None))
     orders = order_groups([c for _, c in chains])
-    return [GroupOrder(n, [members[i] for i in o.order], o.confidence, o.level, dict(o.votes),
-                       same_text=not chain.distances.any())
-            for n, ((members, chain), o) in enumerate(zip(chains, orders), start=1)]
+    out = []
+    for n, ((members, chain), o) in enumerate(zip(chains, orders), start=1):
+        same = not chain.distances.any()
+        sent = None if same else _by_sending(members, docs)
+        if sent is not None:
+            out.append(GroupOrder(n, sent, SENT_CONFIDENCE, level_of(SENT_CONFIDENCE), {"sent_date": 1.0}))
+        else:
+            out.append(GroupOrder(n, [members[i] for i in o.order], o.confidence, o.level, dict(o.votes),
+                                  same_text=same))
+    return out
+
+
+#: How sure the order of a group of e-mails by their Date headers is: "high" (the sender's
+#: clock wrote each date when the message left; a wrong clock is the exception).
+SENT_CONFIDENCE = 0.7
+
+
+def _by_sending(members: Sequence[int], docs: dict) -> list[int] | None:
+    """A group of e-mail messages, each with its Date header, in the order they were sent;
+    None for any other group. Messages are not edits of one another: a reply and a forward
+    of one message both grow from it, and the chain of smallest edits put a forward before
+    the message it forwards two days later (the window called it version 1)."""
+    if len(members) < 2 or any(docs[m].format not in MESSAGE_FORMATS or docs[m].date is None
+                               or docs[m].date != docs[m].date for m in members):
+        return None
+    dates = [docs[m].date for m in members]
+    if len(set(dates)) < len(dates):
+        return None  # two sent at the same second: the dates do not order them
+    return [m for _, m in sorted(zip(dates, members))]
 
 
 def group_orders(store: Store, groups: Sequence, **kwargs) -> dict[int, GroupOrder]:

@@ -134,3 +134,30 @@ def test_copies_of_one_text_are_not_counted_as_a_guessed_order(tmp_path, capsys)
     status, out, err = run(capsys, "clusters", "--db", db, "--keeper-rule", "latest", "--format", "json")
     assert status == 0 and len(json.loads(out)) == 3
     assert "version order is a guess" not in err
+
+
+def test_e_mails_are_ordered_by_when_they_were_sent(tmp_path, capsys):
+    # a message, a reply the next day and a forward two days later: not edits of one
+    # another (the reply and the forward both grow from the message), and the chain of
+    # smallest edits called the forward version 1 of the message it forwards
+    rng = random.Random(3)
+    body = "\n".join(" ".join(rng.choice(WORDS) for _ in range(14)) + "." for _ in range(12))
+    folder = tmp_path / "mail"
+    folder.mkdir()
+
+    def write(name, subject, day, text, mid):
+        (folder / name).write_text(
+            f"From: ann@example.org\nTo: bob@example.org\nSubject: {subject}\nMessage-ID: <{mid}@x>\n"
+            f"Date: {day} Mar 2021 10:00:00 +0000\nContent-Type: text/plain; charset=utf-8\n\n{text}\n")
+
+    write("c_original.eml", "Budget", 1, body, "a")
+    write("a_reply.eml", "Re: Budget", 2, "Agreed, thank you.\n\n" + "\n".join("> " + x for x in body.split("\n")), "b")
+    write("b_forward.eml", "Fwd: Budget", 3,
+          "For your files.\n\n---------- Forwarded message ---------\nFrom: ann@example.org\n\n" + body, "c")
+    db = tmp_path / "m.ndd"
+    assert run(capsys, "scan", str(folder), "--db", db)[0] == 0
+    status, out, err = run(capsys, "lineage", "--db", db, "--format", "csv")
+    assert status == 0, err
+    rows = [line.split(",") for line in out.strip().splitlines()[1:]]
+    assert [r[2] for r in rows] == ["c_original.eml", "a_reply.eml", "b_forward.eml"]
+    assert {r[6] for r in rows} == {"high"}
