@@ -15,7 +15,9 @@ The summary counts documents new, changed, moved and removed. Three things went 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..ingest.document import display_path
 from ..store import Decision, DocumentInfo, Store
@@ -27,7 +29,6 @@ class BeforeScan:
     """What the collection held before a scan (:func:`before_scan`)."""
 
     documents_per_root: dict[str, int]
-    in_part: dict[int, str]
     standing: list[Decision]
 
 
@@ -73,20 +74,27 @@ def _some(paths: list[str]) -> str:
 
 
 def before_scan(store: Store) -> BeforeScan:
-    """Note what :func:`after_scan` compares with."""
-    return BeforeScan(documents_per_root(store), read_in_part(store), store.review.standing())
+    """Note what :func:`after_scan` compares with (a query over the folders' index and the
+    decisions: an unchanged rescan of 20,000 documents paid 12 ms for a fuller picture)."""
+    return BeforeScan(documents_per_root(store), store.review.standing())
 
 
-def after_scan(store: Store, before: BeforeScan) -> ScanChanges:
-    """What changed since :func:`before_scan` (see the module docstring)."""
+def after_scan(store: Store, before: BeforeScan, summary: Any, written: Iterable[int] = ()) -> ScanChanges:
+    """What changed since :func:`before_scan` (see the module docstring), for a scan whose
+    ``summary`` (``pipeline.ScanSummary``) counts what it changed and which wrote the
+    documents ``written`` (``ScanJob.written``); nothing is read when it changed nothing."""
     changes = ScanChanges()
-    lapsed = store.review.lapsed(before.standing)
-    changes.lapsed = len(lapsed)
-    ids = list(dict.fromkeys(x for _, changed in lapsed for x in changed))
-    by_id = {d.id: d for d in store.documents.all(ids, status=None)}
-    changes.lapsed_paths = [by_id[x].relpath for x in ids if x in by_id]
-    now = documents_per_root(store)
-    changes.emptied = [(root, n) for root, n in before.documents_per_root.items() if n and now.get(root) == 0]
-    fresh = [i for i, h in read_in_part(store).items() if before.in_part.get(i) != h]
-    changes.in_part = store.documents.all(fresh) if fresh else []
+    if summary.new or summary.changed or summary.moved or summary.removed or summary.reattached:
+        lapsed = store.review.lapsed(before.standing)
+        changes.lapsed = len(lapsed)
+        ids = list(dict.fromkeys(x for _, changed in lapsed for x in changed))
+        by_id = {d.id: d for d in store.documents.all(ids, status=None)}
+        changes.lapsed_paths = [by_id[x].relpath for x in ids if x in by_id]
+    if summary.removed:
+        now = documents_per_root(store)
+        changes.emptied = [(root, n) for root, n in before.documents_per_root.items() if n and now.get(root) == 0]
+    written = written if isinstance(written, (set, frozenset)) else set(written)
+    if written:  # read in part by this scan: of those it wrote
+        fresh = [i for i in read_in_part(store) if i in written]
+        changes.in_part = store.documents.all(fresh) if fresh else []
     return changes

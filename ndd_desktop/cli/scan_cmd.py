@@ -76,7 +76,7 @@ def cmd_scan(args: argparse.Namespace) -> int:
         try:
             before = before_scan(store)
             summary = job.run()
-            changes = after_scan(store, before)  # what the counts do not tell
+            changes = after_scan(store, before, summary, job.written)  # what the counts do not tell
             listed = _listed_pairs(store, method, settings, floor)  # with the file still open
             from ..pipeline.completeness import short_run_note
 

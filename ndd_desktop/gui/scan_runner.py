@@ -79,8 +79,9 @@ class ScanRunner(QObject):
 
         def run(progress, cancel):  # on the worker thread; what the counts do not tell, as ndd scan says it
             before = before_scan(store)
-            summary = ScanJob(store, config, progress=progress, cancel=cancel, on_error=worker.report_error).run()
-            self.changes = after_scan(store, before)
+            job = ScanJob(store, config, progress=progress, cancel=cancel, on_error=worker.report_error)
+            summary = job.run()
+            self.changes = after_scan(store, before, summary, job.written)
             return summary
 
         worker = Worker(run, cancel=CancelToken(), interval=self.interval, name="scan", told=TOLD, parent=self)

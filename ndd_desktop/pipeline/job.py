@@ -110,6 +110,8 @@ class ScanJob:
         self.config = config
         self.cancel = cancel if cancel is not None else CancelToken()
         self.on_error = on_error
+        #: the ids of the documents the last run wrote (read, or read again)
+        self.written: set[int] = set()
         self.meter = ProgressMeter(progress)
 
     def _validate(self):
@@ -179,6 +181,7 @@ class ScanJob:
                                                   self.on_error)
                 stage.param_overrides = dict(self.config.params)
                 done = stage.run(self.config.limits, self.config.workers, options)
+                self.written = done.written
                 if reread is not None:  # every document is now read with the options
                     settle_reading(self.store.settings, options)
                 removed = self.store.scans.remove_files(plan.missing_file_ids) + dropped + done.removed
