@@ -29,8 +29,10 @@ def path_edits(sets: Sequence[np.ndarray], path: Sequence[int]) -> tuple[np.ndar
     added from one version to the next, -1 each time one is removed."""
     hashes, signs = [], []
     for u, v in zip(path[:-1], path[1:]):
-        added = np.setdiff1d(sets[v], sets[u], assume_unique=True)
-        removed = np.setdiff1d(sets[u], sets[v], assume_unique=True)
+        # (setdiff1d's isin chose its lookup-table method for sets of one value, and NumPy
+        # 2.0 then overflowed on a 64-bit hash above the signed range: kind="sort" always)
+        added = sets[v][~np.isin(sets[v], sets[u], assume_unique=True, kind="sort")]
+        removed = sets[u][~np.isin(sets[u], sets[v], assume_unique=True, kind="sort")]
         hashes += [added, removed]
         signs += [np.ones(added.shape[0]), -np.ones(removed.shape[0])]
     if not hashes:

@@ -72,12 +72,12 @@ def template_suspects(documents, groups, held_by: dict[int, int] | None = None) 
             mine = runs[int(m)].distinct(RUN)
             if mine.size == 0 or int(keeper) not in runs:
                 continue
-            own = mine[~np.isin(mine, common, assume_unique=True)]
+            own = mine[~np.isin(mine, common, assume_unique=True, kind="sort")]  # (hashes: see core.shared_edits)
             share_own = own.size / mine.size
             if share_own < OWN_SHARE:
                 continue
-            found = np.isin(own, runs[int(keeper)].distinct(RUN), assume_unique=True).mean()
-            if found < FOUND_SHARE and _of_a_piece(~np.isin(runs[int(m)].at(RUN), common), own.size):
+            found = np.isin(own, runs[int(keeper)].distinct(RUN), assume_unique=True, kind="sort").mean()
+            if found < FOUND_SHARE and _of_a_piece(~np.isin(runs[int(m)].at(RUN), common, kind="sort"), own.size):
                 out[int(m)] = (int(g.group_id), holders, float(share_own))
     return out
 
