@@ -54,6 +54,44 @@ def make_pdf(lines: list[str] | None, *, info_date: str | None = None) -> bytes:
     return out.getvalue()
 
 
+def make_form_pdf(labels: list[str], values: list[str]) -> bytes:
+    """A one-page PDF form: ``labels`` in the page's text, each with a filled text field
+    whose value (``values``) is drawn by the field's own appearance, as form tools write it."""
+    page_ops = ["BT", "/F1 12 Tf"] + [f"72 {720 - 40 * k} Td ({label}) Tj 0 0 Td -72 {-(720 - 40 * k)} Td"
+                                       for k, label in enumerate(labels)] + ["ET"]
+    page_stream = "\n".join(page_ops).encode("latin-1")
+    objs = [
+        b"<< /Type /Catalog /Pages 2 0 R /AcroForm << /Fields [%s] /DR << /Font << /F1 5 0 R >> >> >> >>"
+        % " ".join(f"{6 + 2 * k} 0 R" for k in range(len(values))).encode(),
+        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+        b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R "
+        b"/Resources << /Font << /F1 5 0 R >> >> /Annots [%s] >>"
+        % " ".join(f"{6 + 2 * k} 0 R" for k in range(len(values))).encode(),
+        b"<< /Length %d >>\nstream\n" % len(page_stream) + page_stream + b"\nendstream",
+        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>",
+    ]
+    for k, value in enumerate(values):
+        y = 720 - 40 * k
+        ap = f"/Tx BMC BT /F1 12 Tf 2 4 Td ({value}) Tj ET EMC".encode("latin-1")
+        objs.append(b"<< /Type /Annot /Subtype /Widget /FT /Tx /T (field%d) /V (%s) /Rect [250 %d 560 %d] "
+                    b"/P 3 0 R /DA (/F1 12 Tf 0 g) /AP << /N %d 0 R >> >>"
+                    % (k, value.encode("latin-1"), y - 4, y + 16, 7 + 2 * k))
+        objs.append(b"<< /Type /XObject /Subtype /Form /BBox [0 0 310 20] /Resources << /Font << /F1 5 0 R >> >> "
+                    b"/Length %d >>\nstream\n" % len(ap) + ap + b"\nendstream")
+    out = io.BytesIO()
+    out.write(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
+    offsets = []
+    for number, body in enumerate(objs, 1):
+        offsets.append(out.tell())
+        out.write(b"%d 0 obj\n" % number + body + b"\nendobj\n")
+    xref = out.tell()
+    out.write(b"xref\n0 %d\n0000000000 65535 f \n" % (len(objs) + 1))
+    for off in offsets:
+        out.write(b"%010d 00000 n \n" % off)
+    out.write(b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objs) + 1, xref))
+    return out.getvalue()
+
+
 def make_encrypted_pdf(lines: list[str], password: str = "secret") -> bytes:
     """A PDF encrypted with a user password (AES-256 through pypdf)."""
     from pypdf import PdfReader, PdfWriter

@@ -7,7 +7,7 @@ import hashlib
 import xxhash
 
 from ingest_makers import (
-    SAMPLE, make_docx, make_eml, make_html, make_odt, make_pdf, make_rtf, make_zip,
+    SAMPLE, make_docx, make_eml, make_form_pdf, make_html, make_odt, make_pdf, make_rtf, make_zip,
 )
 from ndd_desktop.core.normalize import normalize
 from ndd_desktop.ingest import Limits, extract_bytes
@@ -29,6 +29,19 @@ def test_pdf_text_and_creation_date(one):
     assert doc.status == "ok" and doc.format == "pdf"
     assert "Quick Brown Fox" in doc.text
     assert doc.date == 981173106.0  # 2001-02-03 04:05:06 UTC
+
+
+def test_a_pdf_form_is_read_with_its_filled_in_values(one):
+    # the values are drawn by each field's own appearance, not in the page's text: two
+    # applications on one form were read as their labels alone and scored 1.0
+    labels = ["Applicant name:", "Street address:", "Purpose of the request:"]
+    a = one("a.pdf", make_form_pdf(labels, ["Margaret Holloway", "14 Orchard Lane", "family history"]))
+    b = one("b.pdf", make_form_pdf(labels, ["Thomas Whitby", "2 Mill Street", "a house history"]))
+    assert a.status == b.status == "ok"
+    for label in labels:
+        assert label in a.text and label in b.text
+    assert "Margaret Holloway" in a.text and "14 Orchard Lane" in a.text and "family history" in a.text
+    assert "Thomas Whitby" in b.text and "Margaret" not in b.text
 
 
 def test_docx_paragraphs_and_tables(one):

@@ -15,7 +15,10 @@ page number in its text layer) has its **pictured pages** read by OCR as well: a
 with fewer than :data:`FEW_CHARACTERS` characters of text whose pictures cover at least
 :data:`PICTURED_SHARE` of it. Without OCR those pages are named in a note
 (``ingest.reasons.PAGES_NOT_READ``: the document was read only in part). The document date is the
-``/CreationDate`` of the info dictionary. PDFium is not thread-safe, so every call into it
+``/CreationDate`` of the info dictionary. A PDF form's filled-in fields are drawn by
+their own appearances, not in the page's text: a document with a form has its pages
+flattened before they are read (in memory only), so the values are part of its text (two
+applications on one form, the labels alone read, scored 1.0). PDFium is not thread-safe, so every call into it
 (here and in the OCR reader) holds ``PDFIUM_LOCK``: the pool runs one file per process,
 but an engine that ran readers in threads of one process would otherwise crash.
 """
@@ -117,9 +120,13 @@ def _pages(document: pdfium.PdfDocument, max_chars: int) -> tuple[list, int, lis
     parts: list[str | None] = []
     pictured: list[int] = []
     total = bad_pages = 0
+    forms = pdfium_c.FPDF_GetFormType(document) != pdfium_c.FORMTYPE_NONE
     for index in range(count):
         try:
             page = document[index]
+            if forms and pdfium_c.FPDFPage_Flatten(page, pdfium_c.FLAT_NORMALDISPLAY) == pdfium_c.FLATTEN_SUCCESS:
+                page.close()  # read again: the fields' values are now part of its content
+                page = document[index]
             try:
                 textpage = page.get_textpage()
                 try:
