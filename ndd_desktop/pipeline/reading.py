@@ -48,8 +48,9 @@ HTML_READER = 2
 #: message's text its body without its header lines, RTF's Mac character set, old Mac
 #: line ends; 3: Mac Roman and DOS code pages, a mail's damaged base64, the footnotes,
 #: endnotes, comments, headers and footers of DOCX and RTF files; 4: ISO-2022-JP and -KR
-#: text, which was read as UTF-8 with its escape sequences). A collection read by an older
-#: one reads those files again once.
+#: text, which was read as UTF-8 with its escape sequences, and the text of an RTF file
+#: after a picture stored as raw bytes, which was lost). A collection read by an older one
+#: reads those files again once.
 TEXT_READER = 4
 #: Formats whose text those decoders and readers give.
 TEXT_FORMATS = ("txt", "md", "html", "xml", "eml", "msg", "rtf", "docx")

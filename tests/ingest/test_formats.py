@@ -31,6 +31,20 @@ def test_pdf_text_and_creation_date(one):
     assert doc.date == 981173106.0  # 2001-02-03 04:05:06 UTC
 
 
+def test_rtf_text_after_a_binary_picture_is_read(one):
+    # Word writes a picture twice, {\*\shppict{\pict ...}} then a fallback; a picture as
+    # raw bytes (\binN) after such a group ended the text striprtf gave: the rest was lost
+    picture = bytes(range(256)) * 2  # any byte, braces and backslashes among them
+    data = (b"{\\rtf1\\ansi First paragraph of the letter.\\par "
+            b"{\\*\\shppict{\\pict\\pngblip 89504e47}}{\\nonshppict{\\pict\\wmetafile8 0100}}"
+            b"{\\pict\\pngblip\\bin%d %s}\\par Second paragraph after the picture.\\par}"
+            % (len(picture), picture))
+    doc = one("letter.rtf", data)
+    assert doc.status == "ok"
+    assert "First paragraph of the letter." in doc.text
+    assert "Second paragraph after the picture." in doc.text
+
+
 def test_a_pdf_form_is_read_with_its_filled_in_values(one):
     # the values are drawn by each field's own appearance, not in the page's text: two
     # applications on one form were read as their labels alone and scored 1.0

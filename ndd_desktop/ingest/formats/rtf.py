@@ -55,7 +55,8 @@ def extract(data: bytes, ctx: Context) -> Extraction:
             encoding = candidate
         except LookupError:
             pass
-    rtf = data.decode("latin-1")  # RTF is 7-bit ASCII with escapes; latin-1 maps bytes 1:1 for the parser
+    # RTF is 7-bit ASCII with escapes; latin-1 maps bytes 1:1 for the parser
+    rtf = without_binary(data.decode("latin-1"))
     try:
         text = rtf_to_text(rtf, encoding=encoding, errors="replace")
     except (ValueError, IndexError, UnicodeError) as exc:
@@ -138,6 +139,29 @@ def _group_end(rtf: str, pos: int) -> int:
             if not depth:
                 return token.start()
     return len(rtf)
+
+
+_BIN = re.compile(r"\\bin(\d+) ?")
+
+
+def without_binary(rtf: str) -> str:
+    """``rtf`` without its ``\\binN`` data (a picture's raw bytes, in place of the usual
+    hex). striprtf does not skip it: after a ``{\\*\\shppict ...}`` group, a ``\\bin``
+    picture ended the text it gave, and the rest of the document (two thirds of one) was
+    lost with no error."""
+    if "\\bin" not in rtf:
+        return rtf
+    out: list[str] = []
+    pos = 0
+    while (found := _BIN.search(rtf, pos)) is not None:
+        if _escaped(rtf, found.start()):  # the text "\\bin5"
+            out.append(rtf[pos:found.end()])
+            pos = found.end()
+            continue
+        out.append(rtf[pos:found.start()])
+        pos = found.end() + int(found.group(1))
+    out.append(rtf[pos:])
+    return "".join(out)
 
 
 def _escaped(rtf: str, at: int) -> bool:
