@@ -49,11 +49,12 @@ HTML_READER = 2
 #: line ends; 3: Mac Roman and DOS code pages, a mail's damaged base64, the footnotes,
 #: endnotes, comments, headers and footers of DOCX and RTF files; 4: ISO-2022-JP and -KR
 #: text, which was read as UTF-8 with its escape sequences, and the text of an RTF file
-#: after a picture stored as raw bytes, which was lost). A collection read by an older one
-#: reads those files again once.
+#: after a picture stored as raw bytes, which was lost; a presentation's speaker notes
+#: after its slides, in PPTX and ODP alike). A collection read by an older one reads those
+#: files again once.
 TEXT_READER = 4
 #: Formats whose text those decoders and readers give.
-TEXT_FORMATS = ("txt", "md", "html", "xml", "eml", "msg", "rtf", "docx")
+TEXT_FORMATS = ("txt", "md", "html", "xml", "eml", "msg", "rtf", "docx", "pptx", "odp")
 #: What the recorded reading holds besides the options.
 _GENERATIONS = ("readers", "html_reader", "text_reader")
 _MISSING = object()

@@ -160,12 +160,24 @@ def make_odt(lines: list[str], **kw) -> bytes:
     return make_odf("text", "".join(f"<text:p>{_esc(line)}</text:p>" for line in lines), **kw)
 
 
-def make_odp(slides: list[list[str]]) -> bytes:
-    """An ODP with one slide per list, one text box paragraph per line."""
+def make_odp(slides: list[list[str]], notes: list[list[str]] | None = None) -> bytes:
+    """An ODP with one slide per list, one text box paragraph per line; ``notes``: each
+    slide's speaker notes, on its notes page with the slide-number placeholder LibreOffice
+    writes there."""
+    def notes_page(lines: list[str]) -> str:
+        if not lines:
+            return ""
+        return ('<presentation:notes><draw:frame presentation:class="notes"><draw:text-box>'
+                + "".join(f"<text:p>{_esc(line)}</text:p>" for line in lines)
+                + '</draw:text-box></draw:frame><draw:frame presentation:class="page-number"><draw:text-box>'
+                '<text:p><text:page-number>&lt;number&gt;</text:page-number></text:p></draw:text-box>'
+                "</draw:frame></presentation:notes>")
+
+    notes = notes or [[] for _ in slides]
     pages = "".join(
         f'<draw:page draw:name="s{i}"><draw:frame><draw:text-box>'
         + "".join(f"<text:p>{_esc(line)}</text:p>" for line in lines)
-        + "</draw:text-box></draw:frame></draw:page>"
+        + "</draw:text-box></draw:frame>" + notes_page(notes[i - 1]) + "</draw:page>"
         for i, lines in enumerate(slides, 1))
     return make_odf("presentation", pages)
 
@@ -232,9 +244,11 @@ def make_xlsx(sheets: dict[str, list[list[object]]]) -> bytes:
     return out.getvalue()
 
 
-def make_pptx(slides: list[list[str]], *, order: list[int] | None = None) -> bytes:
+def make_pptx(slides: list[list[str]], *, order: list[int] | None = None,
+              notes: list[list[str]] | None = None) -> bytes:
     """A PPTX (PresentationML written by hand): slide i holds one paragraph per line.
-    ``order`` lists the slide parts' numbers in presentation order (default 1..n)."""
+    ``order`` lists the slide parts' numbers in presentation order (default 1..n);
+    ``notes``: each slide's speaker notes, on a notes page with a slide-number placeholder."""
     a = "http://schemas.openxmlformats.org/drawingml/2006/main"
     p = "http://schemas.openxmlformats.org/presentationml/2006/main"
     rel = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
@@ -255,6 +269,21 @@ def make_pptx(slides: list[list[str]], *, order: list[int] | None = None) -> byt
             zf.writestr(f"ppt/slides/slide{n}.xml",
                         f'<?xml version="1.0" encoding="UTF-8"?><p:sld xmlns:p="{p}" xmlns:a="{a}"><p:cSld><p:spTree>'
                         f"<p:sp><p:txBody><a:bodyPr/>{paras}</p:txBody></p:sp></p:spTree></p:cSld></p:sld>")
+            if notes and notes[n - 1]:
+                zf.writestr(f"ppt/slides/_rels/slide{n}.xml.rels",
+                            '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/'
+                            f'package/2006/relationships"><Relationship Id="rId2" Type="{rel}/notesSlide" '
+                            f'Target="../notesSlides/notesSlide{n}.xml"/></Relationships>')
+                body = "".join(f"<a:p><a:r><a:t>{_esc(line)}</a:t></a:r></a:p>" for line in notes[n - 1])
+                zf.writestr(f"ppt/notesSlides/notesSlide{n}.xml",
+                            f'<?xml version="1.0" encoding="UTF-8"?><p:notes xmlns:p="{p}" xmlns:a="{a}"><p:cSld>'
+                            '<p:spTree><p:sp><p:nvSpPr><p:cNvPr id="2" name="Slide Image"/><p:cNvSpPr/><p:nvPr>'
+                            '<p:ph type="sldImg"/></p:nvPr></p:nvSpPr></p:sp>'
+                            '<p:sp><p:nvSpPr><p:cNvPr id="3" name="Notes"/><p:cNvSpPr/><p:nvPr><p:ph type="body" '
+                            f'idx="1"/></p:nvPr></p:nvSpPr><p:txBody><a:bodyPr/>{body}</p:txBody></p:sp>'
+                            '<p:sp><p:nvSpPr><p:cNvPr id="4" name="Slide Number"/><p:cNvSpPr/><p:nvPr><p:ph '
+                            'type="sldNum" idx="5"/></p:nvPr></p:nvSpPr><p:txBody><a:bodyPr/><a:p><a:fld '
+                            f'type="slidenum"><a:t>{n}</a:t></a:fld></a:p></p:txBody></p:sp></p:spTree></p:cSld></p:notes>')
     return out.getvalue()
 
 

@@ -41,6 +41,24 @@ def test_spreadsheet_without_cells_is_empty(one):
     assert (doc.status, doc.reason) == ("skipped", "no text (empty document)")
 
 
+def test_speaker_notes_follow_the_slides_in_pptx_and_odp_alike(one):
+    # PPTX left its notes out and ODP read them inline with a "<number>" line per notes
+    # page: the same deck in the two formats did not pair, and two PPTX decks that differ
+    # only in their notes were one text
+    from ingest_makers import make_odp
+
+    slides = [["Title of the talk"], ["First point", "Second point"]]
+    notes = [["Welcome everyone and thank the hosts."], ["Explain the first point with the harbour example."]]
+    pptx = one("talk.pptx", make_pptx(slides, notes=notes))
+    odp = one("talk.odp", make_odp(slides, notes=notes))
+    expected = "Title of the talk\nFirst point\nSecond point\n\n" + "\n".join(n[0] for n in notes)
+    assert pptx.status == odp.status == "ok"
+    assert pptx.text == expected and odp.text == expected
+    assert "<number>" not in odp.text
+    plain = one("plain.pptx", make_pptx(slides))
+    assert plain.text == "Title of the talk\nFirst point\nSecond point"
+
+
 def test_pptx_slides_in_presentation_order(one):
     # slide parts 1, 2, 3 shown in the order 3, 1, 2
     doc = one("talk.pptx", make_pptx([["Second shown"], ["Third shown", "more"], ["First shown"]], order=[3, 1, 2]))

@@ -10,7 +10,7 @@ import sys
 import pytest
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "ingest"))
-from ingest_makers import make_docx, make_odp  # noqa: E402
+from ingest_makers import make_docx, make_odt  # noqa: E402
 from site_pages import ARTICLE_HARBOUR, ARTICLE_LIBRARY, page_site_a, page_site_b  # noqa: E402
 
 from ndd_desktop.pipeline import CancelToken, ExtractOptions, ScanCancelled, ScanConfig, ScanJob  # noqa: E402
@@ -218,7 +218,7 @@ def test_texts_and_messages_read_by_the_previous_decoders_are_read_once_more(tmp
     polish = "Protokoły komisji portowej przeniesiono do archiwum miejskiego w zeszłym roku."
     write(folder, {"note.txt": polish, "mail.eml": "From: a@x.org\nSubject: hi\n\nThe harbour minutes arrived.\n"})
     (folder / "note.txt").write_bytes(polish.encode("cp1250"))
-    (folder / "slides.odp").write_bytes(make_odp([["The harbour minutes arrived in March."]]))
+    (folder / "letter.odt").write_bytes(make_odt(["The harbour minutes arrived in March."]))
     # generation 3 reads a DOCX's notes, headers and footers too: it is read again as well
     (folder / "report.docx").write_bytes(make_docx(["The harbour minutes arrived in March."]))
     run(store, folder)
@@ -227,7 +227,7 @@ def test_texts_and_messages_read_by_the_previous_decoders_are_read_once_more(tmp
     store.settings.put(READING_KEY, {"html": "main", "readers": READERS, "html_reader": HTML_READER})  # as the previous release left it
     calls["extract"] = 0
     run(store, folder)
-    assert calls["extract"] == 3  # the text, the mail and the DOCX, not the presentation
+    assert calls["extract"] == 3  # the text, the mail and the DOCX, not the ODT
     assert recorded_reading(store.settings) == {"html": "main", "readers": READERS, "html_reader": HTML_READER, "text_reader": TEXT_READER}
     calls["extract"] = 0
     run(store, folder)

@@ -5,8 +5,12 @@ streamed with lxml. No other part is parsed: ``styles.xml`` holds no document te
 some writers (pandoc) produce one that repeats a namespace attribute, which a strict
 parser rejects along with the whole document. Each paragraph and heading becomes one
 line, in document order (tables, lists, frames, slides and notes included); ``text:s``,
-``text:tab`` and ``text:line-break`` become spaces, a tab and a line break. The document
-date is ``meta:creation-date`` from ``meta.xml`` (when that part parses).
+``text:tab`` and ``text:line-break`` become spaces, a tab and a line break. A
+presentation's speaker notes follow its slides, as the PowerPoint reader gives them (the
+same deck as PPTX and ODP did not pair when one had its notes inline and the other none),
+without the notes page's placeholders for the slide number, date, header and footer
+(which read "<number>" on every notes page). The document date is ``meta:creation-date``
+from ``meta.xml`` (when that part parses).
 """
 
 from __future__ import annotations
@@ -33,18 +37,43 @@ def extract(data: bytes, ctx: Context) -> Extraction:
         content = package.read("content.xml")
         meta = package.read("meta.xml") if package.has("meta.xml") else b""
     lines: list[str] = []
+    notes: list[str] = []
+    slides = what == "ODP"
     total = 0
     try:
         for _, elem in iterparse(content, tag=LINES):
-            line = inline_text(elem)
-            lines.append(line)
-            total += len(line) + 1
+            place = _place(elem) if slides else "body"
+            if place != "placeholder":
+                line = inline_text(elem)
+                (notes if place == "notes" else lines).append(line)
+                total += len(line) + 1
             drop_done(elem)
             if total > ctx.limits.max_text_chars:
                 break
     except etree.XMLSyntaxError as exc:
         raise Fail(f"corrupt {what}: content.xml: {exc}") from None
-    return Extraction(text="\n".join(lines), date=_created(meta))
+    text = "\n".join(lines)
+    if any(line.strip() for line in notes):
+        text += "\n\n" + "\n".join(notes)
+    return Extraction(text=text, date=_created(meta))
+
+
+_NOTES = "{urn:oasis:names:tc:opendocument:xmlns:presentation:1.0}notes"
+_CLASS = "{urn:oasis:names:tc:opendocument:xmlns:presentation:1.0}class"
+#: Frames of a slide or notes page that hold no text of the author's.
+_PLACEHOLDERS = {"page-number", "date-time", "header", "footer"}
+
+
+def _place(elem: etree._Element) -> str:
+    """Where a paragraph of a presentation lies: "notes", "placeholder" (a page number,
+    date, header or footer frame) or "body"."""
+    place = "body"
+    for up in elem.iterancestors():
+        if up.get(_CLASS) in _PLACEHOLDERS:
+            return "placeholder"
+        if up.tag == _NOTES:
+            place = "notes"
+    return place
 
 
 def inline_text(elem: etree._Element) -> str:

@@ -3,9 +3,13 @@
 The order comes from ``ppt/presentation.xml`` (its slide list) through the package
 relationships; a package whose list cannot be followed falls back to the slide numbers
 in the part names. Each paragraph (``a:p``) of a slide becomes one line, ``a:br`` a line
-break inside it; tables and grouped shapes are included, speaker notes are not. The
-package gets the ZIP and DTD checks of every office package. The date is the core
-properties' creation date.
+break inside it; tables and grouped shapes are included. The speaker notes follow the
+slides, each slide's in turn, as the notes, comments, headers and footers of a DOCX follow
+its body: without them, two decks that differ only in their notes were one text, and a
+deck did not pair with its own ODP (whose notes the OpenDocument reader reads). A notes
+page's placeholders for the slide's picture, number, date, header and footer are left
+out. The package gets the ZIP and DTD checks of every office package. The date is the
+core properties' creation date.
 """
 
 from __future__ import annotations
@@ -31,7 +35,8 @@ def extract(data: bytes, ctx: Context) -> Extraction:
     lines: list[str] = []
     total = 0
     with Package(data, ctx, "PPTX") as package:
-        for part in slide_parts(package):
+        parts = slide_parts(package)
+        for part in parts:
             try:
                 for _, para in iterparse(package.read(part), tag=_PARA):
                     line = "".join(_runs(para))
@@ -44,8 +49,48 @@ def extract(data: bytes, ctx: Context) -> Extraction:
                 raise Fail(f"corrupt PPTX: {part}: {exc}") from None
             if total > ctx.limits.max_text_chars:
                 break
+        notes: list[str] = []
+        if total <= ctx.limits.max_text_chars:
+            for part in parts:
+                notes += notes_lines(package, part)
         date = core_created(package)
-    return Extraction(text="\n".join(lines), date=date)
+    text = "\n".join(lines)
+    if any(line.strip() for line in notes):
+        text += "\n\n" + "\n".join(notes)
+    return Extraction(text=text, date=date)
+
+
+#: Placeholders of a notes page that hold no note: the slide's picture, its number, the
+#: date, header and footer.
+_NOT_NOTES = {"sldImg", "sldNum", "dt", "hdr", "ftr"}
+_NOTES_REL = "/notesSlide"
+
+
+def notes_lines(package: Package, slide: str) -> list[str]:
+    """The speaker notes of the slide part ``slide``, one line per paragraph ([] when it
+    has none, or when its notes part cannot be found or read)."""
+    rels_name = posixpath.join(posixpath.dirname(slide), "_rels", posixpath.basename(slide) + ".rels")
+    if not package.has(rels_name):
+        return []
+    try:
+        rels = parse(package.read(rels_name), "PPTX", rels_name)
+        target = next((r.get("Target", "") for r in rels.iter(f"{{{REL}}}Relationship")
+                       if r.get("Type", "").endswith(_NOTES_REL)), "")
+        if not target:
+            return []
+        name = target[1:] if target.startswith("/") else posixpath.normpath(posixpath.join(posixpath.dirname(slide), target))
+        if not package.has(name):
+            return []
+        root = parse(package.read(name), "PPTX", name)
+    except Fail:  # a broken notes page costs its notes, not the deck
+        return []
+    out = []
+    for shape in root.iter(f"{{{P}}}sp"):
+        ph = shape.find(f"{{{P}}}nvSpPr/{{{P}}}nvPr/{{{P}}}ph")
+        if ph is not None and ph.get("type") in _NOT_NOTES:
+            continue
+        out += ["".join(_runs(para)) for para in shape.iter(_PARA)]
+    return out
 
 
 def slide_parts(package: Package) -> list[str]:
