@@ -127,11 +127,15 @@ def probe_scheduler(address: str, timeout_s: float) -> None:
     import asyncio
 
     from distributed.comm import connect
+    from distributed.security import Security
 
     probe_address(address, timeout_s)
+    # the security Dask is configured with (distributed.comm.tls.*), as the Client uses it:
+    # a TLS scheduler was probed without it and "answered, but not in Dask's protocol"
+    secure = Security().get_connection_args("client")
 
     async def handshake() -> None:
-        comm = await connect(address, timeout=timeout_s)
+        comm = await connect(address, timeout=timeout_s, **secure)
         await comm.close()
 
     loop = asyncio.new_event_loop()

@@ -20,7 +20,7 @@ from ..pipeline.config import ScanError
 from ..pipeline.pair_stage import compute_pairs
 from .bands import CLIENT_ROWS, DaskBandGrouper
 from .connect import open_client
-from .extract import PART_FILES, DaskExtractStage, warm_up
+from .extract import PART_FILES, DaskExtractStage, warm_up, worker_view
 
 #: Methods whose candidate search has a banded form the cluster runs (qgram: banded
 #: one-permutation MinHash on large collections, its exact joins on smaller ones;
@@ -83,9 +83,31 @@ class DaskEngine:
             raise ScanError(f"the Dask engine runs the methods {', '.join(SUPPORTED_METHODS)}; {why} "
                             "(scan with --engine local, or choose one of those)")
 
+    def check_workers(self, roots: list[str]) -> None:
+        """Refuse (ScanError) a cluster whose workers cannot read the scan's files as this
+        machine would: a folder a worker cannot see, another ndd-desktop version, a reader
+        whose library a worker lacks (:func:`.extract.worker_view`, on every worker)."""
+        from .. import __version__
+
+        views = self.client.run(worker_view, roots)
+        problems = []
+        for worker, view in sorted(views.items()):
+            if view["missing"]:
+                problems.append(f"{worker} cannot see {', '.join(view['missing'])}")
+            if view["version"] != __version__:
+                problems.append(f"{worker} runs ndd-desktop {view['version']}, this machine {__version__}")
+            if view["broken"]:
+                problems.append(f"{worker} cannot load the readers {'; '.join(view['broken'])}")
+        if problems:
+            raise ScanError("the Dask workers cannot read these files as this machine does: "
+                            + "; ".join(problems) + ". Every worker needs the scanned folders at the same paths "
+                            "(a shared disk mounted alike) and the same ndd-desktop environment (docs/scale-out.md)")
+
     def extract_stage(self, store, method, params, sketch_key, plan, meter, cancel, on_error) -> DaskExtractStage:
-        """The extract stage reading on the workers (see :mod:`.extract`)."""
+        """The extract stage reading on the workers (see :mod:`.extract`), once every worker
+        has been checked (:meth:`check_workers`)."""
         self.start()
+        self.check_workers([r.path for r in store.documents.roots()])
         return DaskExtractStage(self.client, self.part_files, self._sent, store, method, params, sketch_key, plan,
                                 meter, cancel, on_error)
 

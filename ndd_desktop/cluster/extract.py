@@ -76,6 +76,28 @@ def warm_up() -> None:
         pass
 
 
+def worker_view(roots: list[str]) -> dict:
+    """On a worker: what it needs to read the scan's files as the client would: the
+    ``roots`` it cannot see (a folder not mounted there, or mounted elsewhere), its
+    ndd-desktop version, and the readers it cannot import (a library missing from its
+    environment). A worker blind to the folder reported every file "vanished during the
+    scan", and one without a reader's library failed those files for good, both with exit 0."""
+    import importlib
+    import os
+
+    from .. import __version__
+    from ..ingest.extract import READER_MODULES
+
+    missing = [r for r in roots if not os.path.isdir(r) or not os.access(r, os.R_OK | os.X_OK)]
+    broken = []
+    for name in READER_MODULES:
+        try:
+            importlib.import_module(name)
+        except Exception as exc:  # ImportError, or a library that fails as it loads
+            broken.append(f"{name.rsplit('.', 1)[-1]} ({type(exc).__name__}: {exc})")
+    return {"missing": missing, "version": __version__, "broken": broken}
+
+
 def read_partition(entries: list[FileEntry], limits: Limits, extractor: SketchingExtractor) -> list[list[ExtractedDocument]]:
     """On a worker: the documents of each file of a partition (one list per file), read and
     sketched in the worker's own process."""

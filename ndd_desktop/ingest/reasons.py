@@ -53,5 +53,9 @@ UNREAD_REASONS = (UNREADABLE_FOLDER, UNREADABLE, FOLDER_VANISHED, VANISHED, ROOT
 #: now read with its tags stripped): such files are read again once, by this version. A
 #: file the walk found and the reader then did not (moved away and back, or a Dask worker
 #: that cannot see the folder: every file "vanished", and none was ever read again) is
-#: read again when the walk finds it unchanged.
-RETRIED_REASONS = (TIMED_OUT, CRASHED, CHANGED_WHILE_READ, UNREADABLE, NEEDS_PROGRAM, VANISHED, "corrupt XML:")
+#: read again when the walk finds it unchanged. So is a file whose reader's library could
+#: not be imported.
+RETRIED_REASONS = (TIMED_OUT, CRASHED, CHANGED_WHILE_READ, UNREADABLE, NEEDS_PROGRAM, VANISHED, "corrupt XML:",
+                   # a reader whose library the process could not import (a Dask worker with
+                   # another environment): the file is not at fault, and it stayed failed
+                   "extractor failed: ImportError", "extractor failed: ModuleNotFoundError")

@@ -438,3 +438,67 @@ def test_a_cluster_with_no_worker_stops_the_scan_instead_of_waiting_for_ever(tmp
         assert time.monotonic() - t0 < 30
     finally:
         cluster.close()
+
+
+def test_workers_that_cannot_see_the_folder_are_refused_by_name(tmp_path, engine):
+    # a worker blind to the scanned folder (not mounted there) reported every file
+    # "vanished during the scan" and the scan ended with exit 0 and no document
+    seen = tmp_path / "seen"
+    seen.mkdir()
+    engine.check_workers([str(seen)])  # every worker sees it: nothing to say
+    hidden = str(tmp_path / "mounted-on-the-client-only")
+    with pytest.raises(ScanError) as caught:
+        engine.check_workers([str(seen), hidden])
+    message = str(caught.value)
+    workers = list(engine.client.scheduler_info()["workers"])
+    assert len(workers) == 2 and all(f"{w} cannot see {hidden}" in message for w in workers)
+    assert "the same paths" in message and str(seen) + "," not in message
+
+
+def _self_signed(folder: Path) -> tuple[str, str]:
+    """A certificate for localhost and its key, made here (PEM files in ``folder``)."""
+    import datetime
+    import ipaddress
+
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509.oid import NameOID
+
+    key = ec.generate_private_key(ec.SECP256R1())
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "localhost")])
+    now = datetime.datetime.now(datetime.timezone.utc)
+    cert = (x509.CertificateBuilder().subject_name(name).issuer_name(name).public_key(key.public_key())
+            .serial_number(x509.random_serial_number()).not_valid_before(now - datetime.timedelta(minutes=5))
+            .not_valid_after(now + datetime.timedelta(days=1))
+            .add_extension(x509.SubjectAlternativeName([x509.DNSName("localhost"),
+                                                        x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]), False)
+            .add_extension(x509.BasicConstraints(ca=True, path_length=None), True)
+            .sign(key, hashes.SHA256()))
+    cert_file, key_file = folder / "cert.pem", folder / "key.pem"
+    cert_file.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
+    key_file.write_bytes(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                                           serialization.NoEncryption()))
+    return str(cert_file), str(key_file)
+
+
+def test_a_scheduler_secured_with_tls_is_reached_with_dask_s_security_settings(tmp_path):
+    # the probe connected without the TLS settings Dask is configured with, and said
+    # "something answered there, but not in Dask's protocol", while a Client connected
+    import dask
+    from distributed import LocalCluster
+    from distributed.security import Security
+
+    from ndd_desktop.cluster.connect import probe_scheduler
+
+    cert, key = _self_signed(tmp_path)
+    settings = {"distributed.comm.require-encryption": True, "distributed.comm.tls.ca-file": cert}
+    for role in ("scheduler", "worker", "client"):
+        settings[f"distributed.comm.tls.{role}.cert"] = cert
+        settings[f"distributed.comm.tls.{role}.key"] = key
+    with dask.config.set(settings):
+        with LocalCluster(n_workers=0, protocol="tls://", security=Security(), dashboard_address=None,
+                          processes=False) as cluster:
+            address = cluster.scheduler_address
+            assert address.startswith("tls://")
+            probe_scheduler(address, 10.0)  # raised ClusterError before

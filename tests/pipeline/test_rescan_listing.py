@@ -198,3 +198,16 @@ def test_a_folder_the_walk_cannot_list_keeps_its_documents(tmp_path, store, monk
     summary = scan(store, [tmp_path / "c"])  # readable again: the same documents, unchanged
     assert {d.relpath: d.id for d in store.documents.all() if d.relpath != "new.txt"} == ids
     assert pairs_by_path(store) == before and store.documents.errors() == []
+
+
+def test_a_file_whose_reader_could_not_be_imported_is_read_again(tmp_path, store):
+    # a Dask worker without a reader's library failed the file "extractor failed:
+    # ImportError ...", and no later scan read it again, the file being unchanged
+    make_corpus(tmp_path / "c", n=3)
+    scan(store, [tmp_path / "c"])
+    doc = next(d for d in store.documents.all() if d.relpath == "doc001.txt")
+    store.documents.fail_for_now({doc.id: "extractor failed: ImportError: No module named 'pypdfium2'"})
+    plan = _plan(store, tmp_path / "c")
+    assert [e.relpath for e in plan.to_extract] == ["doc001.txt"]
+    scan(store, [tmp_path / "c"])
+    assert store.documents.errors() == []
