@@ -50,11 +50,11 @@ HTML_READER = 2
 #: endnotes, comments, headers and footers of DOCX and RTF files; 4: ISO-2022-JP and -KR
 #: text, which was read as UTF-8 with its escape sequences, and the text of an RTF file
 #: after a picture stored as raw bytes, which was lost; a presentation's speaker notes
-#: after its slides, in PPTX and ODP alike). A collection read by an older one reads those
-#: files again once.
+#: after its slides, in PPTX and ODP alike; an XLSX formula stored without its value). A
+#: collection read by an older one reads those files again once.
 TEXT_READER = 4
 #: Formats whose text those decoders and readers give.
-TEXT_FORMATS = ("txt", "md", "html", "xml", "eml", "msg", "rtf", "docx", "pptx", "odp")
+TEXT_FORMATS = ("txt", "md", "html", "xml", "eml", "msg", "rtf", "docx", "pptx", "odp", "xlsx")
 #: What the recorded reading holds besides the options.
 _GENERATIONS = ("readers", "html_reader", "text_reader")
 _MISSING = object()

@@ -203,7 +203,8 @@ def _col(n: int) -> str:
 
 
 def make_xlsx(sheets: dict[str, list[list[object]]]) -> bytes:
-    """An XLSX workbook (SpreadsheetML written by hand): strings inline, numbers as numbers."""
+    """An XLSX workbook (SpreadsheetML written by hand): strings inline, numbers as numbers,
+    a string starting with "=" as a formula stored without its value (as openpyxl writes it)."""
     main = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
     rel = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
     names = list(sheets)
@@ -235,6 +236,8 @@ def make_xlsx(sheets: dict[str, list[list[object]]]) -> bytes:
                     ref = f"{_col(c)}{r}"
                     if isinstance(value, (int, float)):
                         cells.append(f'<c r="{ref}"><v>{value}</v></c>')
+                    elif isinstance(value, str) and value.startswith("="):  # a formula, no value saved
+                        cells.append(f'<c r="{ref}"><f>{_esc(value[1:])}</f></c>')
                     elif value:
                         cells.append(f'<c r="{ref}" t="inlineStr"><is><t>{_esc(str(value))}</t></is></c>')
                 rows.append(f'<row r="{r}">{"".join(cells)}</row>')

@@ -41,6 +41,18 @@ def test_spreadsheet_without_cells_is_empty(one):
     assert (doc.status, doc.reason) == ("skipped", "no text (empty document)")
 
 
+def test_formulas_stored_without_their_values_are_read_in_their_place(one):
+    # calamine reads a formula with no stored value as an empty cell: two budgets whose
+    # figures differ only in their formulas' inputs read as one text
+    a = one("a.xlsx", make_xlsx({"Budget": [["Item", "Cost"], ["Rent", "=100*12"], ["Total", "=SUM(B2:B2)"]]}))
+    b = one("b.xlsx", make_xlsx({"Budget": [["Item", "Cost"], ["Rent", "=900*12"], ["Total", "=SUM(B2:B2)"]]}))
+    assert a.status == b.status == "ok"
+    assert a.text.endswith("\n\nB2\t=100*12\nB3\t=SUM(B2:B2)") and "=900*12" in b.text and a.text != b.text
+    assert "2 formula cells stored without a value" in a.reason
+    saved = one("c.xlsx", make_xlsx({"Budget": [["Item", "Cost"], ["Rent", 1200]]}))
+    assert "formula" not in saved.reason and saved.text == "Budget\nItem\tCost\nRent\t1200"
+
+
 def test_speaker_notes_follow_the_slides_in_pptx_and_odp_alike(one):
     # PPTX left its notes out and ODP read them inline with a "<number>" line per notes
     # page: the same deck in the two formats did not pair, and two PPTX decks that differ

@@ -10,6 +10,12 @@ calamine holds a sheet's used range as one dense block, so an XLSX sheet with a 
 A1 and another in XFD1048576 would ask for hundreds of gigabytes (and abort the process,
 not raise): the cell references of every XLSX sheet are measured first and a sheet
 spanning more than ``MAX_CELLS`` is refused.
+
+A formula's value is what the program that saved the file computed and stored with it.
+Programs that write workbooks without computing them (openpyxl, pandas, many exports)
+store the formula alone, and calamine reads such a cell as empty: two budgets whose
+figures differ only in their formulas' inputs read as one text. Those formulas are read in
+their place, after the sheets ("B2 =100*12"), with a note saying how many had no value.
 """
 
 from __future__ import annotations
@@ -32,12 +38,15 @@ _CELL_REF = re.compile(rb'\sr="([A-Z]{1,3})([0-9]{1,7})"')
 def extract(data: bytes, ctx: Context) -> Extraction:
     """The cells of every sheet, row by row."""
     what = "XLS" if data.startswith(OLE_MAGIC) else "ODS" if b"opendocument.spreadsheet" in data[:200] else "XLSX"
+    unsaved: list[str] = []  # formulas stored without their value
     if what != "XLS":
         with Package(data, ctx, what) as package:
             if what == "XLSX":
-                for name in package.names():
+                for name in sorted(package.names(), key=_part_order):
                     if _WORKSHEET.match(name):
-                        _check_span(package.read(name), name)
+                        part = package.read(name)
+                        _check_span(part, name)
+                        unsaved += [f"{ref.decode()}\t={_unescape(formula)}" for ref, formula in _UNSAVED.findall(part)]
     try:
         book = CalamineWorkbook.from_filelike(io.BytesIO(data))
     except Exception as exc:  # calamine raises its own types (CalamineError, PasswordError, ...)
@@ -64,9 +73,32 @@ def extract(data: bytes, ctx: Context) -> Extraction:
         raise _failure(what, exc) from None
     finally:
         getattr(book, "close", lambda: None)()
+    notes = []
+    if unsaved:
+        blocks.append("\n".join(unsaved))
+        total += sum(len(line) + 1 for line in unsaved)
+        notes.append(f"{len(unsaved):,} formula cell{'s' if len(unsaved) != 1 else ''} stored without a value (the "
+                     "program that wrote the file did not compute them): their formulas are read in their place")
     if total == 0:
         return Extraction(text="")  # sheet names alone are no document
-    return Extraction(text="\n\n".join(blocks))
+    return Extraction(text="\n\n".join(blocks), notes=notes)
+
+
+# a cell whose formula has no stored value: <c r="B5" ...><f>SUM(B2:B4)</f></c> (or an
+# empty <v/>); a shared formula's <f .../> without text is left alone
+_UNSAVED = re.compile(rb'<c r="([A-Z]{1,3}[0-9]{1,7})"[^>]*>\s*<f(?:\s[^>]*)?>([^<]+)</f>\s*(?:<v\s*/>|<v>\s*</v>)?\s*</c>')
+_SHEET_NUMBER = re.compile(r"(\d+)\.xml$")
+
+
+def _part_order(name: str) -> tuple[int, str]:
+    """Worksheet parts in their numbers' order (sheet2 before sheet10)."""
+    found = _SHEET_NUMBER.search(name)
+    return (int(found.group(1)) if found else 0, name)
+
+
+def _unescape(formula: bytes) -> str:
+    return formula.decode("utf-8", "replace").replace("&lt;", "<").replace("&gt;", ">").replace("&quot;", '"') \
+        .replace("&apos;", "'").replace("&amp;", "&")
 
 
 def _check_span(part: bytes, name: str) -> None:
