@@ -39,7 +39,9 @@ class Limits:
     max_file_bytes: int = 200 * MB
     max_expanded_bytes: int = 500 * MB
     max_ratio: float = 200.0
-    ratio_floor_bytes: int = 1 * MB
+    # 16 MB: a log of one repeated line compresses 300:1 and more; a bomb's harm is its
+    # expanded size, which max_expanded_bytes caps (a 3 MB log was refused at 1 MB)
+    ratio_floor_bytes: int = 16 * MB
     max_members: int = 10_000
     max_depth: int = 4
     max_text_chars: int = 20_000_000

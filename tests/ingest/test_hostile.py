@@ -167,6 +167,21 @@ def test_zip_bomb_odt(one):
     assert doc.status == "skipped" and doc.reason.startswith("zip bomb protection:")
 
 
+def test_a_zip_member_that_expands_too_far_is_refused_alone(extract_file):
+    # one 300 MB file of zeros beside a readme skipped the whole archive, the readme too,
+    # under a reason that named the zeros alone; and a 3 MB log of one repeated line
+    # (341:1) was refused as a bomb though it is no harm at that size
+    log = b"WARN disk usage above threshold on /var\n" * (3 * MB // 40)
+    docs = extract_file("box.zip", make_zip({"readme.txt": "What the box holds: letters and a log.",
+                                             "zeros.bin": bytes(50 * MB), "service.log": log}))
+    by_name = {d.relpath.split("!", 1)[1]: d for d in docs}
+    assert by_name["readme.txt"].status == "ok" and by_name["service.log"].status == "ok"
+    zeros = by_name["zeros.bin"]
+    assert zeros.status == "skipped"
+    assert zeros.reason.startswith("zip bomb protection: expands ") and "(limit 200:1)" in zeros.reason
+    assert zeros.reason.endswith("; the archive's other members were read")
+
+
 def test_zip_bomb_zip_ratio(one):
     doc = one("bomb.zip", make_zip({"zeros.txt": bytes(50 * MB)}))
     assert doc.status == "skipped" and doc.reason.startswith("zip bomb protection:")

@@ -33,8 +33,9 @@ def extract(data: bytes, ctx: Context) -> Extraction:
         if members is None:
             raise
         return Extraction(text=None, members=members)
-    infos = check_archive(zf, ctx)
-    return Extraction(text=None, members=_members(zf, infos, ctx))
+    refused: dict[str, str] = {}
+    infos = check_archive(zf, ctx, refused)
+    return Extraction(text=None, members=_members(zf, infos, ctx, refused))
 
 
 def open_zip(data: bytes, what: str) -> zipfile.ZipFile:
@@ -45,27 +46,35 @@ def open_zip(data: bytes, what: str) -> zipfile.ZipFile:
         raise Fail(f"corrupt or truncated {what}: {exc}") from None
 
 
-def check_archive(zf: zipfile.ZipFile, ctx: Context) -> list[zipfile.ZipInfo]:
+def check_archive(zf: zipfile.ZipFile, ctx: Context, refused: dict[str, str] | None = None) -> list[zipfile.ZipInfo]:
     """The archive's file entries, after the zip-bomb checks on declared sizes.
 
     Spends the declared expanded size from the budget, so nested archives share one
-    allowance per file on disk.
+    allowance per file on disk. ``refused``, when given (an archive, whose members are
+    documents each), receives the members that expand too far by themselves (name ->
+    reason), which are then not read while the others are; without it (a DOCX or ODT,
+    which is one document) such a member refuses the whole file. One 300 MB file of zeros
+    beside a readme skipped the readme too, under a reason that named the zeros alone.
     """
     limits = ctx.limits
     infos = [i for i in zf.infolist() if not i.is_dir()]
     if len(infos) > limits.max_members:
         raise Skip(too_many_entries(len(infos), limits.max_members))
-    total = sum(i.file_size for i in infos)
-    packed = sum(i.compress_size for i in infos)
     for info in infos:
         if info.file_size > limits.ratio_floor_bytes and (
             info.file_size > limits.max_ratio * max(info.compress_size, 1)
         ):
             ratio = info.file_size / max(info.compress_size, 1)
-            raise Skip(
-                f"zip bomb protection: {info.filename!r} expands {ratio:.0f}:1 "
-                f"(limit {limits.max_ratio:.0f}:1)"
-            )
+            if refused is None:
+                raise Skip(
+                    f"zip bomb protection: {info.filename!r} expands {ratio:.0f}:1 "
+                    f"(limit {limits.max_ratio:.0f}:1)"
+                )
+            refused[info.filename] = (f"zip bomb protection: expands {ratio:.0f}:1 (limit {limits.max_ratio:.0f}:1)"
+                                      + ("; the archive's other members were read" if len(infos) > 1 else ""))
+    kept = [i for i in infos if not refused or i.filename not in refused]
+    total = sum(i.file_size for i in kept)
+    packed = sum(i.compress_size for i in kept)
     if total > limits.ratio_floor_bytes and total > limits.max_ratio * max(packed, 1):
         raise Skip(
             f"zip bomb protection: expands {total / max(packed, 1):.0f}:1 "
@@ -122,10 +131,14 @@ def member_label(raw: str, number: int) -> str:
     return "/".join(parts) or f"member-{number}"
 
 
-def _members(zf: zipfile.ZipFile, infos: list[zipfile.ZipInfo], ctx: Context) -> Iterator[Member]:
+def _members(zf: zipfile.ZipFile, infos: list[zipfile.ZipInfo], ctx: Context,
+             refused: dict[str, str] | None = None) -> Iterator[Member]:
     try:
         for number, info in enumerate(infos, 1):
             name = member_label(info.filename, number)
+            if refused and info.filename in refused:
+                yield Member(name, None, zip_date(info), status="skipped", reason=refused[info.filename])
+                continue
             try:
                 data = read_member(zf, info)
             except (Fail, Skip) as exc:
