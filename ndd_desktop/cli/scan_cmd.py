@@ -166,6 +166,13 @@ def _scan_engine(args: argparse.Namespace, method):
     if scan_running(args.db):  # refused before a cluster is started for it (seconds of two cores)
         raise UsageError("another scan of this collection is running; wait for it to finish or cancel it")
     try:
+        if args.scheduler is None and not args.quiet:  # its workers take seconds to start, nothing on the screen
+            from ..cluster.connect import require_distributed
+
+            require_distributed()  # (a missing extra is its one-line error, with nothing announced)
+            sys.stderr.write(f"starting a local Dask cluster of {args.workers or 'as many'} worker"
+                             f"{'' if args.workers == 1 else 's'}"
+                             f"{'' if args.workers else ' as this machine has cores'}...\n")
         return engine.start()
     except ClusterError as exc:
         raise CommandError(str(exc)) from None

@@ -71,3 +71,4 @@ def test_a_collection_being_scanned_is_refused_before_a_cluster_starts(capsys, f
     with scan_lock(str(db)):
         status, _, err = run(capsys, "scan", folder, "--db", db, "--engine", "dask", "--workers", "1")
     assert status == 2 and "another scan of this collection is running" in err
+

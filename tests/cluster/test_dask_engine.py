@@ -502,3 +502,17 @@ def test_a_scheduler_secured_with_tls_is_reached_with_dask_s_security_settings(t
             address = cluster.scheduler_address
             assert address.startswith("tls://")
             probe_scheduler(address, 10.0)  # raised ClusterError before
+
+
+def test_a_local_cluster_s_start_is_announced(capsys, tmp_path):
+    # its workers took 3.5 s to start with nothing on the screen before the progress line
+    from cli_run import run
+
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "a.txt").write_text("the harbour master wrote to the council about the bridge", encoding="utf-8")
+    status, _, err = run(capsys, "scan", folder, "--db", tmp_path / "c.ndd", "--engine", "dask", "--workers", "1")
+    assert status == 0, err
+    assert err.startswith("starting a local Dask cluster of 1 worker...\n")
+    status, _, err = run(capsys, "scan", folder, "--db", tmp_path / "c.ndd", "--engine", "dask", "--workers", "1", "-q")
+    assert status == 0 and "starting a local Dask cluster" not in err
