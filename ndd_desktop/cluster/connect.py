@@ -45,6 +45,7 @@ def open_client(scheduler: str | None, workers: int | None, timeout_s: float = C
             ``timeout_s`` seconds.
     """
     if scheduler:
+        scheduler = scheduler.rstrip("/")  # tcp://HOST:8786/ was "names no port"
         deadline = time.monotonic() + timeout_s
         # a refused or unreachable address is told before Dask's imports (seconds) are paid
         probe_address(scheduler, timeout_s)
@@ -107,9 +108,12 @@ def probe_address(address: str, timeout_s: float) -> None:
     """Raise ClusterError when ``address`` (``tcp://HOST:PORT``; other schemes are left to
     Dask) refuses a TCP connection or gives none within ``timeout_s`` seconds. Needs no Dask."""
     scheme, _, loc = address.rpartition("://")
+    if scheme in ("http", "https"):  # the dashboard's address, an easy mistake
+        raise ClusterError(f"{address} is a web address (the scheduler's dashboard?): give the scheduler's own "
+                           "address, tcp://HOST:8786 unless it was told another port")
     if scheme not in ("", "tcp"):
         return
-    host, _, port = loc.rpartition(":")
+    host, _, port = loc.rstrip("/").rpartition(":")
     if not host or not port.isdigit():
         raise ClusterError(f"{address} names no port: give the scheduler's address as tcp://HOST:PORT "
                            "(a Dask scheduler listens on 8786 unless told otherwise)")

@@ -58,6 +58,17 @@ def test_a_scheduler_address_without_a_port_says_so(capsys, folder, tmp_path):
     assert "invalid literal" not in err
 
 
+def test_the_dashboard_s_address_and_a_trailing_slash_are_told_apart(capsys, folder, tmp_path):
+    # the dashboard's URL was "not in Dask's protocol (ValueError ...)", and tcp://HOST:8786/
+    # "names no port"
+    status, _, err = run(capsys, "scan", folder, "--db", tmp_path / "c.ndd", "--engine", "dask",
+                         "--scheduler", "http://127.0.0.1:8787")
+    assert status == 1 and "is a web address (the scheduler's dashboard?)" in err and "tcp://HOST:8786" in err
+    status, _, err = run(capsys, "scan", folder, "--db", tmp_path / "c.ndd", "--engine", "dask",
+                         "--scheduler", "tcp://127.0.0.1:1/")
+    assert status == 1 and "names no port" not in err and "no Dask scheduler answers at tcp://127.0.0.1:1" in err
+
+
 def test_a_collection_being_scanned_is_refused_before_a_cluster_starts(capsys, folder, tmp_path, monkeypatch):
     """A local cluster (seconds of both cores) was started, then the scan's lock refused it."""
     from ndd_desktop.cluster import DaskEngine
