@@ -57,6 +57,10 @@ def cmd_check(args: argparse.Namespace) -> int:
                          "read it (\"disk I/O error\"); free some space and run 'ndd check' again before "
                          "anything else: the file may well be whole\n")
         return EXIT_FAILURE
+    if report.newer and len(report.problems) == 1:  # repairing would lose what the newer schema keeps
+        sys.stderr.write(f"ndd: error: {args.db} was written by a newer ndd-desktop (schema {report.revision}): "
+                         "upgrade this one to open it; nothing else was found wrong with it\n")
+        return EXIT_FAILURE
     sys.stderr.write(f"ndd: error: {args.db} is damaged or not a collection ({len(report.problems)} problem(s)); "
                      f"'ndd repair --db {args.db} --to NEW_FILE' saves what can be read\n")
     return EXIT_FAILURE
@@ -67,6 +71,9 @@ def cmd_repair(args: argparse.Namespace) -> int:
     _a_file(args.db)
     if os.path.exists(args.to):
         raise UsageError(f"{args.to} exists; the repair writes a new collection file")
+    folder = os.path.dirname(os.path.abspath(args.to))
+    if not os.path.isdir(folder):  # refused before any work, as every missing folder is (exit 2)
+        raise UsageError(f"folder {folder} does not exist; the repair writes its new collection file there")
     try:
         report = repair_collection(args.db, args.to)
     except StoreError as exc:

@@ -148,7 +148,9 @@ class ProgressBar:
 
 
 #: What the items of each stage are, for ``--verbose``.
-STAGE_ITEMS = {"extract": "documents", "sketch": "documents", "verify": "pairs", "store": "pairs"}
+#: What each stage counts (the extraction counts the files it reads: an archive is one file of
+#: several documents, so "24 documents" stood beside a summary of 25).
+STAGE_ITEMS = {"extract": "files", "sketch": "documents", "verify": "pairs", "store": "pairs"}
 
 
 def write_stage_times(stages, out) -> None:
@@ -157,5 +159,6 @@ def write_stage_times(stages, out) -> None:
         if name == "done":
             continue
         unit = STAGE_ITEMS.get(name)
-        rate = f", {done:,} {unit}, {done / seconds:,.0f} {unit}/s" if unit and done and seconds > 0 else ""
+        one = unit[:-1] if unit and done == 1 else unit  # "1 file", not "1 files"
+        rate = f", {done:,} {one}, {done / seconds:,.0f} {unit}/s" if unit and done and seconds > 0 else ""
         out.write(f"  {name:<8} {seconds:7.2f} s{rate}\n")

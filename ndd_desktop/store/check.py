@@ -18,10 +18,13 @@ from ._sql import dec_path
 from .text_reading import read_only_uri
 
 #: The tables of a collection, in the order ``ndd repair`` saves them (review first).
-TABLES = ("decisions", "settings", "roots", "files", "documents", "text_dictionaries", "document_text", "sketches",
-          "pair_sets", "pairs", "scan_runs")
+TABLES = ("decisions", "settings", "roots", "files", "documents", "text_dictionaries", "document_text",
+          "email_headers", "sketches", "pair_sets", "pairs", "scan_runs")
+#: Every table ``ndd check`` counts: those a repair saves, and the kept answers (a cache a
+#: repair leaves behind: the next scan finds them again).
+CHECKED = (*TABLES, "content_facts")
 #: Tables added by a later schema, with the schema number that added them.
-_SINCE = {"settings": 4, "text_dictionaries": 7}
+_SINCE = {"settings": 4, "email_headers": 5, "text_dictionaries": 7, "content_facts": 9}
 #: How many problems ``PRAGMA integrity_check`` lists at most.
 MAX_PROBLEMS = 50
 
@@ -36,6 +39,7 @@ class CheckReport:
     counts: dict[str, int | None] = field(default_factory=dict)  # None: the table could not be counted
     integrity: list[str] = field(default_factory=list)
     disk_full: bool = False  # the problems are those of a full disk: the file may be whole
+    newer: bool = False  # written by a newer release: not damaged, as far as this one can tell
 
     @property
     def ok(self) -> bool:
@@ -121,6 +125,7 @@ def _check_open(conn: sqlite3.Connection, report: CheckReport) -> None:
         report.problems.append(f"the schema version cannot be read: {exc}")
     if report.revision is not None and schema_number(report.revision) > schema_number(HEAD_REVISION):
         report.problems.append(f"schema {report.revision} is newer than this release knows ({HEAD_REVISION})")
+        report.newer = True
     try:
         rows = conn.execute(f"PRAGMA integrity_check({MAX_PROBLEMS})").fetchall()
         report.integrity = [line for r in rows for line in str(r[0]).splitlines()]
@@ -128,7 +133,7 @@ def _check_open(conn: sqlite3.Connection, report: CheckReport) -> None:
         report.integrity = [str(exc)]
     if report.integrity != ["ok"]:
         report.problems.append(f"SQLite's integrity check failed ({len(report.integrity)} problem(s) listed)")
-    for table in TABLES:
+    for table in CHECKED:
         if table not in tables:
             since = _SINCE.get(table)  # a table of a later schema is not missing from an older file
             if since is None or report.revision is None or schema_number(report.revision) >= since:

@@ -38,7 +38,7 @@ BATCH = 2000
 #: AUTOINCREMENT tables, whose counters keep ids from being reused.
 _SEQUENCED = ("files", "documents", "decisions")
 #: Tables an older schema does not have (nothing to save, nothing lost).
-_LATER = ("settings", "text_dictionaries")
+_LATER = ("settings", "email_headers", "text_dictionaries")
 
 
 @dataclass
@@ -280,6 +280,7 @@ _ORPHANS = (
     ("files", "root_id NOT IN (SELECT id FROM roots)"),
     ("documents", "root_id NOT IN (SELECT id FROM roots) OR file_id NOT IN (SELECT id FROM files)"),
     ("document_text", "doc_id NOT IN (SELECT id FROM documents)"),
+    ("email_headers", "doc_id NOT IN (SELECT id FROM documents)"),
     ("sketches", "doc_id NOT IN (SELECT id FROM documents)"),
     ("pairs", "set_id NOT IN (SELECT id FROM pair_sets) OR a NOT IN (SELECT id FROM documents) "
               "OR b NOT IN (SELECT id FROM documents)"),

@@ -111,8 +111,10 @@ def test_scan_verbose_times_each_stage(tmp_path, capsys):
     # "sketch" is the catch-up of documents stored without a sketch: none here (sketching ran
     # inside the extraction), so it takes no time and counts nothing
     assert lines == ["walk", "extract", "sketch", "pairs", "verify", "store"]
-    assert re.search(r"^  extract +\d+\.\d\d s, 2 documents, [\d,]+ documents/s$", err, re.M)
-    assert re.search(r"^  verify +\d+\.\d\d s, 1 pairs, [\d,]+ pairs/s$", err, re.M)
+    # the extraction counts files (an archive is one file of several documents), and one is
+    # "1 pair", not "1 pairs"
+    assert re.search(r"^  extract +\d+\.\d\d s, 2 files, [\d,]+ files/s$", err, re.M)
+    assert re.search(r"^  verify +\d+\.\d\d s, 1 pair, [\d,]+ pairs/s$", err, re.M)
 
 
 def test_the_process_entry_point_returns_mains_status_and_skips_the_exit_collection(tmp_path):

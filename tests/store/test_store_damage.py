@@ -451,3 +451,48 @@ def test_the_review_copy_is_written_at_most_every_few_seconds_and_on_close(tmp_p
         s.review.set_keeper(2, True)
         assert len(json.loads(copy.read_text())["decisions"]) == 1  # the next waits
     assert len(json.loads(copy.read_text())["decisions"]) == 2  # written when the store closed
+
+
+def test_repair_keeps_the_e_mail_headers_and_check_counts_every_table(capsys, tmp_path):
+    # the repair did not copy the messages' headers, and the next scan, finding the mail
+    # files unchanged, did not read them again: every thread fell apart for good
+    folder = tmp_path / "mail"
+    folder.mkdir()
+    body = BASE * 2
+    (folder / "a.eml").write_text(f"From: ann@example.org\nSubject: Pier\nMessage-ID: <a@x>\n"
+                                  f"Date: 1 Mar 2021 10:00:00 +0000\n\n{body}\n")
+    quoted = "\n".join("> " + line for line in body.split("\n"))
+    (folder / "b.eml").write_text(f"From: bob@example.org\nSubject: Re: Pier\nMessage-ID: <b@x>\nIn-Reply-To: <a@x>\n"
+                                  f"Date: 2 Mar 2021 10:00:00 +0000\n\nAgreed.\n\n{quoted}\n")
+    db = tmp_path / "m.ndd"
+    assert run(capsys, "scan", folder, "--db", db, "--workers", "0")[0] == 0
+    _, before, _ = run(capsys, "threads", "--db", db)
+    status, out, err = run(capsys, "check", "--db", db)
+    assert status == 0 and "email_headers  2 rows" in out and "content_facts" in out
+    fixed = tmp_path / "fixed.ndd"
+    status, _, err = run(capsys, "repair", "--db", db, "--to", fixed)
+    assert status == 0 and "email_headers  2 saved, 0 lost" in err
+    assert run(capsys, "scan", folder, "--db", fixed, "--workers", "0")[0] == 0
+    _, after, _ = run(capsys, "threads", "--db", fixed)
+    threads = {line.split(",")[0] for line in before.splitlines()[1:]}
+    assert after == before and threads == {"1"} and ",no," in before  # one thread, the first contained
+
+
+def test_check_names_a_newer_schema_as_such_and_repair_refuses_a_missing_folder(collection, capsys, tmp_path):
+    # check ended "is damaged or not a collection ... ndd repair" for a file a newer release
+    # wrote, and repair into a folder that does not exist exited 1 where every other missing
+    # folder is refused with 2
+    _, db = collection
+    checkpointed(db)
+    newer = tmp_path / "newer.ndd"
+    newer.write_bytes(db.read_bytes())
+    conn = sqlite3.connect(newer)
+    conn.execute("UPDATE alembic_version SET version_num = '0099'")
+    conn.commit()
+    conn.close()
+    status, out, err = run(capsys, "check", "--db", newer)
+    assert status == 1 and "problem: schema 0099 is newer than this release knows" in out
+    assert "written by a newer ndd-desktop (schema 0099): upgrade this one to open it" in err
+    assert "repair" not in err
+    status, _, err = run(capsys, "repair", "--db", db, "--to", tmp_path / "no-such-folder" / "r.ndd")
+    assert status == 2 and "does not exist" in err and err.count("\n") == 1
