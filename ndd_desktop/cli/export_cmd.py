@@ -61,6 +61,10 @@ def cmd_export(args: argparse.Namespace) -> int:
         from ..export.shares import partly_elsewhere_summary
 
         sys.stderr.write(f"ndd: note: {partly_elsewhere_summary(result.partly_elsewhere)}\n")
+    if result.mails_left_out:
+        from ..export.shares import mails_left_out_summary
+
+        sys.stderr.write(f"ndd: note: {mails_left_out_summary(result.mails_left_out)}\n")
     done = result.copied + result.linked + result.skipped
     if result.already_complete:  # a finished bag: nothing to copy, it was validated again
         sys.stderr.write(f"the bag in {result.dest} was already complete ({result.files_planned} files); "

@@ -22,7 +22,7 @@ from .left_out_check import check_left_out_sources
 from .options import ExportOptions
 from .plan import ExportPlan, plan_export
 from .report_data import ReportContext
-from .shares import partly_elsewhere
+from .shares import mails_left_out, partly_elsewhere
 from .report_html import closest_pairs, write_html
 from .reports_csv_json import write_documents_csv, write_documents_json, write_left_out_csv
 
@@ -74,6 +74,9 @@ class ExportResult:
     #: of them, those with a tenth or more of their text not in what they are left out for
     #: (``shares.partly_elsewhere``)
     partly_elsewhere: int = 0
+    #: of them, e-mails left out as near-duplicates in an export of every message
+    #: (``shares.mails_left_out``; 0 with ``emails="inclusive"``)
+    mails_left_out: int = 0
     #: of ``failed``: planned files not copied, files of left-out documents that changed
     #: or vanished since the scan, and the plan's own failures (entries the scan could not
     #: read, unsafe paths)
@@ -122,6 +125,7 @@ def run_export(store, options: ExportOptions, progress=None, cancel=None, *, pla
                           not_files=[FileIssue(i.path, i.source, i.reason) for i in plan.not_files],
                           to_check=dict(plan.suspects), left_out=len(plan.left_out),
                           partly_elsewhere=partly_elsewhere(plan.left_out_rows),
+                          mails_left_out=mails_left_out(plan.left_out_rows) if o.emails == "all" else 0,
                           plan_failures=len(plan.issues))
     try:
         if o.bagit and journal.state == "complete":

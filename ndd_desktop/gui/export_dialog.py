@@ -223,6 +223,10 @@ class ExportDialog(QDialog):
             from ..export.shares import partly_elsewhere_summary
 
             parts.append(f"· <span style='color:#a60'>{partly_elsewhere_summary(result.partly_elsewhere)}</span>")
+        if result.mails_left_out:
+            from ..export.shares import mails_left_out_summary
+
+            parts.append(f"· <span style='color:#a60'>{mails_left_out_summary(result.mails_left_out)}</span>")
         self.status.setText(" ".join(parts))
         self.open_button.show()
         self.exported.emit(result)

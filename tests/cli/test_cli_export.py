@@ -110,3 +110,28 @@ def test_documents_left_out_with_text_of_their_own_are_counted(capsys, tmp_path)
     assert status == 0, err
     assert ("ndd: note: 1 document left out has a tenth or more of its text in no document it is left out "
             "for (found_in_duplicate_of under 0.9 in left_out.csv)") in err
+
+
+def test_e_mails_left_out_as_near_duplicates_are_counted_with_the_way_to_keep_them(capsys, tmp_path):
+    # a thread's last message, a line of its own above the whole quote, was left out as a
+    # near-duplicate of the message it answers, with no note (its line was a tenth of it)
+    import random
+
+    rng = random.Random(8)
+    words = "council bridge river harbour budget mayor clerk market tower street school mill".split()
+    body = "\n".join(" ".join(rng.choice(words) for _ in range(12)) for _ in range(16))
+    src = tmp_path / "mail"
+    src.mkdir()
+    (src / "a.eml").write_text(f"From: ann@example.org\nSubject: Pier\nMessage-ID: <a@x>\n"
+                               f"Date: 1 Mar 2021 10:00:00 +0000\n\n{body}\n")
+    quoted = "\n".join("> " + line for line in body.split("\n"))
+    (src / "b.eml").write_text(f"From: bob@example.org\nSubject: Re: Pier\nMessage-ID: <b@x>\nIn-Reply-To: <a@x>\n"
+                               f"Date: 2 Mar 2021 10:00:00 +0000\n\nFine by me.\n\n{quoted}\n")
+    db = tmp_path / "c.ndd"
+    assert run(capsys, "scan", src, "--db", db)[0] == 0
+    status, _, err = run(capsys, "export", "--db", db, "--to", tmp_path / "out")
+    assert status == 0, err
+    assert "ndd: note: 1 e-mail left out as a near-duplicate of what is kept" in err
+    assert "--emails inclusive (Only inclusive e-mails in the window) keeps every message" in err
+    status, _, err = run(capsys, "export", "--db", db, "--to", tmp_path / "out2", "--emails", "inclusive")
+    assert status == 0 and "left out as a near-duplicate" not in err
