@@ -122,11 +122,12 @@ def test_e_mails_left_out_as_near_duplicates_are_counted_with_the_way_to_keep_th
     body = "\n".join(" ".join(rng.choice(words) for _ in range(12)) for _ in range(16))
     src = tmp_path / "mail"
     src.mkdir()
-    (src / "a.eml").write_text(f"From: ann@example.org\nSubject: Pier\nMessage-ID: <a@x>\n"
-                               f"Date: 1 Mar 2021 10:00:00 +0000\n\n{body}\n")
-    quoted = "\n".join("> " + line for line in body.split("\n"))
-    (src / "b.eml").write_text(f"From: bob@example.org\nSubject: Re: Pier\nMessage-ID: <b@x>\nIn-Reply-To: <a@x>\n"
-                               f"Date: 2 Mar 2021 10:00:00 +0000\n\nFine by me.\n\n{quoted}\n")
+    from mail_files import quote, write_message
+
+    write_message(src / "a.eml", sender="ann@example.org", subject="Pier", mid="a@x",
+                  date="1 Mar 2021 10:00:00 +0000", body=body)
+    write_message(src / "b.eml", sender="bob@example.org", subject="Re: Pier", mid="b@x", in_reply_to="a@x",
+                  date="2 Mar 2021 10:00:00 +0000", body=f"Fine by me.\n\n{quote(body)}")
     db = tmp_path / "c.ndd"
     assert run(capsys, "scan", src, "--db", db)[0] == 0
     status, _, err = run(capsys, "export", "--db", db, "--to", tmp_path / "out")

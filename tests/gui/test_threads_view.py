@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from gui_helpers import scan
+from mail_files import quote, write_message
 
 A = ("The committee meets on Friday in the library to agree the budget for the new reading room "
      "and the repairs to the roof above the archive store.")
@@ -12,12 +13,10 @@ B = "Friday is fine. I will bring the estimate from the roofer and the figures f
 def test_threads_tab_shows_the_tree(qtbot, window, tmp_path):
     root = tmp_path / "mail"
     root.mkdir()
-    (root / "a.eml").write_text(f"From: Ann <ann@x.org>\nSubject: Budget\nMessage-ID: <a@x.org>\n"
-                                f"Date: Mon, 03 Jan 2022 10:00:00 +0000\n\n{A}\n")
-    quoted = "\n".join("> " + line for line in A.split("\n"))
-    (root / "b.eml").write_text(f"From: Bo <bo@x.org>\nSubject: Re: Budget\nMessage-ID: <b@x.org>\n"
-                                f"In-Reply-To: <a@x.org>\nDate: Mon, 03 Jan 2022 11:00:00 +0000\n\n"
-                                f"{B}\n\nOn Mon, 3 Jan 2022, Ann wrote:\n{quoted}\n")
+    write_message(root / "a.eml", sender="Ann <ann@x.org>", subject="Budget", mid="a@x.org",
+                  date="Mon, 03 Jan 2022 10:00:00 +0000", body=A)
+    write_message(root / "b.eml", sender="Bo <bo@x.org>", subject="Re: Budget", mid="b@x.org", in_reply_to="a@x.org",
+                  date="Mon, 03 Jan 2022 11:00:00 +0000", body=f"{B}\n\nOn Mon, 3 Jan 2022, Ann wrote:\n{quote(A)}")
     (root / "note.txt").write_text("not a message at all, just a note about the archive and its roof")
     window.open_folder(str(root))
     scan(qtbot, window)

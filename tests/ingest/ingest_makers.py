@@ -38,6 +38,12 @@ def make_pdf(lines: list[str] | None, *, info_date: str | None = None) -> bytes:
     ]
     if info_date:
         objs.append(f"<< /CreationDate (D:{info_date}) /Title (t) >>".encode())
+    return pdf_file(objs, info=len(objs) if info_date else None)
+
+
+def pdf_file(objs: list[bytes], info: int | None = None) -> bytes:
+    """A PDF of the objects ``objs`` (numbered from 1, the catalog first), with its cross
+    reference table and trailer; ``info``: the number of the info dictionary, if any."""
     out = io.BytesIO()
     out.write(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
     offsets = []
@@ -48,9 +54,8 @@ def make_pdf(lines: list[str] | None, *, info_date: str | None = None) -> bytes:
     out.write(b"xref\n0 %d\n0000000000 65535 f \n" % (len(objs) + 1))
     for off in offsets:
         out.write(b"%010d 00000 n \n" % off)
-    info = b" /Info 6 0 R" if info_date else b""
-    out.write(b"trailer\n<< /Size %d /Root 1 0 R%s >>\nstartxref\n%d\n%%%%EOF\n"
-              % (len(objs) + 1, info, xref))
+    tail = b" /Info %d 0 R" % info if info else b""
+    out.write(b"trailer\n<< /Size %d /Root 1 0 R%s >>\nstartxref\n%d\n%%%%EOF\n" % (len(objs) + 1, tail, xref))
     return out.getvalue()
 
 
@@ -78,18 +83,7 @@ def make_form_pdf(labels: list[str], values: list[str]) -> bytes:
                     % (k, value.encode("latin-1"), y - 4, y + 16, 7 + 2 * k))
         objs.append(b"<< /Type /XObject /Subtype /Form /BBox [0 0 310 20] /Resources << /Font << /F1 5 0 R >> >> "
                     b"/Length %d >>\nstream\n" % len(ap) + ap + b"\nendstream")
-    out = io.BytesIO()
-    out.write(b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
-    offsets = []
-    for number, body in enumerate(objs, 1):
-        offsets.append(out.tell())
-        out.write(b"%d 0 obj\n" % number + body + b"\nendobj\n")
-    xref = out.tell()
-    out.write(b"xref\n0 %d\n0000000000 65535 f \n" % (len(objs) + 1))
-    for off in offsets:
-        out.write(b"%010d 00000 n \n" % off)
-    out.write(b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objs) + 1, xref))
-    return out.getvalue()
+    return pdf_file(objs)
 
 
 def make_encrypted_pdf(lines: list[str], password: str = "secret") -> bytes:

@@ -5,7 +5,7 @@ import io
 import zipfile
 
 import pytest
-from ingest_makers import SAMPLE, make_docx, make_pdf, replace_zip_member
+from ingest_makers import SAMPLE, make_docx, make_pdf, pdf_file, replace_zip_member
 
 from ndd_desktop.ingest import ExtractOptions, Limits, extract_bytes
 from ndd_desktop.ingest.formats import docx
@@ -136,18 +136,7 @@ def two_page_pdf(first: list[str], second: list[str]) -> bytes:
         b"<< /Length %d >>\nstream\n" % len(stream(second)) + stream(second) + b"\nendstream",
         b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>",
     ]
-    out = io.BytesIO()
-    out.write(b"%PDF-1.4\n")
-    offsets = []
-    for number, body in enumerate(objs, 1):
-        offsets.append(out.tell())
-        out.write(b"%d 0 obj\n" % number + body + b"\nendobj\n")
-    xref = out.tell()
-    out.write(b"xref\n0 %d\n0000000000 65535 f \n" % (len(objs) + 1))
-    for off in offsets:
-        out.write(b"%010d 00000 n \n" % off)
-    out.write(b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objs) + 1, xref))
-    return out.getvalue()
+    return pdf_file(objs)
 
 
 def test_pdf_pages_are_separated_by_a_form_feed(one):

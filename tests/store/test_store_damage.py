@@ -459,11 +459,12 @@ def test_repair_keeps_the_e_mail_headers_and_check_counts_every_table(capsys, tm
     folder = tmp_path / "mail"
     folder.mkdir()
     body = BASE * 2
-    (folder / "a.eml").write_text(f"From: ann@example.org\nSubject: Pier\nMessage-ID: <a@x>\n"
-                                  f"Date: 1 Mar 2021 10:00:00 +0000\n\n{body}\n")
-    quoted = "\n".join("> " + line for line in body.split("\n"))
-    (folder / "b.eml").write_text(f"From: bob@example.org\nSubject: Re: Pier\nMessage-ID: <b@x>\nIn-Reply-To: <a@x>\n"
-                                  f"Date: 2 Mar 2021 10:00:00 +0000\n\nAgreed.\n\n{quoted}\n")
+    from mail_files import quote, write_message
+
+    write_message(folder / "a.eml", sender="ann@example.org", subject="Pier", mid="a@x",
+                  date="1 Mar 2021 10:00:00 +0000", body=body)
+    write_message(folder / "b.eml", sender="bob@example.org", subject="Re: Pier", mid="b@x", in_reply_to="a@x",
+                  date="2 Mar 2021 10:00:00 +0000", body=f"Agreed.\n\n{quote(body)}")
     db = tmp_path / "m.ndd"
     assert run(capsys, "scan", folder, "--db", db, "--workers", "0")[0] == 0
     _, before, _ = run(capsys, "threads", "--db", db)
