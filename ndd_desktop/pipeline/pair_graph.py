@@ -119,7 +119,6 @@ class PairGraph:
                 self._ranks[rule] = got
             return got
 
-
     def _path_ties(self, keys: tuple[np.ndarray, ...]) -> np.ndarray:
         """Where documents tie on ``keys`` (as ``np.lexsort`` takes them), their place in
         order of root and path (0 elsewhere): a tie goes to the first by folder and name,
@@ -140,10 +139,10 @@ class PairGraph:
         if where.shape[0]:
             docs, tied_ids = self.docs, self.ids[where].tolist()
             if isinstance(docs, DocumentTable):
-                keys = docs.path_keys(tied_ids)
+                paths = docs.path_keys(tied_ids)
             else:
-                keys = [f"{d.root}\0{d.relpath}" for d in map(docs.__getitem__, tied_ids)]
-            by_path = sorted(range(len(keys)), key=keys.__getitem__)
+                paths = [f"{d.root}\0{d.relpath}" for d in map(docs.__getitem__, tied_ids)]
+            by_path = sorted(range(len(paths)), key=paths.__getitem__)
             out[where[np.asarray(by_path, dtype=np.int64)]] = np.arange(len(by_path), dtype=np.int64)
         return out
 
