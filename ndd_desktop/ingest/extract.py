@@ -72,6 +72,9 @@ _UNSUPPORTED = {
     "appledouble": "AppleDouble file (a Mac file's metadata), no document",
     "thumbs": "Windows thumbnail cache (Thumbs.db), no document",
 }
+#: The format of a file skipped as not text whose name says nothing of its format (a
+#: ``.bin`` of random bytes was recorded as "txt", the detection's last guess).
+_UNKNOWN = "unknown"
 _FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) \
     | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
 _CHUNK = 1 << 20
@@ -215,6 +218,8 @@ def _extract(data, relpath, container, fallback_date, hint, depth, budget, root,
     try:
         result = reader(data, ctx)
     except Skip as exc:
+        if fmt == "txt" and ext_of(name) not in EXT_FORMATS:  # "txt" was only the detection's last guess
+            return record(STATUS_SKIPPED, str(exc), shown_fmt=_UNKNOWN)
         return record(STATUS_SKIPPED, str(exc))
     except Fail as exc:
         return record(STATUS_ERROR, str(exc), shown_fmt=exc.claimed)

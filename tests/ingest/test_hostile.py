@@ -39,6 +39,16 @@ def test_binary_content_behind_a_text_extension(one):
     assert (doc.status, doc.reason) == ("skipped", "binary content (not text)")
 
 
+def test_binary_content_is_of_the_format_its_name_says_or_unknown(one):
+    # random bytes named .bin were recorded as "txt", the detection's last guess
+    import random
+
+    data = bytes(random.Random(2).randrange(256) for _ in range(3000))
+    assert (one("b1.bin", data).status, one("b1.bin", data).format) == ("skipped", "unknown")
+    assert one("noname", data).format == "unknown"
+    assert one("said.txt", data).format == "txt"  # a text file by its name, binary inside
+
+
 def test_mostly_nul_bytes_is_binary(one):
     doc = one("nul.txt", b"\x00" * 500 + b"abc" + b"\x00" * 500)
     assert (doc.status, doc.reason) == ("skipped", "binary content (not text)")
