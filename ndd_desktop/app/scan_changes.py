@@ -95,6 +95,6 @@ def after_scan(store: Store, before: BeforeScan, summary: Any, written: Iterable
         changes.emptied = [(root, n) for root, n in before.documents_per_root.items() if n and now.get(root) == 0]
     written = written if isinstance(written, (set, frozenset)) else set(written)
     if written:  # read in part by this scan: of those it wrote
-        fresh = [i for i in read_in_part(store) if i in written]
+        fresh = sorted(read_in_part(store) & written)
         changes.in_part = store.documents.all(fresh) if fresh else []
     return changes

@@ -53,18 +53,8 @@ def cmd_export(args: argparse.Namespace) -> int:
         sys.stderr.write(f"not exported: {one_line(issue.source)}: {one_line(issue.reason)}\n")
     for note in result.notes:
         sys.stderr.write(f"note: {note}\n")
-    from ..export.template_check import suspects_summary
-
-    if result.to_check:
-        sys.stderr.write(f"ndd: note: {suspects_summary(result.to_check)}\n")
-    if result.partly_elsewhere:
-        from ..export.shares import partly_elsewhere_summary
-
-        sys.stderr.write(f"ndd: note: {partly_elsewhere_summary(result.partly_elsewhere)}\n")
-    if result.mails_left_out:
-        from ..export.shares import mails_left_out_summary
-
-        sys.stderr.write(f"ndd: note: {mails_left_out_summary(result.mails_left_out)}\n")
+    for sentence in result.to_read_first():
+        sys.stderr.write(f"ndd: note: {sentence}\n")
     done = result.copied + result.linked + result.skipped
     if result.already_complete:  # a finished bag: nothing to copy, it was validated again
         sys.stderr.write(f"the bag in {result.dest} was already complete ({result.files_planned} files); "

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import errno
 import os
+import stat
 import time
 from dataclasses import dataclass, field
 
@@ -92,6 +93,16 @@ class ExportResult:
     def ok(self) -> bool:
         """No file failed and, for a bag, the bag validates."""
         return not self.failed and self.bag_valid is not False
+
+    def to_read_first(self) -> list[str]:
+        """The sentences on what to read before deleting originals (documents that may be
+        alike only through a shared passage, those with text of their own, e-mails left out
+        as near-duplicates), as ``ndd export`` and the window's export dialog both say them."""
+        from .shares import mails_left_out_summary, partly_elsewhere_summary
+        from .template_check import suspects_summary
+
+        return [s for s in (suspects_summary(self.to_check), partly_elsewhere_summary(self.partly_elsewhere),
+                            mails_left_out_summary(self.mails_left_out)) if s]
 
 
 def _target_path(root: str, target: str) -> str:
@@ -244,7 +255,7 @@ def _still_there(target: str, done: dict, scanned_mtime_ns: int) -> bool:
         st = os.stat(target)
     except OSError:
         return False
-    return (os.path.isfile(target) and st.st_size == done["size"]
+    return (stat.S_ISREG(st.st_mode) and st.st_size == done["size"]
             and st.st_mtime_ns == done.get("mtime_ns", scanned_mtime_ns))
 
 
@@ -257,10 +268,11 @@ def _check_left_out(plan: ExportPlan, result: ExportResult, roots, cancel) -> di
             raise ExportCancelled()
 
     by_doc: dict[int, str] = {}
-    for src, why in check_left_out_sources(plan.left_out_sources, roots, cancel_check).items():
+    problems = check_left_out_sources(plan.left_out_sources, roots, cancel_check)
+    for src, why in problems.items():
         result.failed.append(FileIssue(src.path, src.source, why))
         by_doc.update((d, why) for d in src.doc_ids)
-    result.left_out_changed = len(result.failed) - result.copy_failures - result.plan_failures
+    result.left_out_changed = len(problems)
     return by_doc
 
 
@@ -269,7 +281,8 @@ def _advice(result: ExportResult) -> str:
     checked against the old scan by every rerun, and a rescan changes the plan (a rerun
     into this folder is then refused), so the way on is a rescan and a new folder."""
     rescan = sum(1 for f in result.failed if needs_rescan(f.reason))
-    other = result.copy_failures - sum(1 for f in result.failed[:result.copy_failures] if needs_rescan(f.reason))
+    copies = result.failed[:result.copy_failures]  # the transfer loop's failures come first
+    other = sum(1 for f in copies if not needs_rescan(f.reason))
     parts = []
     if rescan:
         parts.append(f"{rescan} file{'s' if rescan != 1 else ''} changed since the scan: rescan (ndd scan), "

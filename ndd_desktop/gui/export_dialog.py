@@ -215,18 +215,7 @@ class ExportDialog(QDialog):
             parts.append("· bag valid" if result.bag_valid else f"· bag: {result.bag_message}")
         if result.failed:
             parts.append(f"· <span style='color:#a33'>{len(result.failed)} files failed</span>")
-        if result.to_check:
-            from ..export.template_check import suspects_summary
-
-            parts.append(f"· <span style='color:#a60'>{suspects_summary(result.to_check)}</span>")
-        if result.partly_elsewhere:
-            from ..export.shares import partly_elsewhere_summary
-
-            parts.append(f"· <span style='color:#a60'>{partly_elsewhere_summary(result.partly_elsewhere)}</span>")
-        if result.mails_left_out:
-            from ..export.shares import mails_left_out_summary
-
-            parts.append(f"· <span style='color:#a60'>{mails_left_out_summary(result.mails_left_out)}</span>")
+        parts += [f"· <span style='color:#a60'>{s}</span>" for s in result.to_read_first()]
         self.status.setText(" ".join(parts))
         self.open_button.show()
         self.exported.emit(result)

@@ -27,11 +27,10 @@ def documents_per_root(store: "Store") -> dict[str, int]:
     return {dec_path(path): int(n) for path, n in rows}
 
 
-def read_in_part(store: "Store") -> dict[int, str]:
-    """The documents read only in part: id -> content hash (a document read again keeps its
-    id; its hash tells whether this is the reading seen before)."""
+def read_in_part(store: "Store") -> set[int]:
+    """The ids of the documents read only in part."""
     where = " OR ".join("instr(reason, ?) > 0" for _ in READ_IN_PART)
     with store._read() as conn:
         rows = conn.exec_driver_sql(
-            f"SELECT id, xxh128 FROM documents WHERE status = 'ok' AND ({where})", READ_IN_PART).fetchall()
-    return {int(i): h or "" for i, h in rows}
+            f"SELECT id FROM documents WHERE status = 'ok' AND ({where})", READ_IN_PART).fetchall()
+    return {int(i) for (i,) in rows}

@@ -19,12 +19,11 @@ from typing import TYPE_CHECKING, Any, Iterator
 from .pairs import LATEST_DECISIONS, STANDING_DECISIONS, STANDING_VERDICTS
 from . import review_copy, review_transfer
 from .review_transfer import ImportReport
-from .types import Decision
+from .types import KEEP, VERDICTS, Decision
 
 if TYPE_CHECKING:
     from .store import Store
 
-VERDICTS = ("duplicate", "not_duplicate")
 
 _STANDING_KEEPERS = f"SELECT a, value FROM ({STANDING_DECISIONS}) WHERE kind = 'keeper'"
 #: The newest decisions that no longer stand: a document gone, or holding other content.
@@ -126,7 +125,7 @@ class Review:
             conn.exec_driver_sql(
                 "INSERT INTO decisions (time, reviewer, kind, a, b, a_xxh128, b_xxh128, value, note) "
                 "VALUES (?, ?, 'keeper', ?, NULL, ?, '', ?, '')",
-                (time.time(), reviewer, doc_id, h, "keep" if keeper else ""),
+                (time.time(), reviewer, doc_id, h, KEEP if keeper else ""),
             )
         self._changed()
 
@@ -134,7 +133,7 @@ class Review:
         """Documents a reviewer currently marks as keepers."""
         with self._db._read() as conn:
             rows = conn.exec_driver_sql(_STANDING_KEEPERS).fetchall()
-        return {int(a) for a, v in rows if v == "keep"}
+        return {int(a) for a, v in rows if v == KEEP}
 
     def standing(self) -> list[Decision]:
         """The decisions that apply now: the newest per pair or document, while its

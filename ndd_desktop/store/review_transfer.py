@@ -20,6 +20,7 @@ from sqlalchemy import Connection
 
 from ._sql import DOC_COLUMNS, DOC_FROM, chunks, doc_from_row, placeholders
 from .pairs import LATEST_DECISIONS
+from .types import KEEP, VERDICTS
 
 FORMAT_NAME = "ndd-desktop review"
 FORMAT_VERSION = 1
@@ -54,7 +55,7 @@ STATE_KEYS = frozenset({"reading"})
 
 
 #: The values a decision of each kind may hold ("" clears the decision; JSON null too).
-DECISION_VALUES = {"verdict": ("duplicate", "not_duplicate"), "keeper": ("keep",)}
+DECISION_VALUES = {"verdict": VERDICTS, "keeper": (KEEP,)}
 #: Problems named one by one in a refusal, at most (then how many more).
 PROBLEMS_SHOWN = 10
 ALLOWED_VALUES = ("a verdict is duplicate or not_duplicate, a keeper is keep, and an empty value clears "

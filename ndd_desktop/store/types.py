@@ -153,6 +153,12 @@ class PairRow:
     estimate: float = float("nan")  # the method's own score (score: the verified share of text)
 
 
+#: The values of a review decision: a verdict on a pair, a keeper choice on a document ("" or
+#: None clears either).
+VERDICTS = ("duplicate", "not_duplicate")
+KEEP = "keep"
+
+
 @dataclass(frozen=True)
 class Decision:
     """One row of the append-only review log.

@@ -40,7 +40,9 @@ import re
 from lxml import etree
 
 from ndd_desktop.ingest.formats.base import RUNNING_PARTS, SIDE_PARTS, Context, Extraction, Fail
-from ndd_desktop.ingest.formats.package import Package, core_created, drop_done, iterparse, parse
+from ndd_desktop.ingest.formats.package import (
+    Package, core_created, drop_done, iterparse, parse, rels_part, target_part,
+)
 from ndd_desktop.ingest.formats.package import to_epoch  # noqa: F401  (other readers import it from here)
 
 W = "http://schemas.openxmlformats.org/wordprocessingml/2006/main"
@@ -93,8 +95,8 @@ def main_part(package: Package) -> str:
     if rels is not None:
         for rel in rels.iter(f"{{{REL}}}Relationship"):
             if rel.get("Type", "").endswith(_MAIN_TYPE):
-                target = rel.get("Target", "").lstrip("/")
-                name = posixpath.normpath(target) if target else ""
+                target = rel.get("Target", "")
+                name = target_part("", target) if target else ""
                 if package.has(name):
                     return name
     return "word/document.xml"
@@ -106,14 +108,14 @@ def side_parts(package: Package, main: str) -> dict[str, list[str]]:
     the usual names in the main part's folder."""
     folder = posixpath.dirname(main)
     found: dict[str, list[str]] = {kind: [] for kind in SIDE_PARTS}
-    rels = _relationships(package, posixpath.join(folder, "_rels", posixpath.basename(main) + ".rels"))
+    rels = _relationships(package, rels_part(main))
     if rels is not None:
         for rel in rels.iter(f"{{{REL}}}Relationship"):
             kind = rel.get("Type", "").rsplit("/", 1)[-1]
             target = rel.get("Target", "")
             if kind not in found or not target or rel.get("TargetMode") == "External":
                 continue
-            name = posixpath.normpath(target.lstrip("/") if target.startswith("/") else posixpath.join(folder, target))
+            name = target_part(main, target)
             if package.has(name) and name not in found[kind]:
                 found[kind].append(name)
     else:

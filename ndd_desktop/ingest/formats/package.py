@@ -13,6 +13,7 @@ never held as a whole tree. ``core_created`` reads an OOXML package's creation d
 from __future__ import annotations
 
 import io
+import posixpath
 from collections.abc import Iterator
 from datetime import datetime, timezone
 
@@ -70,6 +71,20 @@ class Package:
     def names(self) -> list[str]:
         """Names of the file parts, in the archive's order."""
         return list(self.infos)
+
+
+def rels_part(part: str) -> str:
+    """The relationships part of ``part`` (``word/document.xml``: ``word/_rels/document.xml.rels``)."""
+    return posixpath.join(posixpath.dirname(part), "_rels", posixpath.basename(part) + ".rels")
+
+
+def target_part(source: str, target: str) -> str:
+    """The part a relationship of the part ``source`` names (``""`` for the package's own
+    relationships): a target with a leading slash from the package's root, any other from
+    the source part's folder."""
+    if target.startswith("/"):
+        return posixpath.normpath(target.lstrip("/"))
+    return posixpath.normpath(posixpath.join(posixpath.dirname(source), target))
 
 
 def iterparse(data: bytes, *, events=("end",), tag=None) -> Iterator[tuple[str, etree._Element]]:

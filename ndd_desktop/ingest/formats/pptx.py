@@ -14,13 +14,14 @@ core properties' creation date.
 
 from __future__ import annotations
 
-import posixpath
 import re
 
 from lxml import etree
 
 from ndd_desktop.ingest.formats.base import Context, Extraction, Fail
-from ndd_desktop.ingest.formats.package import Package, core_created, drop_done, iterparse, parse
+from ndd_desktop.ingest.formats.package import (
+    Package, core_created, drop_done, iterparse, parse, rels_part, target_part,
+)
 
 A = "http://schemas.openxmlformats.org/drawingml/2006/main"
 P = "http://schemas.openxmlformats.org/presentationml/2006/main"
@@ -69,7 +70,7 @@ _NOTES_REL = "/notesSlide"
 def notes_lines(package: Package, slide: str) -> list[str]:
     """The speaker notes of the slide part ``slide``, one line per paragraph ([] when it
     has none, or when its notes part cannot be found or read)."""
-    rels_name = posixpath.join(posixpath.dirname(slide), "_rels", posixpath.basename(slide) + ".rels")
+    rels_name = rels_part(slide)
     if not package.has(rels_name):
         return []
     try:
@@ -78,7 +79,7 @@ def notes_lines(package: Package, slide: str) -> list[str]:
                        if r.get("Type", "").endswith(_NOTES_REL)), "")
         if not target:
             return []
-        name = target[1:] if target.startswith("/") else posixpath.normpath(posixpath.join(posixpath.dirname(slide), target))
+        name = target_part(slide, target)
         if not package.has(name):
             return []
         root = parse(package.read(name), "PPTX", name)
@@ -102,7 +103,7 @@ def slide_parts(package: Package) -> list[str]:
         parts = []
         for sld in pres.iter(f"{{{P}}}sldId"):
             target = targets.get(sld.get(f"{{{R}}}id"), "")
-            name = posixpath.normpath(posixpath.join("ppt", target)) if not target.startswith("/") else target[1:]
+            name = target_part("ppt/presentation.xml", target)
             if package.has(name) and name not in parts:
                 parts.append(name)
         if parts:
