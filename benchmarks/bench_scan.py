@@ -295,6 +295,28 @@ def touch_share(folder: Path, share: float, seed: int) -> int:
     return len(chosen)
 
 
+def edit_share(folder: Path, share: float, seed: int) -> list[tuple[Path, bytes, int]]:
+    """Append a sentence to a random ``share`` of the files (their content changes, as a
+    re-saved draft's does); returns what :func:`restore` needs to put them back."""
+    files = sorted(folder.rglob("*.txt"))
+    rng = np.random.default_rng(seed)
+    chosen = rng.choice(len(files), size=max(1, int(round(len(files) * share))), replace=False)
+    saved = []
+    for k in chosen.tolist():
+        path = files[k]
+        data = path.read_bytes()
+        saved.append((path, data, path.stat().st_mtime_ns))
+        path.write_bytes(data + f"\nA line added in edit {seed}.\n".encode())
+    return saved
+
+
+def restore(saved: list[tuple[Path, bytes, int]]) -> None:
+    """The files :func:`edit_share` changed, as they were (content and time)."""
+    for path, data, mtime_ns in saved:
+        path.write_bytes(data)
+        os.utime(path, ns=(mtime_ns, mtime_ns))
+
+
 def versus(folder: Path, base: Path, args: argparse.Namespace) -> dict:
     """Alternating runs: ``ndd scan`` against datasketch's bare pipeline on the same files,
     each followed (ndd) by an unchanged rescan and a rescan after touching a share of the
@@ -334,6 +356,19 @@ def versus(folder: Path, base: Path, args: argparse.Namespace) -> dict:
             row["touch_rescan"] = touched
             row["touch_rescans_s"] = [r["seconds"] for r in touches]
             row["touch_ratio"] = (first["seconds"] - startup) / max(touched["seconds"] - startup, 1e-3)
+        if args.edit:
+            edits = []
+            for r in range(args.repeat):  # another share of the files each time, put back after
+                saved = edit_share(folder, args.edit, seed=1000 + k * args.repeat + r)
+                try:
+                    edits.append(ndd_scan(db, folder, args.method or "minhash", args.timeout))
+                finally:
+                    restore(saved)
+                row["edited"] = len(saved)
+            edited = _median_run(edits)
+            row["edit_rescan"] = edited
+            row["edit_rescans_s"] = [r["seconds"] for r in edits]
+            row["edit_ratio"] = (first["seconds"] - startup) / max(edited["seconds"] - startup, 1e-3)
         for name in methods:
             other = base / f"versus-{k}-{name}.ndd"
             for suffix in ("", "-wal", "-shm"):
@@ -347,10 +382,12 @@ def versus(folder: Path, base: Path, args: argparse.Namespace) -> dict:
               f"{startup:.2f} s, rescan {again['seconds']:.2f} s ({row['rescan_ratio']:.1f}x)"
               + (f", touched {row['touched']}: {row['touch_rescan']['seconds']:.2f} s ({row['touch_ratio']:.1f}x)"
                  if args.touch else "")
+              + (f", edited {row['edited']}: {row['edit_rescan']['seconds']:.2f} s ({row['edit_ratio']:.1f}x)"
+                 if args.edit else "")
               + "".join(f", {m} {r['seconds']:.2f} s ({r['seconds'] / first['seconds']:.2f}x minhash)"
                         for m, r in row.get("methods", {}).items()),
               flush=True)
-    return {"n": args.n, "method": args.method or "minhash", "touch": args.touch, "runs": runs,
+    return {"n": args.n, "method": args.method or "minhash", "touch": args.touch, "edit": args.edit, "runs": runs,
             "repeat": args.repeat, "cpus": os.cpu_count(), "load": os.getloadavg()[0]}
 
 
@@ -439,6 +476,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="alternate `ndd scan` (--method, default minhash) with datasketch's pipeline, and rescans")
     ap.add_argument("--runs", type=int, default=3, help="alternating runs of --versus (default 3)")
     ap.add_argument("--touch", type=float, default=0.0, help="with --versus: also rescan after touching this share of the files")
+    ap.add_argument("--edit", type=float, default=0.0,
+                    help="with --versus: also rescan after appending a line to this share of the files (put back after)")
     ap.add_argument("--repeat", type=int, default=3,
                     help="with --versus: rescans and start-ups measured this many times a run (the median counts)")
     ap.add_argument("--also", metavar="M1,M2", help="with --versus: also scan with these methods in each run")

@@ -319,10 +319,17 @@ def screen_candidates(
         checkpoint()
         e = min(s + SCREEN_STEP, m)
         agree = agreements(sig, row[i[s:e]], row[j[s:e]])
-        eff = np.minimum(np.minimum(sizes[i[s:e]], sizes[j[s:e]]), bins).astype(np.float64)
-        margin = SCREEN_SIGMAS * np.sqrt(jaccard * (1.0 - jaccard) / np.maximum(eff, 1.0))
-        keep[s:e] = agree / bins >= jaccard - margin
+        keep[s:e] = screen_mask(agree, sizes[i[s:e]], sizes[j[s:e]], jaccard, bins)
     return i[keep], j[keep]
+
+
+def screen_mask(agree: np.ndarray, size_i: np.ndarray, size_j: np.ndarray, jaccard: float, bins: int) -> np.ndarray:
+    """Which candidates pass the screen: ``agree`` bins of ``bins`` equal in the two
+    signatures, an estimated Jaccard not more than SCREEN_SIGMAS standard deviations below
+    ``jaccard`` (the deviation of the smaller set's bins, at most ``bins``)."""
+    eff = np.minimum(np.minimum(size_i, size_j), bins).astype(np.float64)
+    margin = SCREEN_SIGMAS * np.sqrt(jaccard * (1.0 - jaccard) / np.maximum(eff, 1.0))
+    return agree / bins >= jaccard - margin
 
 
 def sorted_unique_codes(codes: list[np.ndarray]) -> np.ndarray:

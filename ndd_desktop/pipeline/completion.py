@@ -148,8 +148,14 @@ def complete_from(floor: float) -> float:
     return float(shares[np.argmax(ok)]) if ok.any() else 1.0
 
 
+def word_width() -> int:
+    """The values of a word sketch (a row of :func:`sketches_of`)."""
+    return _completing()[1].t + 1
+
+
 def complete(method: Method, params: Any, scores: PairScores, sketches: Sequence[Any], words: np.ndarray,
-             floor: float, dates: np.ndarray | None = None) -> PairScores:
+             floor: float, dates: np.ndarray | None = None, fresh: np.ndarray | None = None,
+             make: Callable[[np.ndarray], None] | None = None) -> PairScores:
     """``scores`` with the candidates the word search adds (their estimate the method's
     own score of the pair), and ``complete_from`` the share from which the word search
     finds a pair (:func:`complete_from`; the method's own limit was on its own scale).
@@ -157,20 +163,29 @@ def complete(method: Method, params: Any, scores: PairScores, sketches: Sequence
     ``sketches`` are the method's sketches and ``words`` the rows of :func:`sketches_of`,
     both by the same document index as ``scores``; ``dates`` (seconds, NaN unknown) apply
     the method's ``window_hours`` to the added pairs as its own search applies it.
+    With ``fresh`` (positions), only the candidates with one of those documents are added
+    (``pipeline.changed_pairs``); ``make(positions)``, when given, makes the method's
+    sketches of the documents of the added pairs before they are scored.
     """
     m, p = _completing()
     found = m.candidate_pairs(words, p, floor)  # the matrix itself: no list of a million rows
     n = max(len(sketches), 1)
+    if fresh is not None and found.shape[0]:
+        is_fresh = np.zeros(words.shape[0], dtype=bool)
+        is_fresh[fresh] = True
+        found = found[is_fresh[found[:, 0]] | is_fresh[found[:, 1]]]
     if found.shape[0]:
         lo, hi = np.minimum(found[:, 0], found[:, 1]), np.maximum(found[:, 0], found[:, 1])
         have = np.minimum(scores.i, scores.j) * n + np.maximum(scores.i, scores.j)
         new = ~np.isin(lo * n + hi, have)
         found = np.stack([lo[new], hi[new]], axis=1)
-        found = _within_window(found, params, dates)
+        found = within_window(found, params, dates)
         found = _screened(words, found, screen(floor))
     reach = complete_from(floor)  # on the share scale, whatever the method's own search reached
     if found.shape[0] == 0:
         return PairScores(scores.i, scores.j, scores.score, scores.cont_ij, scores.cont_ji, scores.extra, reach)
+    if make is not None:
+        make(np.unique(found))
     added = method.score_pairs(sketches, found, params)
     extra = {}
     for name, col in scores.extra.items():  # e.g. fingerprint's hamming: NaN for the pairs its search did not find
@@ -195,7 +210,9 @@ def _screened(words: np.ndarray, pairs: np.ndarray, least: float) -> np.ndarray:
     return pairs[keep]
 
 
-def _within_window(pairs: np.ndarray, params: Any, dates: np.ndarray | None) -> np.ndarray:
+def within_window(pairs: np.ndarray, params: Any, dates: np.ndarray | None) -> np.ndarray:
+    """The ``pairs`` (positions) whose documents' ``dates`` lie within the method's
+    ``window_hours`` (all when it has none; an unknown date is within any)."""
     window = float(getattr(params, "window_hours", 0.0) or 0.0) * 3600.0
     if window <= 0 or dates is None or pairs.shape[0] == 0:
         return pairs

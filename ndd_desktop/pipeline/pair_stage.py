@@ -19,13 +19,14 @@ import numpy as np
 from ..core import gc_pause
 from ..core.checkpoint import checkpoints
 from ..core.method import Method, PairScores
+from ..core.sketch_batches import sketch_sizes
 from ..core.normalize import NORMALIZATION
 from ..core.thread_slot import ThreadSlot
 from ..ingest.reasons import CHANGED_WHILE_READ, UNREADABLE
 from ..store import DocumentInfo, Store
 from ..store.documents import ORIGINAL_MISSING
 from ..store.sketch_spool import SpooledSketches
-from . import completion
+from . import changed_pairs, completion
 from .cancel import CancelToken
 from .memory_guard import MemoryGuard
 from .progress import ProgressMeter
@@ -179,12 +180,18 @@ def compute_pairs(store: Store, method: Method, params: Any, params_dict: dict, 
     together = method.decodes_together and spool_dtype is None
     hashes: list[str] = []  # the input's digest, from the same pass (no inventory of its own)
     unread: set[int] = set()  # documents whose text could not be read again (see _unread_now)
-    ids, sketches, dates, refs = store.sketches.load(method.name, sketch_key,
-                                                     decode=None if together else method.from_bytes,
-                                                     derive=lambda texts: sketch_texts(method, params, texts),
-                                                     spool_dtype=spool_dtype, hashes=hashes, unread=unread)
+    changed = _reuse.get()
+    # a few documents changed in a large collection: only those are searched (changed_pairs),
+    # and the sets of the others are not made again unless the search needs them
+    unmade: list[int] | None = [] if changed_pairs.may_search(store, method, params, changed) else None
+
+    def load() -> tuple:
+        return store.sketches.load(method.name, sketch_key, decode=None if together else method.from_bytes,
+                                   derive=lambda texts: sketch_texts(method, params, texts), spool_dtype=spool_dtype,
+                                   hashes=hashes, unread=unread, unmade=unmade)
+
+    ids, sketches, dates, refs = load()
     digest = input_hash(ids, hashes, refs, floor, pairs_key, reading)
-    del hashes
     if together:
         sketches = method.from_bytes_many(sketches)
     cancel.raise_if_cancelled()
@@ -192,8 +199,22 @@ def compute_pairs(store: Store, method: Method, params: Any, params_dict: dict, 
         cancel.raise_if_cancelled()
         guard()
 
+    scores = None
+    if unmade is not None:
+        try:
+            with checkpoints(check), guard.stopping_when_out_of_memory(store.documents.largest_copies):
+                scores = changed_pairs.search_changed(store, method, params, floor, ids, sketches, unmade, dates,
+                                                      changed or set(), unread, check)
+        finally:  # the sets this scan made are read by now
+            if isinstance(sketches, SpooledSketches):
+                sketches.close()
+        if scores is None:  # it does not apply after all: every set is made from its text
+            unmade = None
+            hashes.clear()
+            ids, sketches, dates, refs = load()
+    del hashes
     try:
-        if len(sketches) >= 2:
+        if scores is None and len(sketches) >= 2:
             # the search's loops stop at their next checkpoint once the scan is cancelled
             with checkpoints(check), guard.stopping_when_out_of_memory(store.documents.largest_copies):
                 scores = method.find_pairs(sketches, params, floor, dates)
@@ -207,8 +228,11 @@ def compute_pairs(store: Store, method: Method, params: Any, params_dict: dict, 
                         if held is not None:
                             held.close()
                     scores = completion.complete(method, params, scores, sketches, words, floor, dates)
+                    if changed_pairs.applies(method, params):  # the next rescan may search what it changes only
+                        changed_pairs.keep_records(store, method, sketch_key, ids, np.arange(len(ids)), sketches,
+                                                   sketch_sizes(sketches), words)
                     del words
-        else:
+        elif scores is None:
             scores = PairScores.empty()
     finally:  # spooled sketches: their files (and the workers' folder) go now, whatever happened
         if isinstance(sketches, SpooledSketches):
@@ -219,7 +243,6 @@ def compute_pairs(store: Store, method: Method, params: Any, params_dict: dict, 
     meter.finish()
     # every candidate is scored on its two texts: one scale whatever the method
     meter.stage("verify", len(scores))
-    changed = _reuse.get()
     known = None
     if changed is not None and len(scores):
         old = store.pairs.arrays(method.name, pairs_key)

@@ -67,7 +67,7 @@ class Sketches:
     def load(
         self, method: str, sketch_key: str, decode: Callable[[bytes], Any] | None = None,
         derive: Callable[[list[str]], list[Any]] | None = None, spool_dtype: np.dtype | None = None,
-        hashes: list[str] | None = None, unread: set[int] | None = None,
+        hashes: list[str] | None = None, unread: set[int] | None = None, unmade: list[int] | None = None,
     ) -> tuple[np.ndarray, Sequence, np.ndarray, np.ndarray]:
         """(doc ids, sketches, dates (NaN unknown), reference flags) of sketched ok documents, by id.
 
@@ -84,7 +84,10 @@ class Sketches:
         :meth:`inventory` gives, read in the same pass). ``unread``, when given, receives the
         ids of the documents whose sketch was to be made from a text that could not be read
         (a text kept as its file, and the file unreadable or changed: ``store.originals``);
-        their sketch is that of an empty text, which finds no pair.
+        their sketch is that of an empty text, which finds no pair. ``unmade``, when given,
+        receives instead the positions of the documents whose sketch was to be made from
+        their texts, and their sketch is left empty (a caller that needs only a few of them
+        makes those itself).
         """
         derived = sketch_from_text(method)
         spool = self._db._carried.pop((method, sketch_key), None) if derived else None
@@ -120,6 +123,9 @@ class Sketches:
                 ids.append(doc_id)
                 dates.append(np.nan if date is None else date)
                 refs.append(bool(ref))
+        if unmade is not None:
+            unmade.extend(remake)
+            remake = []
         for start in range(0, len(remake), TEXTS_PER_DERIVE):
             part = remake[start : start + TEXTS_PER_DERIVE]
             texts = self._db.documents.texts([ids[k] for k in part])
@@ -165,6 +171,28 @@ class Sketches:
     def take_held(self, name: str) -> SketchSpool | None:
         """What :meth:`hold` kept under ``name`` (the caller closes it), or None."""
         return self._db._carried.pop(("held", name), None)
+
+    def kept(self, name: str, key: str) -> tuple[np.ndarray, list[bytes]]:
+        """(doc ids, bytes) of what :meth:`keep` stored under ``name`` and ``key``, by id."""
+        with self._db._read() as conn, plain_cursor(conn) as cur:
+            rows = cur.execute("SELECT doc_id, data FROM sketches WHERE method = ? AND sketch_key = ? ORDER BY doc_id",
+                               (name, key)).fetchall()
+        return np.array([r[0] for r in rows], dtype=np.int64), [r[1] for r in rows]
+
+    def kept_ids(self, name: str, key: str) -> np.ndarray:
+        """The ids of the documents that have bytes under ``name`` and ``key`` (:meth:`keep`)."""
+        with self._db._read() as conn, plain_cursor(conn) as cur:
+            rows = cur.execute("SELECT doc_id FROM sketches WHERE method = ? AND sketch_key = ?", (name, key)).fetchall()
+        return np.sort(np.array([r[0] for r in rows], dtype=np.int64))
+
+    def keep(self, name: str, key: str, items: Sequence[tuple[int, bytes]]) -> None:
+        """Store bytes by document that a method keeps beside its sketches (a rescan's
+        shortcut, ``pipeline.changed_pairs``) under a ``name`` no method has. Like a sketch,
+        they go when their document's content changes; they are no sketch, so no answer
+        about the sketches (``store.facts``) changes."""
+        if items:
+            with self._db._write() as conn:
+                conn.exec_driver_sql(PUT_SKETCH, [(int(i), name, key, blob) for i, blob in items])
 
     def put(self, method: str, sketch_key: str, items: Sequence[tuple[int, bytes]]) -> None:
         """Store sketches of existing documents (one transaction)."""

@@ -96,7 +96,7 @@ def test_a_small_collection_is_joined_exactly_and_needs_no_word_search(tmp_path,
         assert set(stored_pairs(store, "qgram")) == set(planted)
 
 
-def test_the_first_scan_takes_the_word_sketches_its_workers_made_and_a_rescan_makes_them_from_the_texts(
+def test_the_first_scan_takes_the_word_sketches_its_workers_made_and_a_full_rescan_makes_them_from_the_texts(
         tmp_path, halves, banded_search, monkeypatch):
     root, planted = halves
     made = []  # word sketches made from stored texts, by number of documents
@@ -111,8 +111,13 @@ def test_the_first_scan_takes_the_word_sketches_its_workers_made_and_a_rescan_ma
         scan(store, [root], "qgram")  # the extraction made them beside the q-gram sets
         assert made == [] and set(stored_pairs(store, "qgram")) == set(planted)
         (root / "late.txt").write_text("a late document with words of its own " * 20, encoding="utf-8")
-        scan(store, [root], "qgram")  # one new document: the others' come from their texts
-        assert made == [36] and set(stored_pairs(store, "qgram")) == set(planted)
+        scan(store, [root], "qgram")  # one new document: the others' are kept (changed_pairs)
+        assert made == [] and set(stored_pairs(store, "qgram")) == set(planted)
+        for k in range(5):  # more than a tenth of the documents: a full search
+            path = root / f"other{k:02d}.txt"
+            path.write_text(path.read_text(encoding="utf-8") + " more", encoding="utf-8")
+        scan(store, [root], "qgram")  # the others' come from their texts
+        assert made == [32] and set(stored_pairs(store, "qgram")) == set(planted)
 
 
 def test_the_word_search_keeps_candidates_whose_resemblance_a_floor_pair_could_have():
