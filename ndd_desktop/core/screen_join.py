@@ -58,8 +58,9 @@ def fresh_candidates(sig: np.ndarray, sizes: np.ndarray, fresh: np.ndarray, jacc
     order = np.argsort(mine, kind="stable")
     mine, owners = mine[order], owners[order]
     flat = keys.reshape(-1)
-    hit = np.flatnonzero(np.isin(flat, mine, kind="sort"))
-    lo = np.searchsorted(mine, flat[hit], side="left")
+    lo = np.searchsorted(mine, flat, side="left")  # a binary search in the few fresh keys
+    hit = np.flatnonzero(mine[np.minimum(lo, mine.shape[0] - 1)] == flat)
+    lo = lo[hit]
     hi = np.searchsorted(mine, flat[hit], side="right")
     counts = hi - lo
     other = np.repeat(live[hit // keys.shape[1]], counts)

@@ -42,7 +42,7 @@ from .worker_sketch import sketch_texts
 #: changed nothing never needs).
 SCREEN_BINS = 128
 #: Part of the records' key: records made another way are not compared with these.
-RECORD_VERSION = "screen-1"
+RECORD_VERSION = "screen-2"
 #: The largest share of a collection's documents a rescan may have changed and still
 #: search only those (beyond it, the full search costs little more).
 FRESH_SHARE = 0.1
@@ -87,16 +87,25 @@ def design_jaccard(method: Any, params: Any, floor: float) -> float:
     return float(own) if own is not None else least_jaccard(max(floor, float(method.default_threshold)))
 
 
-def _width() -> int:
-    return 1 + SCREEN_BINS + completion.word_width()
+def _layout() -> np.dtype:
+    """A record: the set's size, the word sketch (``completion.word_width`` 32-bit values)
+    and the low 16 bits of each bin of the screening signature (two documents' bins then
+    agree by chance once in 65,536 where they differ: the screen's estimate moves by less
+    than a thousandth)."""
+    return np.dtype([("size", "<u4"), ("words", "<u4", (completion.word_width(),)), ("sig", "<u2", (SCREEN_BINS,))])
+
+
+def _low_bits(sig: np.ndarray) -> np.ndarray:
+    """A signature as its record keeps it (in 32-bit values, for the kernels)."""
+    return sig & np.uint32(0xFFFF)
 
 
 def _pack(sizes: np.ndarray, sig: np.ndarray, words: np.ndarray) -> list[bytes]:
-    rows = np.empty((sizes.shape[0], _width()), dtype=np.uint32)
-    rows[:, 0] = sizes
-    rows[:, 1 : 1 + SCREEN_BINS] = sig
-    rows[:, 1 + SCREEN_BINS :] = words
-    return [r.tobytes() for r in rows]
+    layout = _layout()
+    rows = np.zeros(sizes.shape[0], dtype=layout)
+    rows["size"], rows["words"], rows["sig"] = sizes, words, _low_bits(sig)
+    data, width = rows.tobytes(), layout.itemsize
+    return [data[k * width : (k + 1) * width] for k in range(sizes.shape[0])]
 
 
 def keep_records(store: Store, method: Method, sketch_key: str, ids: np.ndarray, docs: np.ndarray,
@@ -122,20 +131,18 @@ def _records(store: Store, method: Method, sketch_key: str, ids: np.ndarray):
     """(have, sizes, signatures, words) of the documents ``ids`` (by position): what their
     records hold, zeros where ``have`` is false."""
     name, key = record_name(method, sketch_key)
-    n, width = ids.shape[0], _width()
+    n, layout = ids.shape[0], _layout()
     kept_ids, blobs = store.sketches.kept(name, key)
-    at = np.searchsorted(ids, kept_ids)
-    at = np.minimum(at, max(n - 1, 0))
+    at = np.minimum(np.searchsorted(ids, kept_ids), max(n - 1, 0))
     ok = (ids[at] == kept_ids) if n else np.zeros(0, bool)
-    ok &= np.fromiter((len(b) == width * 4 for b in blobs), dtype=bool, count=len(blobs))
-    rows = np.zeros((n, width), dtype=np.uint32)
-    if ok.any():
-        good = np.flatnonzero(ok)
-        rows[at[good]] = np.frombuffer(b"".join(blobs[k] for k in good.tolist()), dtype=np.uint32).reshape(-1, width)
+    ok &= np.fromiter((len(b) == layout.itemsize for b in blobs), dtype=bool, count=len(blobs))
+    rows = np.zeros(n, dtype=layout)
+    good = np.flatnonzero(ok)
+    if good.shape[0]:
+        rows[at[good]] = np.frombuffer(b"".join(blobs[k] for k in good.tolist()), dtype=layout)
     have = np.zeros(n, dtype=bool)
-    have[at[ok]] = True
-    return have, rows[:, 0].astype(np.int64), np.ascontiguousarray(rows[:, 1 : 1 + SCREEN_BINS]), \
-        np.ascontiguousarray(rows[:, 1 + SCREEN_BINS :])
+    have[at[good]] = True
+    return have, rows["size"].astype(np.int64), rows["sig"].astype(np.uint32), np.ascontiguousarray(rows["words"])
 
 
 class _SomeSets(Sequence):
@@ -209,7 +216,7 @@ def search_changed(store: Store, method: Method, params: Any, floor: float, ids:
     make(fresh)
     if fresh.shape[0]:
         sizes[fresh] = [sets.made[int(k)].shape[0] for k in fresh.tolist()]
-        sig[fresh] = oph_signatures(sets, fresh, sizes[fresh], SCREEN_BINS)
+        sig[fresh] = _low_bits(oph_signatures(sets, fresh, sizes[fresh], SCREEN_BINS))
         held = store.sketches.take_held(completion.HELD)
         try:
             words[fresh] = completion.word_sketches(held, store.documents.texts, ids[fresh],

@@ -36,7 +36,8 @@ BATCH_SECONDS = 2.0
 #: costs a small collection more than verifying its few candidates in its own process (its
 #: kernel, once loaded, serves every later scan of the process). A rescan that reads a few
 #: changed files of a large collection verifies all of its candidates again, so the
-#: collection's size counts, not the files read.
+#: collection's size counts, not the files read, unless the scores of the others are kept
+#: (``ExtractStage.reuses_scores``).
 HELPERS_FROM_FILES = 2_000
 
 
@@ -70,6 +71,9 @@ class ExtractStage:
         self.store, self.method, self.params, self.sketch_key = store, method, params, sketch_key
         self.plan, self.meter, self.cancel, self.on_error = plan, meter, cancel, on_error
         self.param_overrides: dict = {}
+        #: the pair set was current before this scan: only the candidates of the documents it
+        #: reads are verified (``pair_stage.reusing``), so their number decides the helpers
+        self.reuses_scores = False
         self.counts = ExtractCounts()
         self._pending: list[ExtractedDocument] = []
         self._pending_chars = 0
@@ -150,9 +154,11 @@ class ExtractStage:
         """Start the verification's helper processes, ``niceness`` steps below this one (not
         with ``workers=0``: everything then runs in this process, nor for a collection in
         memory, which no other process reads, nor for a collection of fewer than
-        HELPERS_FROM_FILES files)."""
+        HELPERS_FROM_FILES files, nor when fewer are read and the stored scores of the others
+        are kept: ``reuses_scores``)."""
         path = self.store.path
-        if workers == 0 or not path or path == ":memory:" or self.plan.files_walked < HELPERS_FROM_FILES:
+        files = len(self.plan.to_extract) if self.reuses_scores else self.plan.files_walked
+        if workers == 0 or not path or path == ":memory:" or files < HELPERS_FROM_FILES:
             self.helpers = False
             return
         from ..ingest.pool import default_workers

@@ -180,6 +180,7 @@ class ScanJob:
                 stage = self.engine.extract_stage(self.store, method, params, sketch_key, plan, self.meter, self.cancel,
                                                   self.on_error)
                 stage.param_overrides = dict(self.config.params)
+                stage.reuses_scores = current
                 done = stage.run(self.config.limits, self.config.workers, options)
                 self.written = done.written
                 if reread is not None:  # every document is now read with the options

@@ -169,8 +169,10 @@ def test_a_scan_of_many_files_verifies_in_its_helpers_with_the_same_pairs(tmp_pa
         # helpers start from HELPERS_FROM_FILES files in the collection, and only with worker processes
         assert len(started) == 1, label
     assert found["helpers"] == found["too few files"] == found["here"] and len(found["here"]) >= 10
-    # a rescan that reads two changed files of the collection verifies all its candidates
-    # again: it starts helpers too, and finds the pairs of a scan from scratch
+    # a rescan that reads two changed files of the collection keeps the stored scores of the
+    # others' pairs (pair_stage.reusing) and verifies only the changed ones' candidates: the
+    # files it reads count, not the collection's, so it starts no helper, and finds the
+    # pairs of a scan from scratch
     monkeypatch.setattr(extract_stage, "HELPERS_FROM_FILES", 40)
     for name in ("doc003.txt", "doc010.txt"):
         path = tmp_path / "docs" / name
@@ -182,7 +184,7 @@ def test_a_scan_of_many_files_verifies_in_its_helpers_with_the_same_pairs(tmp_pa
     with Store.open(str(tmp_path / "fresh.ndd")) as store:
         ScanJob(store, config).run()
         fresh = pairs_by_path(store, "minhash")
-    assert summary.changed == 2 and len(started) == 3
+    assert summary.changed == 2 and len(started) == 2  # only the scan from scratch started them
     assert again == fresh and len(fresh) >= 10
 
 
