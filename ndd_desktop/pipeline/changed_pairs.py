@@ -28,6 +28,7 @@ is banded.
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any, Callable, Sequence
 
 import numpy as np
@@ -75,7 +76,8 @@ def may_search(store: Store, method: Method, params: Any, changed: set[int] | No
 
 def record_name(method: Method, sketch_key: str) -> tuple[str, str]:
     """The name and key the records are stored under (``store.sketches.keep``)."""
-    return f"{method.name}:record", f"{sketch_key}|{RECORD_VERSION}|{completion.VERSION}|{SCREEN_BINS}"
+    spec = f"{sketch_key}|{RECORD_VERSION}|{completion.VERSION}|{SCREEN_BINS}"
+    return f"{method.name}:record", hashlib.sha256(spec.encode()).hexdigest()[:16]  # as short as a sketch key
 
 
 def design_jaccard(method: Any, params: Any, floor: float) -> float:

@@ -138,3 +138,10 @@ def test_a_changed_document_loses_its_record_and_the_rescan_keeps_a_new_one(tmp_
         kept = set(store.sketches.kept_ids(name, key).tolist())
     assert kept == set(now.values())  # the new and changed documents have theirs again
     assert ids["b1.txt"] not in kept
+
+
+def test_the_records_hold_the_signature_the_banded_search_screens_with():
+    from ndd_desktop.core import set_lsh
+
+    # changed_pairs names the bins without importing set_lsh (which loads the kernels)
+    assert changed_pairs.SCREEN_BINS == set_lsh.SCREEN_BINS
