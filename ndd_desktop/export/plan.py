@@ -34,6 +34,7 @@ from .options import ExportOptions, resolve_options
 from .roles import CHOSEN_KEEPER_NOTE, DUPLICATE, KEEPER, UNIQUE
 from .scan_records import NOT_A_FILE, UNREAD, scan_exclusion
 from .shares import containment_lookup, found_in, low_share_note, text_shares
+from .portable_names import windows_problems
 from .template_check import suspect_note, template_suspects
 
 
@@ -129,6 +130,8 @@ class ExportPlan:
     #: files that carry only left-out documents: checked again when the export runs
     #: (``export.left_out_check``), so that no report calls a file changed since the scan a duplicate
     left_out_sources: list[LeftOutSource] = field(default_factory=list)
+    #: exported files whose names Windows cannot hold, by target (``export.portable_names``)
+    not_portable: dict[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self._by_id = {r.doc_id: r for r in self.rows}
@@ -211,12 +214,17 @@ def plan_export(store, options: ExportOptions) -> ExportPlan:
     if suspects:
         rows = [replace(r, note="; ".join(filter(None, (suspect_note(*suspects[r.doc_id]), r.note))))
                 if r.doc_id in suspects else r for r in rows]
+    # names Windows or a FAT drive cannot hold: named in their rows, copied as they are
+    not_portable = windows_problems(f.target for f in files)
+    rows = [replace(r, note="; ".join(filter(None, (f"name Windows cannot hold: {not_portable[r.target]}", r.note))))
+            if r.target in not_portable else r for r in rows]
     rows.sort(key=lambda r: r.path)
     plan = ExportPlan(
         options=options, params=dict(pair_set.params), floor=float(pair_set.floor),
         roots=list(roots), root_names=names, files=files, rows=rows,
         groups=list(grouping.groups), left_out=sorted(left_out),
         pair_count=int(grouping.pair_count), issues=issues, not_files=planner.not_files, suspects=suspects,
+        not_portable=not_portable,
         left_out_sources=left_out_sources(planner.by_id, left_out, planner.target_of,
                                           {i.doc_id for i in issues} | {d.id for d in docs if scan_exclusion(d)},
                                           planner.display),

@@ -88,6 +88,8 @@ class ExportResult:
     not_covered: int = 0
     #: what to do about the failures, in a sentence ("" when there is nothing to do)
     advice: str = ""
+    #: exported files whose names Windows or a FAT/exFAT drive cannot hold (``ExportPlan.not_portable``)
+    not_portable: int = 0
 
     @property
     def ok(self) -> bool:
@@ -95,14 +97,17 @@ class ExportResult:
         return not self.failed and self.bag_valid is not False
 
     def to_read_first(self) -> list[str]:
-        """The sentences on what to read before deleting originals (documents that may be
-        alike only through a shared passage, those with text of their own, e-mails left out
-        as near-duplicates), as ``ndd export`` and the window's export dialog both say them."""
+        """The sentences on what to read before deleting originals or handing the set on
+        (documents that may be alike only through a shared passage, those with text of their
+        own, e-mails left out as near-duplicates, names Windows cannot hold), as ``ndd
+        export`` and the window's export dialog both say them."""
+        from . import portable_names
         from .shares import mails_left_out_summary, partly_elsewhere_summary
         from .template_check import suspects_summary
 
         return [s for s in (suspects_summary(self.to_check), partly_elsewhere_summary(self.partly_elsewhere),
-                            mails_left_out_summary(self.mails_left_out)) if s]
+                            mails_left_out_summary(self.mails_left_out), portable_names.summary(self.not_portable))
+                if s]
 
 
 def _target_path(root: str, target: str) -> str:
@@ -137,7 +142,7 @@ def run_export(store, options: ExportOptions, progress=None, cancel=None, *, pla
                           to_check=dict(plan.suspects), left_out=len(plan.left_out),
                           partly_elsewhere=partly_elsewhere(plan.left_out_rows),
                           mails_left_out=mails_left_out(plan.left_out_rows) if o.emails == "all" else 0,
-                          plan_failures=len(plan.issues))
+                          plan_failures=len(plan.issues), not_portable=len(plan.not_portable))
     try:
         if o.bagit and journal.state == "complete":
             result.already_complete = True
