@@ -22,6 +22,8 @@ from .set_lsh import SCREEN_BINS, choose_bands, screen_mask
 from .unique import sorted_unique
 
 _FNV = np.uint64(0x100000001B3)
+#: Documents whose band keys are made and looked up at once (about 50 MB of keys).
+ROWS_AT_ONCE = 100_000
 
 
 def signature_band_keys(sig: np.ndarray, r: int) -> np.ndarray:
@@ -51,30 +53,42 @@ def fresh_candidates(sig: np.ndarray, sizes: np.ndarray, fresh: np.ndarray, jacc
     if n < 2 or fresh.shape[0] == 0:
         return np.empty(0, np.int64), np.empty(0, np.int64)
     b, r = choose_bands(bins, max(float(jaccard), 1e-3), target)
-    live = np.flatnonzero(sizes > 0)
-    keys = signature_band_keys(sig[live], r)
-    mine = signature_band_keys(sig[fresh], r).reshape(-1)
-    owners = np.repeat(fresh, keys.shape[1])
+    mine = signature_band_keys(sig[fresh], r)
+    bands = mine.shape[1]
+    owners = np.repeat(fresh, bands)
+    mine = mine.reshape(-1)
     order = np.argsort(mine, kind="stable")
     mine, owners = mine[order], owners[order]
-    flat = keys.reshape(-1)
-    lo = np.searchsorted(mine, flat, side="left")  # a binary search in the few fresh keys
-    hit = np.flatnonzero(mine[np.minimum(lo, mine.shape[0] - 1)] == flat)
-    lo = lo[hit]
-    hi = np.searchsorted(mine, flat[hit], side="right")
-    counts = hi - lo
-    other = np.repeat(live[hit // keys.shape[1]], counts)
-    starts = np.repeat(lo - np.cumsum(counts) + counts, counts) + np.arange(int(counts.sum()))
-    partner = owners[starts]
-    keep = other != partner
-    a, c = np.minimum(other[keep], partner[keep]), np.maximum(other[keep], partner[keep])
-    codes = sorted_unique(a * n + c)
-    i, j = codes // n, codes % n
-    if i.shape[0] == 0:
-        return i, j
-    agree = agreements(sig, i, j)
-    ok = screen_mask(agree, sizes[i], sizes[j], jaccard, bins)
-    return i[ok], j[ok]
+    live = np.flatnonzero(sizes > 0)
+    need = least_agreements(jaccard, bins)
+    found = []
+    for start in range(0, live.shape[0], ROWS_AT_ONCE):  # memory: a slice of the collection's keys at a time
+        rows = live[start : start + ROWS_AT_ONCE]
+        flat = signature_band_keys(sig[rows], r).reshape(-1)
+        lo = np.searchsorted(mine, flat, side="left")  # a binary search in the few fresh keys
+        hit = np.flatnonzero(mine[np.minimum(lo, mine.shape[0] - 1)] == flat)
+        lo = lo[hit]
+        counts = np.searchsorted(mine, flat[hit], side="right") - lo
+        other = np.repeat(rows[hit // bands], counts)
+        partner = owners[np.repeat(lo - np.cumsum(counts) + counts, counts) + np.arange(int(counts.sum()))]
+        # screened before anything else: most of these are chance agreements of unrelated
+        # texts (5.7 % of fresh x all on the bench's English-like texts), which grow with the
+        # collection; a pair found in several bands is screened as often, and few are
+        agree = agreements(sig, other, partner)
+        keep = (agree >= need[np.minimum(np.minimum(sizes[other], sizes[partner]), bins)]) & (other != partner)
+        a, c = other[keep], partner[keep]
+        found.append(np.minimum(a, c) * n + np.maximum(a, c))
+    codes = sorted_unique(np.concatenate(found)) if found else np.empty(0, np.int64)
+    return codes // n, codes % n
+
+
+def least_agreements(jaccard: float, bins: int) -> np.ndarray:
+    """For each number of bins a pair's smaller set fills (0 .. ``bins``), the fewest equal
+    bins of ``bins`` with which it passes :func:`core.set_lsh.screen_mask`."""
+    agree = np.arange(bins + 1)
+    eff = np.arange(bins + 1)
+    passes = screen_mask(agree[None, :], eff[:, None], eff[:, None], jaccard, bins)
+    return np.where(passes.any(axis=1), np.argmax(passes, axis=1), bins + 1)
 
 
 __all__ = ["SCREEN_BINS", "fresh_candidates", "signature_band_keys"]

@@ -7,10 +7,12 @@ process. A rescan after touching 1 % of 20,000 files took longer than the first 
 
 After a full search that was banded (a collection too large for an exact join: its pair
 set is complete only from ``complete_from``, the rest found by the word search), each
-document keeps a *record* beside its mark: its set's size, its screening signature (one
-one-permutation round, ``core.oph.oph_signatures``) and its word sketch, about 1 KB. A
+document keeps a *record* beside its mark: its set's size, its word sketch and the low
+16 bits of its screening signature (one one-permutation round, ``core.oph.oph_signatures``),
+776 bytes. A
 rescan whose pair set was current before it wrote its changes (``pair_stage.reusing``)
-and that changed at most FRESH_SHARE of the documents then searches only what changed:
+and that changed at most FRESH_SHARE of the documents (and few enough for FRESH_PAIRS)
+then searches only what changed:
 
 - pairs of two unchanged documents are those of the stored set (their sets and texts are
   as they were, and so are their scores: the verification takes them as they are);
@@ -47,8 +49,14 @@ RECORD_VERSION = "screen-2"
 #: The largest share of a collection's documents a rescan may have changed and still
 #: search only those (beyond it, the full search costs little more).
 FRESH_SHARE = 0.1
+#: The largest number of (fresh document, document) pairs a rescan compares on the records
+#: (the screen's work: about 6 % of them agree in a band by chance on English-like text,
+#: and each of those is screened): 2,000 fresh documents of a million, a tenth of 100,000.
+FRESH_PAIRS = 2_000_000_000
 #: Texts read and sketched at once.
 TEXT_BATCH = 500
+#: Records made and written at once (about 40 MB of them and their signatures).
+RECORD_BATCH = 50_000
 
 
 def applies(method: Method, params: Any) -> bool:
@@ -71,7 +79,8 @@ def may_search(store: Store, method: Method, params: Any, changed: set[int] | No
     documents = store.documents.count("ok")
     kept = store.sketches.kept_ids(name, key)
     rewritten = np.isin(np.fromiter(changed, dtype=np.int64, count=len(changed)), kept, kind="sort").sum()
-    return documents >= 2 and documents - kept.shape[0] + int(rewritten) <= FRESH_SHARE * documents
+    fresh = documents - kept.shape[0] + int(rewritten)
+    return documents >= 2 and fresh <= FRESH_SHARE * documents and fresh * documents <= FRESH_PAIRS
 
 
 def record_name(method: Method, sketch_key: str) -> tuple[str, str]:
@@ -122,10 +131,10 @@ def keep_records(store: Store, method: Method, sketch_key: str, ids: np.ndarray,
     docs = np.asarray(docs, dtype=np.int64)
     if only_missing and docs.shape[0]:
         docs = docs[~np.isin(ids[docs], store.sketches.kept_ids(name, key), kind="sort")]
-    if docs.shape[0] == 0:
-        return 0
-    sig = oph_signatures(sketches, docs, sizes[docs], SCREEN_BINS)
-    store.sketches.keep(name, key, list(zip(ids[docs].tolist(), _pack(sizes[docs], sig, words[docs]))))
+    for start in range(0, docs.shape[0], RECORD_BATCH):  # memory: a batch's records at a time
+        part = docs[start : start + RECORD_BATCH]
+        sig = oph_signatures(sketches, part, sizes[part], SCREEN_BINS)
+        store.sketches.keep(name, key, list(zip(ids[part].tolist(), _pack(sizes[part], sig, words[part]))))
     return int(docs.shape[0])
 
 
@@ -134,17 +143,22 @@ def _records(store: Store, method: Method, sketch_key: str, ids: np.ndarray):
     records hold, zeros where ``have`` is false."""
     name, key = record_name(method, sketch_key)
     n, layout = ids.shape[0], _layout()
-    kept_ids, blobs = store.sketches.kept(name, key)
-    at = np.minimum(np.searchsorted(ids, kept_ids), max(n - 1, 0))
-    ok = (ids[at] == kept_ids) if n else np.zeros(0, bool)
-    ok &= np.fromiter((len(b) == layout.itemsize for b in blobs), dtype=bool, count=len(blobs))
-    rows = np.zeros(n, dtype=layout)
-    good = np.flatnonzero(ok)
-    if good.shape[0]:
-        rows[at[good]] = np.frombuffer(b"".join(blobs[k] for k in good.tolist()), dtype=layout)
     have = np.zeros(n, dtype=bool)
-    have[at[good]] = True
-    return have, rows["size"].astype(np.int64), rows["sig"].astype(np.uint32), np.ascontiguousarray(rows["words"])
+    sizes = np.zeros(n, dtype=np.int64)
+    sig = np.zeros((n, SCREEN_BINS), dtype=np.uint32)
+    words = np.zeros((n, completion.word_width()), dtype=np.uint32)
+    if n == 0:
+        return have, sizes, sig, words
+    for kept_ids, blobs in store.sketches.kept(name, key):  # a batch at a time, into the arrays
+        at = np.minimum(np.searchsorted(ids, kept_ids), n - 1)
+        ok = (ids[at] == kept_ids) & np.fromiter((len(b) == layout.itemsize for b in blobs), dtype=bool,
+                                                  count=len(blobs))
+        good = np.flatnonzero(ok)
+        if good.shape[0]:
+            rows = np.frombuffer(b"".join(blobs[k] for k in good.tolist()), dtype=layout)
+            where = at[good]
+            have[where], sizes[where], sig[where], words[where] = True, rows["size"], rows["sig"], rows["words"]
+    return have, sizes, sig, words
 
 
 class _SomeSets(Sequence):
@@ -195,7 +209,7 @@ def search_changed(store: Store, method: Method, params: Any, floor: float, ids:
     touched = np.isin(ids, np.fromiter(changed, dtype=np.int64, count=len(changed)), kind="sort") if changed else \
         np.zeros(n, dtype=bool)
     fresh = np.flatnonzero(touched | ~have)
-    if fresh.shape[0] > FRESH_SHARE * n:
+    if fresh.shape[0] > FRESH_SHARE * n or fresh.shape[0] * n > FRESH_PAIRS:
         return None
     sets = _SomeSets(n, np.dtype(method.sketch_dtype))
     unmade_mask = np.zeros(n, dtype=bool)

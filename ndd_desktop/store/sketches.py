@@ -6,7 +6,7 @@ documents sketched from their stored text) and reads them back to search for pai
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Sequence
 
 import numpy as np
 
@@ -172,12 +172,14 @@ class Sketches:
         """What :meth:`hold` kept under ``name`` (the caller closes it), or None."""
         return self._db._carried.pop(("held", name), None)
 
-    def kept(self, name: str, key: str) -> tuple[np.ndarray, list[bytes]]:
-        """(doc ids, bytes) of what :meth:`keep` stored under ``name`` and ``key``, by id."""
+    def kept(self, name: str, key: str, batch: int = 50_000) -> Iterator[tuple[np.ndarray, list[bytes]]]:
+        """(doc ids, bytes) of what :meth:`keep` stored under ``name`` and ``key``, by id,
+        ``batch`` rows at a time (a million documents' records are most of a GB)."""
         with self._db._read() as conn, plain_cursor(conn) as cur:
-            rows = cur.execute("SELECT doc_id, data FROM sketches WHERE method = ? AND sketch_key = ? ORDER BY doc_id",
-                               (name, key)).fetchall()
-        return np.array([r[0] for r in rows], dtype=np.int64), [r[1] for r in rows]
+            cur.execute("SELECT doc_id, data FROM sketches WHERE method = ? AND sketch_key = ? ORDER BY doc_id",
+                        (name, key))
+            while rows := cur.fetchmany(batch):
+                yield np.array([r[0] for r in rows], dtype=np.int64), [r[1] for r in rows]
 
     def kept_ids(self, name: str, key: str) -> np.ndarray:
         """The ids of the documents that have bytes under ``name`` and ``key`` (:meth:`keep`)."""
