@@ -120,17 +120,20 @@ def _pack(sizes: np.ndarray, sig: np.ndarray, words: np.ndarray) -> list[bytes]:
 
 
 def keep_records(store: Store, method: Method, sketch_key: str, ids: np.ndarray, docs: np.ndarray,
-                 sketches: Sequence[np.ndarray], sizes: np.ndarray, words: np.ndarray,
-                 only_missing: bool = True) -> int:
+                 sketches: Sequence[np.ndarray], sizes: np.ndarray, words: np.ndarray, unread: set[int]) -> int:
     """Store the records of the documents at positions ``docs`` (``sketches`` and ``words``
-    by position, ``sizes`` the sets' sizes); with ``only_missing`` those that have one are
-    left. How many were stored."""
+    by position, ``sizes`` the sets' sizes), replacing any they had, except of those in
+    ``unread`` (ids: their text could not be read, so their set and word sketch are an empty
+    text's), whose records go: the scan that reads them again, perhaps with the same content,
+    makes theirs. How many were stored."""
     from ..core.oph import oph_signatures
 
     name, key = record_name(method, sketch_key)
     docs = np.asarray(docs, dtype=np.int64)
-    if only_missing and docs.shape[0]:
-        docs = docs[~np.isin(ids[docs], store.sketches.kept_ids(name, key), kind="sort")]
+    if unread:
+        lost = np.fromiter(unread, dtype=np.int64, count=len(unread))
+        store.sketches.forget_kept(name, key, lost.tolist())
+        docs = docs[~np.isin(ids[docs], lost, kind="sort")]
     for start in range(0, docs.shape[0], RECORD_BATCH):  # memory: a batch's records at a time
         part = docs[start : start + RECORD_BATCH]
         sig = oph_signatures(sketches, part, sizes[part], SCREEN_BINS)
@@ -248,7 +251,7 @@ def search_changed(store: Store, method: Method, params: Any, floor: float, ids:
     check()
     scores = completion.complete(method, params, own, sets, words, floor, dates, fresh=fresh, make=make)
     old = _unchanged_pairs(store, method.name, pairs_key, ids, fresh)
-    keep_records(store, method, sketch_key, ids, fresh, sets, sizes, words, only_missing=False)
+    keep_records(store, method, sketch_key, ids, fresh, sets, sizes, words, unread)
     return PairScores(np.concatenate([old.i, scores.i]), np.concatenate([old.j, scores.j]),
                       np.concatenate([old.score, scores.score]), np.concatenate([old.cont_ij, scores.cont_ij]),
                       np.concatenate([old.cont_ji, scores.cont_ji]), {}, stored.complete_from)

@@ -230,7 +230,7 @@ def compute_pairs(store: Store, method: Method, params: Any, params_dict: dict, 
                     scores = completion.complete(method, params, scores, sketches, words, floor, dates)
                     if changed_pairs.applies(method, params):  # the next rescan may search what it changes only
                         changed_pairs.keep_records(store, method, sketch_key, ids, np.arange(len(ids)), sketches,
-                                                   sketch_sizes(sketches), words)
+                                                   sketch_sizes(sketches), words, unread)
                     del words
         elif scores is None:
             scores = PairScores.empty()

@@ -187,6 +187,13 @@ class Sketches:
             rows = cur.execute("SELECT doc_id FROM sketches WHERE method = ? AND sketch_key = ?", (name, key)).fetchall()
         return np.sort(np.array([r[0] for r in rows], dtype=np.int64))
 
+    def forget_kept(self, name: str, key: str, doc_ids: Sequence[int]) -> None:
+        """Delete what :meth:`keep` stored under ``name`` and ``key`` for these documents."""
+        if doc_ids:
+            with self._db._write() as conn:
+                conn.exec_driver_sql("DELETE FROM sketches WHERE method = ? AND sketch_key = ? AND doc_id = ?",
+                                     [(name, key, int(i)) for i in doc_ids])
+
     def keep(self, name: str, key: str, items: Sequence[tuple[int, bytes]]) -> None:
         """Store bytes by document that a method keeps beside its sketches (a rescan's
         shortcut, ``pipeline.changed_pairs``) under a ``name`` no method has. Like a sketch,

@@ -145,3 +145,36 @@ def test_the_records_hold_the_signature_the_banded_search_screens_with():
 
     # changed_pairs names the bins without importing set_lsh (which loads the kernels)
     assert changed_pairs.SCREEN_BINS == set_lsh.SCREEN_BINS
+
+
+def test_a_document_whose_text_was_missing_for_a_moment_is_searched_again_when_read(tmp_path, collection,
+                                                                                     banded_search, searches):
+    # A collection from before the records (none kept) whose full search finds a file gone
+    # for a moment: its set is an empty text's. The next scan reads it again with the same
+    # content; had it kept that empty record, no later rescan could pair it with anything.
+    root, rng = collection
+    away = root / "other20.txt"
+    hidden = tmp_path / "hidden.txt"
+    qgram = get_method("qgram")
+    name, key = changed_pairs.record_name(qgram, qgram.sketch_key(qgram.params({})))
+
+    def gone_at_the_pairs(report) -> None:  # between the walk and the pair stage
+        if report.stage == "pairs" and away.exists():
+            away.rename(hidden)
+
+    with Store.open(str(tmp_path / "c.ndd")) as store:
+        scan(store, [root])
+        store.sketches.forget_kept(name, key, store.sketches.kept_ids(name, key).tolist())  # as before records
+        (root / "new0.txt").write_text(" ".join(_words(rng, 300)), encoding="utf-8")
+        scan(store, [root], progress=gone_at_the_pairs)
+        hidden.rename(away)
+        (failed,) = store.documents.errors()
+        assert failed.relpath == "other20.txt" and "not compared" in failed.reason
+        assert failed.id not in set(store.sketches.kept_ids(name, key).tolist())
+        scan(store, [root])  # read again, the same content: a full search (the pair set was not whole)
+        assert store.documents.errors() == []
+        (root / "twin.txt").write_text(_noisy(rng, away.read_text(encoding="utf-8")), encoding="utf-8")
+        scan(store, [root])
+        after = _names(store)
+    assert searches[-1] is not None  # the last rescan searched the new document only
+    assert ("other20.txt", "twin.txt") in after
