@@ -53,7 +53,7 @@ def fresh_candidates(sig: np.ndarray, sizes: np.ndarray, fresh: np.ndarray, jacc
     fresh = fresh[sizes[fresh] > 0]
     if n < 2 or fresh.shape[0] == 0:
         return np.empty(0, np.int64), np.empty(0, np.int64)
-    b, r = choose_bands(bins, max(float(jaccard), 1e-3), target)
+    _, r = choose_bands(bins, max(float(jaccard), 1e-3), target)
     mine = signature_band_keys(sig[fresh], r)
     bands = mine.shape[1]
     owners = np.repeat(fresh, bands)

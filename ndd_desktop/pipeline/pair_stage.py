@@ -19,8 +19,8 @@ import numpy as np
 from ..core import gc_pause
 from ..core.checkpoint import checkpoints
 from ..core.method import Method, PairScores
-from ..core.sketch_batches import sketch_sizes
 from ..core.normalize import NORMALIZATION
+from ..core.sketch_batches import sketch_sizes
 from ..core.thread_slot import ThreadSlot
 from ..ingest.reasons import CHANGED_WHILE_READ, UNREADABLE
 from ..store import DocumentInfo, Store
@@ -212,7 +212,7 @@ def compute_pairs(store: Store, method: Method, params: Any, params_dict: dict, 
             unmade = None
             hashes.clear()
             ids, sketches, dates, refs = load()
-    del hashes
+    hashes.clear()  # the digest is made: the strings go (load above still appends to this list)
     try:
         if scores is None and len(sketches) >= 2:
             # the search's loops stop at their next checkpoint once the scan is cancelled

@@ -49,11 +49,11 @@ def test_two_documents_that_are_not_fresh_are_never_paired():
 
 
 def test_a_document_without_values_is_never_paired():
-    sets, fresh, _ = _collection(3)
+    sets, _, _ = _collection(3)
     sets[7] = np.empty(0, np.uint32)
     sets[8] = np.empty(0, np.uint32)
     sig, sizes = _signatures(sets)
-    i, j = fresh_candidates(sig, sizes, np.array([7]), 0.538)
+    i, _ = fresh_candidates(sig, sizes, np.array([7]), 0.538)
     assert i.shape[0] == 0  # (two empty rows are equal in every bin)
 
 
@@ -64,7 +64,7 @@ def test_recall_at_the_design_similarity_is_what_the_bands_promise():
     size, pairs = 1200, 200
     values = rng.choice(1 << 32, size=pairs * 3 * size, replace=False).astype(np.uint32)
     sets, fresh = [], []
-    shared = int(round(size * 2 * 0.55 / 1.55))
+    shared = round(size * 2 * 0.55 / 1.55)
     for k in range(pairs):
         base = values[k * 3 * size : (k + 1) * 3 * size]
         common = base[:shared]
