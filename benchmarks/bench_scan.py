@@ -338,7 +338,7 @@ def versus(folder: Path, base: Path, args: argparse.Namespace) -> dict:
         # A rescan lasts about a second, of which most is the start-up it is measured
         # without: one sample of each on a shared machine is mostly noise, so each is the
         # median of ``--repeat`` samples, the start-ups taken between the rescans.
-        startups, agains, touches = [], [], []
+        startups, agains = [], []
         for _ in range(args.repeat):
             startups.append(run_measured(NDD + ["methods"], args.timeout)["seconds"])
             agains.append(ndd_scan(db, folder, args.method or "minhash", args.timeout))
@@ -348,27 +348,30 @@ def versus(folder: Path, base: Path, args: argparse.Namespace) -> dict:
                "startups_s": startups, "rescans_s": [r["seconds"] for r in agains],
                "ratio": ref["seconds"] / first["seconds"],
                "rescan_ratio": (first["seconds"] - startup) / max(again["seconds"] - startup, 1e-3)}
-        if args.touch:
+        def after(change, prefix: str, counted: str) -> None:
+            """``--repeat`` rescans, each after ``change(r)`` (the files changed and how to put
+            them back); their median into ``row`` under ``prefix`` and the files changed under
+            ``counted``."""
+            rescans = []
             for r in range(args.repeat):  # another share of the files each time
-                row["touched"] = touch_share(folder, args.touch, seed=k * args.repeat + r)
-                touches.append(ndd_scan(db, folder, args.method or "minhash", args.timeout))
-            touched = _median_run(touches)
-            row["touch_rescan"] = touched
-            row["touch_rescans_s"] = [r["seconds"] for r in touches]
-            row["touch_ratio"] = (first["seconds"] - startup) / max(touched["seconds"] - startup, 1e-3)
-        if args.edit:
-            edits = []
-            for r in range(args.repeat):  # another share of the files each time, put back after
-                saved = edit_share(folder, args.edit, seed=1000 + k * args.repeat + r)
+                row[counted], undo = change(r)
                 try:
-                    edits.append(ndd_scan(db, folder, args.method or "minhash", args.timeout))
+                    rescans.append(ndd_scan(db, folder, args.method or "minhash", args.timeout))
                 finally:
-                    restore(saved)
-                row["edited"] = len(saved)
-            edited = _median_run(edits)
-            row["edit_rescan"] = edited
-            row["edit_rescans_s"] = [r["seconds"] for r in edits]
-            row["edit_ratio"] = (first["seconds"] - startup) / max(edited["seconds"] - startup, 1e-3)
+                    undo()
+            median = _median_run(rescans)
+            row[f"{prefix}_rescan"] = median
+            row[f"{prefix}_rescans_s"] = [x["seconds"] for x in rescans]
+            row[f"{prefix}_ratio"] = (first["seconds"] - startup) / max(median["seconds"] - startup, 1e-3)
+
+        def edited(r: int):
+            saved = edit_share(folder, args.edit, seed=1000 + k * args.repeat + r)
+            return len(saved), lambda: restore(saved)
+
+        if args.touch:
+            after(lambda r: (touch_share(folder, args.touch, seed=k * args.repeat + r), lambda: None), "touch", "touched")
+        if args.edit:
+            after(edited, "edit", "edited")
         for name in methods:
             other = base / f"versus-{k}-{name}.ndd"
             for suffix in ("", "-wal", "-shm"):

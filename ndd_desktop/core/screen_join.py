@@ -16,27 +16,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from .hashing import mix64
+from .lsh import feature_keys
 from .oph_kernel import agreements
 from .set_lsh import SCREEN_BINS, choose_bands, screen_mask
 from .unique import sorted_unique
 
-_FNV = np.uint64(0x100000001B3)
 #: Documents whose band keys are made and looked up at once (their chance candidates, some
 #: 6 % of 42 bands x fresh documents each, are held until screened: ~100 MB at 2,000 fresh).
 ROWS_AT_ONCE = 25_000
-
-
-def signature_band_keys(sig: np.ndarray, r: int) -> np.ndarray:
-    """(len(sig), bins // r) uint64: band k of a row hashes its bins k*r .. k*r + r - 1
-    and k (equal rows of a band give equal keys; unequal ones collide with 2^-64)."""
-    bands = sig.shape[1] // r
-    keys = np.zeros((sig.shape[0], bands), dtype=np.uint64)
-    with np.errstate(over="ignore"):
-        for k in range(r):
-            keys = keys * _FNV + sig[:, k : bands * r : r].astype(np.uint64)
-        keys ^= np.arange(bands, dtype=np.uint64) << np.uint64(48)
-    return mix64(keys, seed=0x5C4EE7)
 
 
 def fresh_candidates(sig: np.ndarray, sizes: np.ndarray, fresh: np.ndarray, jaccard: float,
@@ -53,9 +40,8 @@ def fresh_candidates(sig: np.ndarray, sizes: np.ndarray, fresh: np.ndarray, jacc
     fresh = fresh[sizes[fresh] > 0]
     if n < 2 or fresh.shape[0] == 0:
         return np.empty(0, np.int64), np.empty(0, np.int64)
-    _, r = choose_bands(bins, max(float(jaccard), 1e-3), target)
-    mine = signature_band_keys(sig[fresh], r)
-    bands = mine.shape[1]
+    bands, r = choose_bands(bins, max(float(jaccard), 1e-3), target)
+    mine = feature_keys(sig[fresh], bands, r)  # band k: bins k*r .. k*r + r - 1, and k
     owners = np.repeat(fresh, bands)
     mine = mine.reshape(-1)
     order = np.argsort(mine, kind="stable")
@@ -65,7 +51,7 @@ def fresh_candidates(sig: np.ndarray, sizes: np.ndarray, fresh: np.ndarray, jacc
     found = []
     for start in range(0, live.shape[0], ROWS_AT_ONCE):  # memory: a slice of the collection's keys at a time
         rows = live[start : start + ROWS_AT_ONCE]
-        flat = signature_band_keys(sig[rows], r).reshape(-1)
+        flat = feature_keys(sig[rows], bands, r).reshape(-1)
         lo = np.searchsorted(mine, flat, side="left")  # a binary search in the few fresh keys
         hit = np.flatnonzero(mine[np.minimum(lo, mine.shape[0] - 1)] == flat)
         lo = lo[hit]
@@ -92,4 +78,4 @@ def least_agreements(jaccard: float, bins: int) -> np.ndarray:
     return np.where(passes.any(axis=1), np.argmax(passes, axis=1), bins + 1)
 
 
-__all__ = ["SCREEN_BINS", "fresh_candidates", "signature_band_keys"]
+__all__ = ["SCREEN_BINS", "fresh_candidates", "least_agreements"]
