@@ -35,6 +35,7 @@ def start(args: argparse.Namespace) -> None:
     (a new collection, local workers); a server already running is left as it is."""
     check_folders(args)
     if args.engine != "dask" and args.workers != 0 and not os.path.exists(args.db):
-        from ..ingest.pool_worker import prestart
+        from ..ingest.pool_server import prestart
+        from ..pipeline.kernel_preload import modules_for
 
-        prestart(SCAN_EXTRACTOR_MODULE)
+        prestart(SCAN_EXTRACTOR_MODULE, modules_for(args.method))

@@ -233,20 +233,21 @@ def word_spans(texts: Sequence[str]) -> WordSpans:
     """The tokens of many texts, as ``core.normalize.tokens`` splits them, found in a few
     array operations over the texts joined (ASCII batches by one byte classification, the
     others in their UTF-8: ``core.utf8_words``)."""
-    n = len(texts)
-    text_starts = np.zeros(n, dtype=np.int64)
     if all(t.isascii() for t in texts):  # (a flag of each string, not a pass over it)
-        raw = " ".join(texts).encode("ascii")  # the space keeps tokens of neighbouring texts apart
-        lengths = np.fromiter(map(len, texts), dtype=np.int64, count=n)
-        tok_starts, tok_lens = _ascii_word_spans(raw)
-    else:
-        # each text encoded, then the bytes joined: joining the strings first made one string
-        # as wide as its widest character (four bytes a character for one emoji) and encoded
-        # all of it, a third of the time of a batch with a few accented texts among ASCII ones
-        pieces = [t.encode("utf-8", "surrogatepass") for t in texts]
-        raw = b" ".join(pieces)
-        lengths = np.fromiter(map(len, pieces), dtype=np.int64, count=n)
-        tok_starts, tok_lens = utf8_word_spans(raw)
+        return encoded_word_spans([t.encode("ascii") for t in texts], ascii=True)
+    # each text encoded, then the bytes joined: joining the strings first made one string
+    # as wide as its widest character (four bytes a character for one emoji) and encoded
+    # all of it, a third of the time of a batch with a few accented texts among ASCII ones
+    return encoded_word_spans([t.encode("utf-8", "surrogatepass") for t in texts], ascii=False)
+
+
+def encoded_word_spans(pieces: Sequence[bytes], ascii: bool) -> WordSpans:
+    """:func:`word_spans` of texts given as their UTF-8 bytes (``ascii``: all of them ASCII)."""
+    n = len(pieces)
+    text_starts = np.zeros(n, dtype=np.int64)
+    raw = b" ".join(pieces)  # the space keeps tokens of neighbouring texts apart
+    lengths = np.fromiter(map(len, pieces), dtype=np.int64, count=n)
+    tok_starts, tok_lens = _ascii_word_spans(raw) if ascii else utf8_word_spans(raw)
     np.cumsum(lengths[:-1] + 1, out=text_starts[1:])
     first_tok = np.searchsorted(tok_starts, text_starts)
     ntok = np.diff(np.append(first_tok, tok_starts.shape[0]))

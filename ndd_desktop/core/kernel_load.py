@@ -62,6 +62,10 @@ class KernelLoader:
         self._loaded = threading.Event()
         self._loading = threading.Lock()
 
+    def is_loaded(self) -> bool:
+        """Whether the functions are loaded in this process (or in the one it was forked from)."""
+        return self._loaded.is_set()
+
     def __call__(self) -> None:
         if self._loaded.is_set():
             return

@@ -14,7 +14,7 @@ from typing import Any, Callable, ClassVar, Mapping, Sequence
 
 import numpy as np
 
-from .normalize import NORMALIZATION
+from .normalize import NORMALIZATION, normalize
 from .params import ParamInfo, describe_params, make_params, params_hash
 from .text_share import DEFAULT_CONTAINED_SHARE, DEFAULT_SHARE
 
@@ -144,6 +144,18 @@ class Method:
     def sketch_many(self, texts: Sequence[str], params: Any) -> list[np.ndarray]:
         """Sketch a batch of normalised texts."""
         return [self.sketch(t, params) for t in texts]
+
+    def sketch_extracted(self, texts: Sequence[str], params: Any) -> list[np.ndarray]:
+        """Sketch a batch of extracted texts: :meth:`sketch_many` of them normalised, with
+        what the parameter ``ignore`` names left out (``core.normalize.normalize``). A
+        method may take a shorter way to the same sketches (``minhash``)."""
+        ignore = getattr(params, "ignore", "")
+        return self.sketch_many([normalize(t, ignore) for t in texts], params)
+
+    def load_sketch_kernels(self, params: Any) -> None:
+        """Load the compiled code :meth:`sketch_extracted` runs with these parameters, if
+        it has any (``minhash``): a scan's workers ask before a large read whose server
+        did not load it (``pipeline.kernel_preload``). Without it, sketches are the same."""
 
     def texts_to_verify(self, texts: Sequence[str], params: Any) -> list[str]:
         """The normalised texts as the verification should read them (core.text_share):

@@ -33,8 +33,10 @@ from typing import Iterator, Sequence
 
 import numpy as np
 
-from .batch_hashing import char_gram_values, word_shingle_values
+from . import minhash_kernel
+from .batch_hashing import WordSpans, char_gram_values, encoded_word_spans, word_shingle_values, word_spans
 from .hashing import mix64
+from .normalize import ascii_folded, normalize
 
 #: Seed of the permutation multipliers; changing it changes every stored sketch.
 PERMUTATION_SEED = 0x5EED
@@ -205,8 +207,12 @@ def sketch_matrix(texts: Sequence[str], unit: str, size: int, t: int) -> np.ndar
     """
     multipliers = permutation_multipliers(t)
     result = np.empty((len(texts), t + 1), dtype=np.uint32)
+    kernel = _kernel(unit, len(texts))
     for lo, hi in _text_chunks(texts):
         batch = texts[lo:hi]
+        if kernel is not None:
+            _kernel_rows(kernel, word_spans(batch), size, multipliers, result[lo:hi])
+            continue
         values, starts, counts = shingle_values(batch, unit, size)
         sizes = distinct_counts(values, starts, counts)
         # Repeated shingles are kept for the minima: they change none, and dropping them
@@ -219,7 +225,53 @@ def sketch_matrix(texts: Sequence[str], unit: str, size: int, t: int) -> np.ndar
     return result
 
 
-def _text_chunks(texts: Sequence[str]) -> Iterator[tuple[int, int]]:
+def sketch_extracted(texts: Sequence[str], unit: str, size: int, t: int, ignore: str | Sequence[str] = "") -> np.ndarray:
+    """``sketch_matrix`` of the texts normalised (``core.normalize.normalize(text, ignore)``).
+
+    Where the compiled loop runs (word shingles, nothing to ignore), an ASCII text is
+    only folded (``normalize.ascii_folded``: its words, without collapsing its white
+    space) and read as bytes from there; the rows are the same."""
+    kernel = None if ignore else _kernel(unit, len(texts))
+    if kernel is None:
+        return sketch_matrix([normalize(x, ignore) for x in texts], unit, size, t)
+    multipliers = permutation_multipliers(t)
+    result = np.empty((len(texts), t + 1), dtype=np.uint32)
+    # the ASCII texts apart from the others: their words are found by one byte
+    # classification, where a batch with one other text among them takes the UTF-8 path
+    plain = [k for k, x in enumerate(texts) if x.isascii()]
+    other = [k for k, x in enumerate(texts) if not x.isascii()]
+    for rows, ascii in ((plain, True), (other, False)):
+        if not rows:
+            continue
+        if ascii:
+            pieces = [ascii_folded(texts[k]) for k in rows]
+        else:
+            pieces = [normalize(texts[k]).encode("utf-8", "surrogatepass") for k in rows]
+        block = result if len(rows) == len(texts) else np.empty((len(rows), t + 1), dtype=np.uint32)
+        for lo, hi in _text_chunks(pieces):
+            _kernel_rows(kernel, encoded_word_spans(pieces[lo:hi], ascii), size, multipliers, block[lo:hi])
+        if block is not result:
+            result[rows] = block
+    return result
+
+
+def _kernel(unit: str, texts: int):
+    """The compiled functions for a batch of ``texts`` (``minhash_kernel.functions``), or
+    None: numpy's path (character grams; a big-endian machine, whose bytes the compiled
+    loop would read the other way round)."""
+    if unit != "words" or not np.little_endian:
+        return None
+    return minhash_kernel.functions(texts)
+
+
+def _kernel_rows(kernel, spans: WordSpans, w: int, multipliers: np.ndarray, out: np.ndarray) -> None:
+    """Fill ``out`` with the rows of the texts of ``spans`` (the compiled loop)."""
+    raw = spans.raw
+    words = np.frombuffer(raw + bytes(16 - len(raw) % 8), dtype="<u8")  # a whole word of zeros after
+    kernel.sketch_spans(words, spans.starts, spans.lengths, spans.first, spans.counts, w, multipliers, out)
+
+
+def _text_chunks(texts: Sequence[str] | Sequence[bytes]) -> Iterator[tuple[int, int]]:
     """Ranges [lo, hi) of texts holding about _CHUNK_CHARS characters each (at least one)."""
     lengths = np.fromiter(map(len, texts), dtype=np.int64, count=len(texts)) + 1
     ends = np.cumsum(lengths)

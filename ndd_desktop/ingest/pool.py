@@ -23,7 +23,8 @@ Workers start with the ``forkserver`` method on Linux (safe when the parent runs
 threads, as the GUI does) and ``spawn`` elsewhere; frozen applications must call
 ``multiprocessing.freeze_support()`` early. ``workers=0`` runs everything in the calling
 process: no time limit, no crash isolation; meant for tests and small jobs. The worker's
-side (its start method, its loop, a chunk's two steps) is :mod:`ingest.pool_worker`.
+side (its loop, a chunk's two steps) is :mod:`ingest.pool_worker`, its start method
+:mod:`ingest.pool_server`.
 """
 
 from __future__ import annotations
@@ -39,7 +40,8 @@ from ndd_desktop.ingest import reasons as R
 from ndd_desktop.ingest.document import STATUS_ERROR, ExtractedDocument, FileEntry, problem
 from ndd_desktop.ingest.extract import extract_entry
 from ndd_desktop.ingest.limits import Limits
-from ndd_desktop.ingest.pool_worker import Extractor, context, run_chunk, worker_main
+from ndd_desktop.ingest.pool_server import context
+from ndd_desktop.ingest.pool_worker import Extractor, run_chunk, worker_main
 
 _POLL_S = 0.2
 #: Work handed to a worker at once: about this many seconds of it at the rate seen so far,

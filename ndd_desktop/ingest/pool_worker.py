@@ -1,17 +1,14 @@
 """The worker side of the extraction pool (:mod:`ingest.pool`): the process a worker is
 started in, and the loop it runs there.
 
-``context`` chooses how workers start (``forkserver`` on Linux, which preloads the readers
-once in the server; ``spawn`` elsewhere) and :func:`prestart` starts that server early. A
-worker (:func:`worker_main`) receives a chunk of files at a time, runs it through
+How workers start is :mod:`ingest.pool_server`'s (``forkserver`` on Linux, which preloads
+the readers once in the server; ``spawn`` elsewhere). A worker (:func:`worker_main`) receives a chunk of files at a time, runs it through
 :func:`run_chunk` and sends the documents back in one message, writing which file it is on
 into a shared array so that the pool can tell a file that hangs or crashes it.
 """
 
 from __future__ import annotations
 
-import inspect
-import multiprocessing
 import signal
 import sys
 import time
@@ -19,7 +16,6 @@ from collections.abc import Callable
 
 from ndd_desktop.core.allocator import keep_freed_memory
 from ndd_desktop.ingest.document import STATUS_ERROR, ExtractedDocument, FileEntry, problem
-from ndd_desktop.ingest.extract import READER_MODULES, extract_entry
 from ndd_desktop.ingest.limits import Limits
 from ndd_desktop.ingest.priority import lower_priority
 from ndd_desktop.ingest.process_name import WORKER, name_process
@@ -52,62 +48,6 @@ def run_chunk(extractor: Extractor, entries: list[FileEntry], limits: Limits,
             mark(_FINISHING)
         finish(results)
     return results
-
-
-def context(method: str | None, extractor: Extractor = extract_entry, own: str | None = None,
-            readers: tuple[str, ...] | None = None):
-    """The multiprocessing context workers start in; a forkserver preloads ``readers``
-    (reader modules; default: all of them) and the extractor's module."""
-    if method is None:
-        method = "forkserver" if sys.platform.startswith("linux") else "spawn"
-    ctx = multiprocessing.get_context(method)
-    if method == "forkserver":
-        if own is None:
-            own = extractor.__module__ if inspect.isfunction(extractor) else type(extractor).__module__
-        ctx.set_forkserver_preload(server_preload(own, readers))
-    return ctx
-
-
-#: Always preloaded, whatever the readers asked for: PDFium reserves address space when it
-#: is loaded (32 GB with pypdfium2 4.x), which a worker's cap (:func:`limit_memory`, counted
-#: from the worker's start) must already hold; loaded later, every PDF of the worker failed
-#: with a MemoryError. It costs the server 0.04 s.
-ADDRESS_SPACE_READER = "ndd_desktop.ingest.formats.pdf"
-#: The readers a server started before the walk preloads (:func:`prestart`): the formats
-#: are not known yet, and all readers with trafilatura cost the server most of a second
-#: before it forks any worker (the whole of a scan's start on a small folder). The plain
-#: text reader is light; a worker imports any other reader when it meets its format (one
-#: import in every worker at once, instead of all of them in the server before any starts).
-PRESTART_READERS = ("ndd_desktop.ingest.formats.txt",)
-
-
-def server_preload(own: str, readers: tuple[str, ...] | None = None) -> list[str]:
-    """The modules the workers' server imports before it forks any: the readers (those
-    given, else all; trafilatura with the web page reader; the PDF reader always:
-    :data:`ADDRESS_SPACE_READER`), and the extractor's module
-    ``own`` (the scan's: the methods), once in the server instead of once per worker (a
-    server already running keeps what it preloaded)."""
-    readers = READER_MODULES if readers is None else readers
-    modules = ["ndd_desktop.ingest.extract", *readers]
-    if ADDRESS_SPACE_READER not in modules:
-        modules.append(ADDRESS_SPACE_READER)
-    if "ndd_desktop.ingest.formats.html" in readers:
-        modules.append("trafilatura")
-    if own.startswith("ndd_desktop.") and own not in modules:
-        modules.append(own)
-    return modules
-
-
-def prestart(extractor_module: str) -> None:
-    """Start the server the workers are forked from now, with what an extractor of
-    ``extractor_module`` preloads and :data:`PRESTART_READERS`, so that it is ready when
-    :func:`extract_many` starts its first worker. Nothing where workers are spawned
-    instead."""
-    ctx = context(None, own=extractor_module, readers=PRESTART_READERS)
-    if ctx.get_start_method() == "forkserver":
-        from multiprocessing import forkserver
-
-        forkserver.ensure_running()
 
 
 def worker_main(conn, limits: Limits, extractor: Extractor, where) -> None:

@@ -39,6 +39,11 @@ BATCH_SECONDS = 2.0
 #: collection's size counts, not the files read, unless the scores of the others are kept
 #: (``ExtractStage.reuses_scores``).
 HELPERS_FROM_FILES = 2_000
+#: Files to read from which each worker loads the method's compiled sketching itself when
+#: its server has not (``SketchingExtractor.load_kernels``): numba's load costs a worker
+#: ~0.3 s of CPU and saves it ~50 us a document (minhash), so it pays from ~6,000
+#: documents a worker; the window's server starts before a method is chosen.
+KERNELS_FROM_FILES = 20_000
 
 
 @dataclass
@@ -109,7 +114,8 @@ class ExtractStage:
                             if self.method.sketch_from_text and workers != 0 else None)
             self._extractor = SketchingExtractor(self.method.name, tuple(sorted(self.param_overrides.items())),
                                                  options or ExtractOptions(), dictionary=self._dictionary,
-                                                 keep_text=self.plan.reading_changed, spool_folder=spool_folder)
+                                                 keep_text=self.plan.reading_changed, spool_folder=spool_folder,
+                                                 load_kernels=len(self.plan.to_extract) >= KERNELS_FROM_FILES)
             if workers != 0:  # with a pool: the workers get their next files while a batch is written
                 self._writer = ThreadPoolExecutor(1, thread_name_prefix="ndd-write")
             try:

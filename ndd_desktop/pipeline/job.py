@@ -24,6 +24,7 @@ from ..store.review_copy import COPY_SUFFIX
 from .cancel import CancelToken, ScanCancelled
 from .config import ScanConfig, ScanError, ScanSummary, default_floor
 from .engine import LocalEngine, ScanEngine
+from .kernel_preload import modules_for
 from .kernel_warmup import KernelWarmup
 from .pair_stage import pair_set_current, reporting_unread, reusing, sketch_missing
 from .plan import make_plan
@@ -51,16 +52,17 @@ def own_files_inside(store_path: str, roots: list[str]) -> set[str]:
     return {base + suffix for suffix in COMPANION_SUFFIXES if any(path_inside(base + suffix, r) for r in real_roots)}
 
 
-def prestart_workers(store: Store) -> bool:
+def prestart_workers(store: Store, method: str | None = None) -> bool:
     """Start the extraction workers' server now when ``store`` holds no document yet: its
     next scan reads every file, and the server's imports (about half a second) are then
-    done before the scan asks for workers. Whether it was asked to start (a server that
-    runs already is left as it is)."""
+    done before the scan asks for workers; with ``method``, what its workers need too
+    (``pipeline.kernel_preload``). Whether it was asked to start (a server that runs
+    already is left as it is)."""
     if store.documents.count(status=None):
         return False
-    from ..ingest.pool_worker import prestart
+    from ..ingest.pool_server import prestart
 
-    prestart(SketchingExtractor.__module__)
+    prestart(SketchingExtractor.__module__, modules_for(method))
     return True
 
 
@@ -156,7 +158,7 @@ class ScanJob:
             if self.config.workers != 0 and isinstance(self.engine, LocalEngine):
                 # a first scan reads every file: the workers' server loads the readers
                 # while this process walks
-                prestart_workers(self.store)
+                prestart_workers(self.store, method.name)
             # one entry per file and one record per known file: no cycles for the
             # collector to find while they are made (core.gc_pause)
             with gc_pause.paused():

@@ -37,6 +37,7 @@ from ..store.originals import ORIGINAL, is_original
 from ..store.sketch_spool import SpooledBlob
 from ..store.text_codec import encoder_of
 from . import completion
+from .kernel_preload import modules_for
 
 #: Attribute name of the sketch bytes a worker attaches to an ExtractedDocument.
 SKETCH_ATTR = "sketch_blob"
@@ -53,12 +54,11 @@ def has_text(d: ExtractedDocument) -> bool:
 
 
 def sketch_texts(method: Method, params: Any, texts: list[str]) -> list:
-    """Normalise and sketch a batch of extracted texts.
+    """Normalise and sketch a batch of extracted texts (``Method.sketch_extracted``).
 
     What the parameter ``ignore`` names (links, e-mail addresses, numbers) is left out of
     what is sketched, never out of the stored text."""
-    ignore = getattr(params, "ignore", "")
-    return method.sketch_many([normalize(t, ignore) for t in texts], params)
+    return method.sketch_extracted(texts, params)
 
 
 def sketch_blobs(method: Method, params: Any, texts: list[str]) -> list[bytes]:
@@ -80,6 +80,16 @@ class SketchingExtractor:
     keep_text: bool = False
     #: the folder of the scan's sketch spool: the sketches are written there, not sent
     spool_folder: str | None = None
+    #: a large read: load the method's compiled sketching in the worker where its server
+    #: did not (``Method.load_sketch_kernels``; ~0.3 s once, against ~50 us a document)
+    load_kernels: bool = False
+
+    @property
+    def server_modules(self) -> tuple[str, ...]:
+        """What the workers' server imports for this method before a large read, when it
+        is not running yet (``pipeline.kernel_preload``); nothing for a few files, which
+        would wait for numba's load."""
+        return modules_for(self.method) if self.load_kernels else ()
 
     def __call__(self, entry: FileEntry, limits) -> list[ExtractedDocument]:
         """Extract and sketch one file."""
@@ -99,10 +109,16 @@ class SketchingExtractor:
         try:
             method = get_method(self.method)
             params = method.params(dict(self.params))
-            ignore = getattr(params, "ignore", "")
-            normalised = [normalize(d.text, ignore) for d in ok]  # once, for both sketches
-            blobs = [method.to_bytes(s) for s in method.sketch_many(normalised, params)]
-            words = completion.rows_of_normalised(normalised) if completion.may_apply(method, params) else None
+            if self.load_kernels:
+                method.load_sketch_kernels(params)
+            if completion.may_apply(method, params):
+                ignore = getattr(params, "ignore", "")
+                normalised = [normalize(d.text, ignore) for d in ok]  # once, for both sketches
+                sketches = method.sketch_many(normalised, params)
+                words = completion.rows_of_normalised(normalised)
+            else:
+                sketches, words = method.sketch_extracted([d.text for d in ok], params), None
+            blobs = [method.to_bytes(s) for s in sketches]
         except Exception:  # the main process sketches again and reports the error
             return
         if self.spool_folder is not None:

@@ -137,11 +137,11 @@ def test_ndd_scan_starts_the_workers_server_before_it_imports_the_database_layer
     (folder / "c.pdf").write_bytes(make_pdf(["words in a portable document"]))
     script = (
         "import sys\n"
-        "import ndd_desktop.ingest.pool_worker as pw\n"
+        "import ndd_desktop.ingest.pool_server as pw\n"
         "real = pw.prestart\n"
-        "def seen(module):\n"
+        "def seen(module, extra=()):\n"
         "    print('prestart', 'sqlalchemy' in sys.modules, 'ndd_desktop.cli.commands' in sys.modules, flush=True)\n"
-        "    real(module)\n"
+        "    real(module, extra)\n"
         "pw.prestart = seen\n"
         "from ndd_desktop.cli import main\n"
         f"rc = main(['scan', {str(folder)!r}, '--db', {str(tmp_path / 'new.ndd')!r}])\n"

@@ -160,7 +160,7 @@ def test_the_workers_server_preloads_no_database_layer():
     from fresh_python import fresh_python
 
     from ndd_desktop.cli.scan_start import SCAN_EXTRACTOR_MODULE
-    from ndd_desktop.ingest.pool_worker import server_preload
+    from ndd_desktop.ingest.pool_server import server_preload
 
     modules = server_preload(SCAN_EXTRACTOR_MODULE)
     assert SCAN_EXTRACTOR_MODULE in modules and "ndd_desktop.ingest.formats.pdf" in modules
@@ -178,7 +178,7 @@ def test_a_pool_for_files_of_known_formats_preloads_their_readers_only():
     readers (and trafilatura only with the web page reader), not all of them; a container
     or a name that says nothing brings them all, since the bytes decide."""
     from ndd_desktop.ingest.extract import READER_MODULES, likely_readers
-    from ndd_desktop.ingest.pool_worker import server_preload
+    from ndd_desktop.ingest.pool_server import server_preload
 
     txt, html = "ndd_desktop.ingest.formats.txt", "ndd_desktop.ingest.formats.html"
     assert likely_readers(["a/notes.txt", "b/README.md", "c/table.CSV"]) == (txt,)

@@ -21,7 +21,8 @@ import numpy as np
 
 from ..lsh import acceptance_probability, bucket_pairs, choose_filter, feature_keys
 from ..method import MEASURES, Method, PairScores
-from ..minhash_sketch import containment_from, resemblance_rows, sketch_matrix
+from .. import minhash_kernel
+from ..minhash_sketch import containment_from, resemblance_rows, sketch_extracted, sketch_matrix
 from ..params import ignore_param, param
 
 _PAIR_CHUNK = 1 << 16
@@ -109,6 +110,17 @@ class MinHashMethod(Method):
         size = params.w if params.unit == "words" else params.q
         matrix = sketch_matrix(list(texts), params.unit, size, params.t)
         return list(matrix)
+
+    def load_sketch_kernels(self, params: Any) -> None:
+        """The compiled loop of word sketches (``core.minhash_kernel``), when unit = words."""
+        if params.unit == "words":
+            minhash_kernel.functions(minhash_kernel.FROM_TEXTS)
+
+    def sketch_extracted(self, texts: Sequence[str], params: Any) -> list[np.ndarray]:
+        """As Method.sketch_extracted; the compiled loop reads an ASCII text's words
+        without its white space collapsed first (``core.minhash_sketch.sketch_extracted``)."""
+        size = params.w if params.unit == "words" else params.q
+        return list(sketch_extracted(list(texts), params.unit, size, params.t, params.ignore))
 
     # -- comparing ----------------------------------------------------------------------
     def score(self, a: np.ndarray, b: np.ndarray, params: Any) -> float:
