@@ -35,7 +35,8 @@ def start(args: argparse.Namespace) -> None:
     (a new collection, local workers); a server already running is left as it is."""
     check_folders(args)
     if args.engine != "dask" and args.workers != 0 and not os.path.exists(args.db):
+        from ..core.methods import DEFAULT_METHOD
         from ..ingest.pool_server import prestart
         from ..pipeline.kernel_preload import modules_for
 
-        prestart(SCAN_EXTRACTOR_MODULE, modules_for(args.method))
+        prestart(SCAN_EXTRACTOR_MODULE, modules_for(args.method or DEFAULT_METHOD))

@@ -71,6 +71,13 @@ def _completing() -> tuple[Method, Any]:
     return m, m.params({})
 
 
+def load_kernels() -> None:
+    """Load the compiled code the word sketches are made with (``Method.load_sketch_kernels``
+    of the completing method)."""
+    m, p = _completing()
+    m.load_sketch_kernels(p)
+
+
 def sketches_of(texts: Sequence[str], ignore: str = "") -> np.ndarray:
     """(len(texts), t + 1) uint32: the word 3-shingle MinHash of each extracted text."""
     return rows_of_normalised([normalize(t, ignore) for t in texts])

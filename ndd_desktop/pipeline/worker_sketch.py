@@ -109,9 +109,12 @@ class SketchingExtractor:
         try:
             method = get_method(self.method)
             params = method.params(dict(self.params))
+            completing = completion.may_apply(method, params)
             if self.load_kernels:
                 method.load_sketch_kernels(params)
-            if completion.may_apply(method, params):
+                if completing:
+                    completion.load_kernels()
+            if completing:
                 ignore = getattr(params, "ignore", "")
                 normalised = [normalize(d.text, ignore) for d in ok]  # once, for both sketches
                 sketches = method.sketch_many(normalised, params)

@@ -104,9 +104,12 @@ def test_the_preloaded_methods_are_those_with_compiled_sketching():
     from ndd_desktop.core.method import Method
     from ndd_desktop.pipeline.kernel_preload import METHODS, MODULE, modules_for
 
-    have = {n for n in method_names() if type(get_method(n)).load_sketch_kernels is not Method.load_sketch_kernels}
-    assert have == set(METHODS) == {"minhash"}
-    assert modules_for("minhash") == (MODULE,) and modules_for("qgram") == modules_for(None) == ()
+    own = {n for n in method_names() if type(get_method(n)).load_sketch_kernels is not Method.load_sketch_kernels}
+    completed = {n for n in method_names() if get_method(n).partial_search}  # pipeline.completion's word sketches
+    assert own == {"minhash"}
+    assert set(METHODS) == own | completed == {"minhash", "qgram", "bottomk", "fingerprint"}
+    assert modules_for("minhash") == modules_for("qgram") == (MODULE,)
+    assert modules_for("hybrid") == modules_for("exact") == modules_for(None) == ()
 
 
 def test_a_server_preloaded_for_minhash_holds_both_kernels():
