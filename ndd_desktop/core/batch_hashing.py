@@ -23,12 +23,14 @@ that gives the same values for the same grams.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
+from . import minhash_kernel
 from .hashing import POLY_BASE, combine_windows
+from .normalize import ascii_folded, normalize
 from .unique import sorted_unique
 from .utf8_words import utf8_word_spans
 
@@ -207,7 +209,13 @@ class WordSpans:
     text_starts: np.ndarray
 
     def keys(self) -> np.ndarray:
-        """64-bit keys of the tokens (see :func:`word_token_keys`)."""
+        """64-bit keys of the tokens (see :func:`word_token_keys`); by the compiled loop
+        where this process has loaded it (``core.minhash_kernel``: the same keys)."""
+        if minhash_kernel.loaded() and _LITTLE:
+            out = np.empty(self.starts.shape[0], dtype=np.uint64)
+            words = np.frombuffer(self.raw + bytes(16 - len(self.raw) % 8), dtype="<u8")
+            minhash_kernel.compiled().token_keys(words, self.starts, self.lengths, out)
+            return out
         return _mix_inplace(_token_keys(self.raw, self.starts, self.lengths))
 
     def whole_tokens(self) -> tuple[np.ndarray, np.ndarray]:
@@ -252,6 +260,27 @@ def encoded_word_spans(pieces: Sequence[bytes], ascii: bool) -> WordSpans:
     first_tok = np.searchsorted(tok_starts, text_starts)
     ntok = np.diff(np.append(first_tok, tok_starts.shape[0]))
     return WordSpans(raw, tok_starts, tok_lens, first_tok, ntok, text_starts)
+
+
+def extracted_word_spans(texts: Sequence[str], chunk_bytes: int = 1 << 18) -> Iterator[tuple[list[int], WordSpans]]:
+    """The tokens of extracted texts as their normalised texts hold them
+    (``core.normalize.normalize``, nothing ignored): ``(which texts, their spans)`` for
+    batches of about ``chunk_bytes``. An ASCII text is only folded
+    (``normalize.ascii_folded``: its words, its white space not collapsed; a third of
+    normalising it, and a decoding and encoding more), and ASCII texts come in batches of
+    their own: one other text among them sends a whole batch down the UTF-8 path."""
+    plain = [k for k, x in enumerate(texts) if x.isascii()]
+    other = [k for k, x in enumerate(texts) if not x.isascii()]
+    for rows, ascii in ((plain, True), (other, False)):
+        lo, size = 0, 0
+        pieces: list[bytes] = []
+        for n, k in enumerate(rows):
+            text = texts[k]
+            pieces.append(ascii_folded(text) if ascii else normalize(text).encode("utf-8", "surrogatepass"))
+            size += len(pieces[-1]) + 1
+            if size >= chunk_bytes or n == len(rows) - 1:
+                yield rows[lo : n + 1], encoded_word_spans(pieces, ascii)
+                lo, size, pieces = n + 1, 0, []
 
 
 def word_token_keys(texts: Sequence[str]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

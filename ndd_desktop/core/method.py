@@ -157,6 +157,10 @@ class Method:
         it has any (``minhash``): a scan's workers ask before a large read whose server
         did not load it (``pipeline.kernel_preload``). Without it, sketches are the same."""
 
+    #: Whether :meth:`texts_to_verify` leaves the texts as they are (the verification may
+    #: then find the words of an extracted text without normalising it whole).
+    verifies_as_read: ClassVar[bool] = True
+
     def texts_to_verify(self, texts: Sequence[str], params: Any) -> list[str]:
         """The normalised texts as the verification should read them (core.text_share):
         as they are, unless the method reads words differently (``hybrid`` corrects typos

@@ -1,5 +1,6 @@
 """The compiled path of MinHash word sketches (:mod:`core.minhash_sketch`): from the tokens'
-places in the texts' bytes to each document's row, one loop per document.
+places in the texts' bytes to each document's row, one loop per document; and the token
+keys alone (:func:`token_keys`), which the verification's runs of words are made of.
 
 numpy makes a batch's word sketches in about twenty array passes over its tokens and
 shingles (token keys piece by piece, shingle polynomials, a row-wise sort for the distinct
@@ -69,6 +70,13 @@ def _token_key(words: np.ndarray, start: int, length: int) -> np.uint64:
         key = _mix(key) ^ _u64_at(words, start + 8 * k, min(length - 8 * k, 8))
         k += 1
     return _mix(key)
+
+
+def token_keys(words: np.ndarray, tok_starts: np.ndarray, tok_lens: np.ndarray, out: np.ndarray) -> None:
+    """Fill ``out`` (uint64) with the key of each token (``core.batch_hashing``'s
+    ``WordSpans.keys``; places in ``words`` as :func:`sketch_spans` takes them)."""
+    for k in range(tok_starts.shape[0]):
+        out[k] = _token_key(words, tok_starts[k], tok_lens[k])
 
 
 def _odd_high(z: np.uint64) -> np.uint32:
@@ -145,7 +153,7 @@ def sketch_spans(words: np.ndarray, tok_starts: np.ndarray, tok_lens: np.ndarray
 
 
 #: the functions numba compiles (each calls the others' compiled versions)
-compiled = Compiled(globals(), ('_mix', '_u64_at', '_token_key', '_odd_high', 'sketch_spans'))
+compiled = Compiled(globals(), ('_mix', '_u64_at', '_token_key', 'token_keys', '_odd_high', 'sketch_spans'))
 
 
 def _warm() -> None:
@@ -153,6 +161,7 @@ def _warm() -> None:
     one = np.zeros(1, dtype=np.int64)
     k.sketch_spans(np.zeros(2, dtype=np.uint64), one, np.ones(1, dtype=np.int64), one, np.ones(1, dtype=np.int64), 3,
                    np.ones(2, dtype=np.uint32), np.empty((1, 3), dtype=np.uint32))
+    k.token_keys(np.zeros(2, dtype=np.uint64), one, np.ones(1, dtype=np.int64), np.empty(1, dtype=np.uint64))
 
 
 #: Load the compiled functions (from numba's cache) now, without SciPy's BLAS.

@@ -34,9 +34,9 @@ from typing import Iterator, Sequence
 import numpy as np
 
 from . import minhash_kernel
-from .batch_hashing import WordSpans, char_gram_values, encoded_word_spans, word_shingle_values, word_spans
+from .batch_hashing import WordSpans, char_gram_values, extracted_word_spans, word_shingle_values, word_spans
 from .hashing import mix64
-from .normalize import ascii_folded, normalize
+from .normalize import normalize
 
 #: Seed of the permutation multipliers; changing it changes every stored sketch.
 PERMUTATION_SEED = 0x5EED
@@ -236,22 +236,10 @@ def sketch_extracted(texts: Sequence[str], unit: str, size: int, t: int, ignore:
         return sketch_matrix([normalize(x, ignore) for x in texts], unit, size, t)
     multipliers = permutation_multipliers(t)
     result = np.empty((len(texts), t + 1), dtype=np.uint32)
-    # the ASCII texts apart from the others: their words are found by one byte
-    # classification, where a batch with one other text among them takes the UTF-8 path
-    plain = [k for k, x in enumerate(texts) if x.isascii()]
-    other = [k for k, x in enumerate(texts) if not x.isascii()]
-    for rows, ascii in ((plain, True), (other, False)):
-        if not rows:
-            continue
-        if ascii:
-            pieces = [ascii_folded(texts[k]) for k in rows]
-        else:
-            pieces = [normalize(texts[k]).encode("utf-8", "surrogatepass") for k in rows]
-        block = result if len(rows) == len(texts) else np.empty((len(rows), t + 1), dtype=np.uint32)
-        for lo, hi in _text_chunks(pieces):
-            _kernel_rows(kernel, encoded_word_spans(pieces[lo:hi], ascii), size, multipliers, block[lo:hi])
-        if block is not result:
-            result[rows] = block
+    for rows, spans in extracted_word_spans(texts, _CHUNK_CHARS):
+        block = np.empty((len(rows), t + 1), dtype=np.uint32)
+        _kernel_rows(kernel, spans, size, multipliers, block)
+        result[rows] = block
     return result
 
 

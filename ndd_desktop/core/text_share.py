@@ -27,7 +27,7 @@ from typing import Sequence
 
 import numpy as np
 
-from .batch_hashing import word_token_keys
+from .batch_hashing import extracted_word_spans, word_token_keys
 from .hashing import POLY_BASE, mix64
 from .unique import sorted_unique
 
@@ -176,6 +176,17 @@ def runs_many(texts: Sequence[str]) -> list[Runs]:
     operations for the batch instead of a dozen per text)."""
     keys, first, count = word_token_keys(texts)
     return [Runs(keys[f : f + c]) for f, c in zip(first.tolist(), count.tolist())]
+
+
+def runs_of_extracted(texts: Sequence[str]) -> list[Runs]:
+    """:func:`runs_many` of the texts normalised (``core.normalize.normalize``), found
+    without normalising the ASCII ones whole (``batch_hashing.extracted_word_spans``)."""
+    out: list[Runs | None] = [None] * len(texts)
+    for rows, spans in extracted_word_spans(texts):
+        keys = spans.keys()
+        for k, f, c in zip(rows, spans.first.tolist(), spans.counts.tolist()):
+            out[k] = Runs(keys[f : f + c])
+    return out  # type: ignore[return-value]
 
 
 #: Default thresholds on the share scale, the same for every method (docs/quality.md):

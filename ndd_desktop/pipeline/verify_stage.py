@@ -24,7 +24,7 @@ import numpy as np
 
 from ..core.method import Method, PairScores
 from ..core.normalize import normalize
-from ..core.text_share import Runs, pair_score, runs_many, shares
+from ..core.text_share import Runs, pair_score, runs_many, runs_of_extracted, shares
 from ..core.thread_slot import ThreadSlot
 from ..core.unique import sorted_unique
 
@@ -206,6 +206,10 @@ def _load(documents: TextSource, needed: np.ndarray, cache: dict[int, Runs], met
         part = missing[start : start + TEXT_BATCH]
         texts = documents.texts(part)
         unread.update(x for x in part if x not in texts)
-        read = method.texts_to_verify([normalize(texts.get(x) or "", ignore) for x in part], params)
-        for x, runs in zip(part, runs_many(read)):
+        extracted = [texts.get(x) or "" for x in part]
+        if method.verifies_as_read and not ignore:
+            made = runs_of_extracted(extracted)
+        else:
+            made = runs_many(method.texts_to_verify([normalize(t, ignore) for t in extracted], params))
+        for x, runs in zip(part, made):
             cache[x] = runs

@@ -68,6 +68,9 @@ def test_known_rows(loaded):
     assert rows[0].tolist() == [0xFFFFFFFF] * 4 + [0]  # no token: empty minima, no shingle
     assert rows[1][4] == 1  # fewer tokens than a shingle: one value of the whole text
     assert rows[2][4] == 3  # shingles abc, bca, cab, abc: three distinct
+    # folding only: case, white space and a word broken at a line's end make no difference
+    same = sketch_extracted(["A Docu-\nment  ABOUT\tcats", "a document about cats"], "words", 3, 16)
+    assert np.array_equal(same[0], same[1]) and same[0][16] == 2
 
 
 def test_ignored_items_are_left_out_as_normalize_leaves_them(monkeypatch, loaded):
@@ -129,3 +132,26 @@ def test_a_server_preloaded_for_minhash_holds_both_kernels():
         "print(minhash_kernel.loaded(), share_kernel._loaded.is_set(), 'sqlalchemy' in sys.modules)\n"
     )
     assert fresh_python(script).split() == ["True", "True", "False"]
+
+
+def test_compiled_token_keys_are_numpys(monkeypatch, loaded):
+    from ndd_desktop.core.batch_hashing import word_spans
+
+    spans = word_spans([normalize(x) for x in BRANCHES])
+    compiled = spans.keys()
+    monkeypatch.setattr(minhash_kernel, "loaded", lambda: False)
+    assert np.array_equal(compiled, spans.keys())
+
+
+@pytest.mark.parametrize("kernel", [True, False])
+def test_the_verification_reads_the_words_of_extracted_texts_as_of_normalised_ones(monkeypatch, loaded, kernel):
+    """The runs the verification compares, made from extracted texts (ASCII ones folded
+    only), hold the tokens of the normalised texts, in order, with or without the kernel."""
+    from ndd_desktop.core.text_share import runs_many, runs_of_extracted
+
+    if not kernel:
+        monkeypatch.setattr(minhash_kernel, "loaded", lambda: False)
+    want = runs_many([normalize(x) for x in BRANCHES])
+    got = runs_of_extracted(BRANCHES)
+    assert [r.tokens.tolist() for r in got] == [r.tokens.tolist() for r in want]
+    assert got[0].words == 0 and got[5].words == 3  # "" and "one two three"

@@ -137,6 +137,8 @@ class HybridMethod(SetOverlapMethod):
         """The words of a normalised text as the sketch sees them (after correction)."""
         return corrector_for(params).correct_text(text)
 
+    verifies_as_read = False  # its pairs are verified on the words it compared, typos corrected
+
     def texts_to_verify(self, texts: Sequence[str], params: Any) -> list[str]:
         """The texts with their typos corrected, as the sketches read them: the verified
         share of two texts with different typos is the share of their corrected words."""
