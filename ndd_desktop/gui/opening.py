@@ -124,8 +124,9 @@ class OpeningMixin:
         self._close_collection()
         try:
             self._show_store(store, path)
-            if not store.read_only:  # a new collection: its first scan's workers get ready now
-                prestart_workers(store)
+            if not store.read_only:  # a new collection: its first scan's workers get ready now,
+                # with what the method it shows needs (pipeline.kernel_preload)
+                prestart_workers(store, self.setup.method_name())
         except StoreError as exc:  # a damaged file can fail at any first read
             self._back_to_start()
             store.close()
