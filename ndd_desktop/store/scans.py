@@ -238,10 +238,30 @@ class Scans:
         return None if dictionary is None else dictionary.as_bytes()
 
     def touch_files(self, items: Sequence[tuple[int, int, int]]) -> None:
-        """Update (file id, size, mtime_ns) of files whose content was confirmed unchanged."""
-        if items:
-            with self._db._write() as conn:
-                conn.exec_driver_sql("UPDATE files SET size = ?, mtime_ns = ? WHERE id = ?", [(s, m, f) for f, s, m in items])
+        """Update (file id, size, mtime_ns) of files whose content was confirmed unchanged
+        (a file saved again as it was, copied with a new time): the files and their
+        documents. A document dated by its file's time (no date of its own inside: a plain
+        text, a page, a PDF without one) takes the new time, as a scan that read the file
+        would date it; a date from inside the document (a message's Date, a PDF's creation
+        date) stays. The version order and the keeper rule ``latest`` read these dates."""
+        if not items:
+            return
+        with self._db._write() as conn, plain_cursor(conn) as cur:
+            cur.executemany("UPDATE files SET size = ?, mtime_ns = ? WHERE id = ?", [(s, m, f) for f, s, m in items])
+            new_time = {f: m for f, _, m in items}
+            rows = []
+            for part in chunks(list(new_time)):
+                rows += cur.execute(f"SELECT id, file_id, mtime_ns, date FROM documents "
+                                    f"WHERE file_id IN ({placeholders(len(part))})", tuple(part)).fetchall()
+            changed = []
+            for doc_id, file_id, old_ns, date in rows:
+                mtime_ns = new_time[file_id]
+                if mtime_ns == old_ns:
+                    continue
+                # (the extraction dates such a document mtime_ns / 1e9: the same float)
+                by_file_time = date is not None and old_ns and date == old_ns / 1e9
+                changed.append((mtime_ns, mtime_ns / 1e9 if by_file_time else date, doc_id))
+            cur.executemany("UPDATE documents SET mtime_ns = ?, date = ? WHERE id = ?", changed)
 
     def remove_files(self, file_ids: Sequence[int]) -> int:
         """Forget files that are gone (their documents, texts and sketches go with them).
