@@ -121,10 +121,16 @@ def test_the_first_scan_takes_the_word_sketches_its_workers_made_and_a_full_resc
 
 
 def test_the_word_search_keeps_candidates_whose_resemblance_a_floor_pair_could_have():
-    # a pair sharing 0.3 of its words in passages: resemblance 0.3 / 1.7 = 0.1765, estimated
-    # from 128 minima with a standard deviation of sqrt(0.1765 * 0.8235 / 128) = 0.0337
-    assert completion.screen(0.3) == pytest.approx(0.1765 - 4 * 0.0337, abs=1e-3)
-    assert 5 / 128 < completion.screen(0.3) < 6 / 128  # six equal minima of 128 pass, five do not
+    # a pair sharing 0.3 of its words in passages: resemblance 0.3 / 1.7 = 0.1765; of its 128
+    # minima, the number equal is binomial (128, 0.1765): P(at most 6) = 1.1e-5, under the
+    # screen's 3.2e-5, P(at most 7) = 4.2e-5 over it: seven equal minima pass, six do not
+    assert completion.screen(0.3) == 7 / 128
+    # at 0.25 (resemblance 0.1429): P(at most 4) = 2.7e-5, P(at most 5) = 1.2e-4
+    assert completion.screen(0.25) == 5 / 128
+    # at 0.2 (resemblance 0.1111): P(at most 1) = 4.8e-6, P(at most 2) = 4.1e-5: two pass.
+    # (The normal approximation used before gave 0 here: one equal minimum of 128 passed,
+    # and chance candidates by the million with it.)
+    assert completion.screen(0.2) == 2 / 128
 
 
 def test_the_screen_keeps_the_same_candidates_a_slice_at_a_time(monkeypatch):
