@@ -29,14 +29,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import minhash_kernel
-from .hashing import POLY_BASE, combine_windows
+from .hashing import MIX_K1, MIX_K2, POLY_BASE, SHORT_TAG, combine_windows
 from .normalize import ascii_folded, normalize
 from .unique import sorted_unique
 from .utf8_words import utf8_word_spans
 
-_K1 = np.uint64(0x9FB21C651E98DF25)
-_K2 = np.uint64(0xC2B2AE3D27D4EB4F)
-_SHORT_TAG = 0xA0761D6478BD642F  # separates "the whole (short) text" from a full shingle
+_K1, _K2, _SHORT_TAG = MIX_K1, MIX_K2, SHORT_TAG
 _S32 = np.uint64(32)
 _LOW_MASKS = np.array([(1 << (8 * k)) - 1 for k in range(8)] + [(1 << 64) - 1], dtype=np.uint64)
 _LITTLE = np.little_endian

@@ -20,6 +20,12 @@ _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 POLY_BASE = np.uint64(0x100000001B3)  # odd multiplier for the polynomial combination
+#: The two multipliers of the batch hashing's mixer (multiply, xor-shift, multiply:
+#: ``core.batch_hashing``, and its compiled loop in ``core.minhash_kernel``).
+MIX_K1 = np.uint64(0x9FB21C651E98DF25)
+MIX_K2 = np.uint64(0xC2B2AE3D27D4EB4F)
+#: Separates "the whole (short) text" from a full shingle in a shingle's key.
+SHORT_TAG = 0xA0761D6478BD642F
 _S30, _S27, _S31 = np.uint64(30), np.uint64(27), np.uint64(31)
 
 

@@ -25,17 +25,14 @@ from typing import Any
 
 import numpy as np
 
+from .hashing import MIX_K1, MIX_K2, POLY_BASE, SHORT_TAG
 from .kernel_load import Compiled, KernelLoader
 
-_K1 = np.uint64(0x9FB21C651E98DF25)
-_K2 = np.uint64(0xC2B2AE3D27D4EB4F)
+# the batch hashing's constants, as the compiled code's globals (constants to numba)
+_K1, _K2, _POLY, _SHORT_TAG = MIX_K1, MIX_K2, POLY_BASE, np.uint64(SHORT_TAG)
 _S32 = np.uint64(32)
-_POLY = np.uint64(0x100000001B3)  # core.hashing.POLY_BASE
-_SHORT_TAG = np.uint64(0xA0761D6478BD642F)  # core.batch_hashing._SHORT_TAG
 _EMPTY = np.uint32(0xFFFFFFFF)
-_LOW32 = np.uint64(0xFFFFFFFF)
 _ONE = np.uint64(1)
-_EIGHT = np.uint64(8)
 
 #: From this many texts in one call, a process that has not loaded the compiled functions
 #: loads them (numba's import and the cached code: ~0.3 s once per process).
