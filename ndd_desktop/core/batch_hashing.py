@@ -211,10 +211,14 @@ class WordSpans:
         where this process has loaded it (``core.minhash_kernel``: the same keys)."""
         if minhash_kernel.loaded() and _LITTLE:
             out = np.empty(self.starts.shape[0], dtype=np.uint64)
-            words = np.frombuffer(self.raw + bytes(16 - len(self.raw) % 8), dtype="<u8")
-            minhash_kernel.compiled().token_keys(words, self.starts, self.lengths, out)
+            minhash_kernel.compiled().token_keys(self.raw_words(), self.starts, self.lengths, out)
             return out
         return _mix_inplace(_token_keys(self.raw, self.starts, self.lengths))
+
+    def raw_words(self) -> np.ndarray:
+        """The texts' bytes as little-endian uint64 words, zero-padded by a whole word or
+        more (:func:`_aligned_words`): what the compiled loops read a token's bytes from."""
+        return _aligned_words(self.raw)
 
     def whole_tokens(self) -> tuple[np.ndarray, np.ndarray]:
         """(which texts are one token and nothing else, that token's key; 0 for the others)."""

@@ -254,9 +254,7 @@ def _kernel(unit: str, texts: int):
 
 def _kernel_rows(kernel, spans: WordSpans, w: int, multipliers: np.ndarray, out: np.ndarray) -> None:
     """Fill ``out`` with the rows of the texts of ``spans`` (the compiled loop)."""
-    raw = spans.raw
-    words = np.frombuffer(raw + bytes(16 - len(raw) % 8), dtype="<u8")  # a whole word of zeros after
-    kernel.sketch_spans(words, spans.starts, spans.lengths, spans.first, spans.counts, w, multipliers, out)
+    kernel.sketch_spans(spans.raw_words(), spans.starts, spans.lengths, spans.first, spans.counts, w, multipliers, out)
 
 
 def _text_chunks(texts: Sequence[str] | Sequence[bytes]) -> Iterator[tuple[int, int]]:

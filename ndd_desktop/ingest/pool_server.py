@@ -2,7 +2,8 @@
 server they are forked from imports first, and :func:`prestart`, which starts that server
 early.
 
-Only the standard library is imported here (and the ``ingest`` package): the command line
+Importing it brings the standard library's ``multiprocessing`` and the ``ingest`` package's
+entry points (0.04 s), not numpy, the pipeline or the store: the command line
 starts the server before it imports anything else (``cli.scan_start``), and each 0.01 s
 spent before is 0.01 s later for every worker.
 """
