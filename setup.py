@@ -7,7 +7,8 @@ it there, beside the package in a checkout, or in a PyInstaller bundle.
 
 from pathlib import Path
 
-from setuptools import find_packages, setup
+from setuptools import Extension, find_packages, setup
+from setuptools.command.build_ext import build_ext
 
 RESOURCES = Path(__file__).resolve().parent / "resources"
 
@@ -30,7 +31,26 @@ def resource_packages() -> list[str]:
 #: setuptools ships them without its "package would be ignored" warning.
 DATA_PACKAGES = ["ndd_desktop.export.templates"]
 
+#: The scan's word-sketch and verification loops in C (``ndd_desktop/core/_native.c``).
+#: Optional: where no C compiler is found the build goes on without it, and the numba
+#: versions of the same loops serve (``core.minhash_kernel``, ``core.share_kernel``).
+NATIVE = Extension("ndd_desktop.core._native", ["ndd_desktop/core/_native.c"], optional=True)
+
+
+class BuildNative(build_ext):
+    """Builds the loops at -O3 with GCC and Clang: it is what vectorises the sketch's
+    minima (a distribution's Python may have been built with -O2); MSVC's /O2 does that."""
+
+    def build_extensions(self) -> None:
+        if self.compiler.compiler_type != "msvc":
+            for ext in self.extensions:
+                ext.extra_compile_args = [*ext.extra_compile_args, "-O3"]
+        super().build_extensions()
+
+
 setup(
+    ext_modules=[NATIVE],
+    cmdclass={"build_ext": BuildNative},
     packages=find_packages(include=["ndd_desktop", "ndd_desktop.*"]) + DATA_PACKAGES + resource_packages(),
     package_dir={"ndd_desktop._resources": "resources"},
 )

@@ -209,9 +209,10 @@ class WordSpans:
     def keys(self) -> np.ndarray:
         """64-bit keys of the tokens (see :func:`word_token_keys`); by the compiled loop
         where this process has loaded it (``core.minhash_kernel``: the same keys)."""
-        if minhash_kernel.loaded() and _LITTLE:
+        kernel = minhash_kernel.ready() if _LITTLE else None
+        if kernel is not None:
             out = np.empty(self.starts.shape[0], dtype=np.uint64)
-            minhash_kernel.compiled().token_keys(self.raw_words(), self.starts, self.lengths, out)
+            kernel.token_keys(self.raw_words(), self.starts, self.lengths, out)
             return out
         return _mix_inplace(_token_keys(self.raw, self.starts, self.lengths))
 

@@ -27,6 +27,10 @@ MIX_K2 = np.uint64(0xC2B2AE3D27D4EB4F)
 #: Separates "the whole (short) text" from a full shingle in a shingle's key.
 SHORT_TAG = 0xA0761D6478BD642F
 _S30, _S27, _S31 = np.uint64(30), np.uint64(27), np.uint64(31)
+#: The seed of a run's hash (``core.text_share``'s runs of words, and the verification's
+#: compiled loops), and what :func:`mix64` adds with it.
+RUN_SEED = 7
+RUN_SEED_OFFSET = np.uint64((RUN_SEED * int(_GOLDEN) + int(_GOLDEN)) & 0xFFFFFFFFFFFFFFFF)
 
 
 def mix64(x: np.ndarray, seed: int = 0) -> np.ndarray:

@@ -14,8 +14,10 @@ in a row the CPU keeps in its cache. The rows are those of
 
 The functions are plain Python (never run as such: numpy's path is the reference);
 :data:`compiled` are their numba versions (``core.kernel_load``: compiled once per machine, cached beside
-the module where that folder is writable, run without the GIL). The scan's workers use
-them when their server loaded them before forking (``pipeline.server_kernels``), and any
+the module where that folder is writable, run without the GIL). Where the package's C
+extension is built, its versions of the same two functions serve instead (``core.native``:
+the same rows, ready in every process at no cost). Else the scan's workers use numba's
+when their server loaded them before forking (``pipeline.server_kernels``), and any
 caller whose batch is large enough to pay numba's load (:data:`FROM_TEXTS`).
 """
 
@@ -25,6 +27,7 @@ from typing import Any
 
 import numpy as np
 
+from . import native
 from .hashing import MIX_K1, MIX_K2, POLY_BASE, SHORT_TAG
 from .kernel_load import Compiled, KernelLoader
 
@@ -166,16 +169,26 @@ load = KernelLoader(_warm)
 _FAILED: list[BaseException] = []  # a load that failed is not tried again in this process
 
 
+def ready() -> Any:
+    """The functions this process has ready, without loading anything: the C versions
+    where the package's extension is built (``core.native``), numba's once loaded; else
+    None."""
+    if native.LOOPS is not None:
+        return native.WordSketches
+    return compiled() if load.is_loaded() else None
+
+
 def loaded() -> bool:
-    """Whether this process has loaded the compiled functions."""
-    return load.is_loaded()
+    """Whether this process has the compiled functions ready (:func:`ready`)."""
+    return ready() is not None
 
 
 def functions(texts: int) -> Any:
     """The compiled functions, when this process has them or ``texts`` is worth loading
-    them for (:data:`FROM_TEXTS`); None: take numpy's path."""
-    if loaded():
-        return compiled()
+    numba's for (:data:`FROM_TEXTS`); None: take numpy's path."""
+    kernel = ready()
+    if kernel is not None:
+        return kernel
     if texts < FROM_TEXTS or _FAILED:
         return None
     try:

@@ -8,29 +8,60 @@ then one pass over each text's marks in text order. Numba compiles it once per m
 hundreds of thousands of candidates affordable (numpy needed ~15 array calls a pair, 20x
 slower; see docs/performance.md).
 
-Loading the compiled kernel makes numba import its NumPy support, which asks for SciPy's
-BLAS (for ``np.dot`` in compiled code) and so imports ``scipy.linalg`` when SciPy is
-installed: half a second of a scan's verification, for nothing this kernel uses. The
-first call hides that module (:func:`covered_batch`), so numba records "no BLAS" for this
-process; no compiled code of this package uses linear algebra.
+The loops are written here as plain Python (never run as such) and compiled by numba
+(``core.kernel_load``); where the package's C extension is built, its versions of the
+same loops run instead (``core.native``: the same results, without numba's import and
+load, 0.25-0.3 s of CPU a process). Loading numba's versions hides SciPy's BLAS, as
+``core.kernel_load`` says why.
 """
 
 from __future__ import annotations
 
-import sys
-import threading
-
 import numpy as np
-from numba import njit
 
-from .hashing import _GOLDEN, _M1, _M2, POLY_BASE
-
-_BLAS = "scipy.linalg.cython_blas"
-_loaded = threading.Event()
-_loading = threading.Lock()
+from . import native
+from .hashing import _M1, _M2, POLY_BASE, RUN_SEED_OFFSET
+from .kernel_load import Compiled, KernelLoader
 
 
-@njit(cache=True, nogil=True)
+def covered_batch(srt: np.ndarray, pos: np.ndarray, off: np.ndarray,
+                  pi: np.ndarray, pj: np.ndarray, w: int) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`_covered_batch`: in C where it is built (``core.native``), else compiled by
+    numba, loaded on the first call without SciPy's BLAS (see the module docstring)."""
+    if native.LOOPS is not None:
+        return native.covered_batch(srt, pos, off, pi, pj, w)
+    load()
+    return compiled()._covered_batch(srt, pos, off, pi, pj, w)
+
+
+def sorted_runs(tokens: np.ndarray, starts: np.ndarray, counts: np.ndarray,
+                w: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The runs of ``w`` words of many documents, sorted by hash document by document:
+    ``(srt, pos, off)`` as :func:`covered_batch` takes them.
+
+    Document d's words are ``tokens[starts[d] : starts[d] + counts[d]]`` (64-bit token
+    hashes); a run's hash is that of ``core.text_share.Runs.at``. One compiled call for the
+    batch: a dozen array calls and a sort a document cost the verification more than the
+    comparison itself."""
+    if native.LOOPS is not None:
+        return native.sorted_runs(tokens, starts, counts, w)
+    load()
+    return compiled()._sorted_runs(np.ascontiguousarray(tokens, dtype=np.uint64), np.asarray(starts, dtype=np.int64),
+                                   np.asarray(counts, dtype=np.int64), w)
+
+
+def prepare() -> None:
+    """Make the loops ready in this process now, what the first call would do: nothing
+    where the C versions are built, numba's loaded otherwise."""
+    if native.LOOPS is None:
+        load()
+
+
+def is_loaded() -> bool:
+    """Whether this process has the loops ready: the C ones, or numba's loaded."""
+    return native.LOOPS is not None or load.is_loaded()
+
+
 def _covered(hit: np.ndarray, w: int) -> int:
     """Words covered by the runs marked in ``hit`` (run k covers words k .. k + w - 1)."""
     total = 0
@@ -43,54 +74,6 @@ def _covered(hit: np.ndarray, w: int) -> int:
     return total
 
 
-def covered_batch(srt: np.ndarray, pos: np.ndarray, off: np.ndarray,
-                  pi: np.ndarray, pj: np.ndarray, w: int) -> tuple[np.ndarray, np.ndarray]:
-    """:func:`_covered_batch`, the compiled kernel loaded on the first call without SciPy's
-    BLAS (see the module docstring)."""
-    if not _loaded.is_set():
-        load()
-    return _covered_batch(srt, pos, off, pi, pj, w)
-
-
-def sorted_runs(tokens: np.ndarray, starts: np.ndarray, counts: np.ndarray,
-                w: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The runs of ``w`` words of many documents, sorted by hash document by document:
-    ``(srt, pos, off)`` as :func:`covered_batch` takes them.
-
-    Document d's words are ``tokens[starts[d] : starts[d] + counts[d]]`` (64-bit token
-    hashes); a run's hash is that of ``core.text_share.Runs.at``. One compiled call for the
-    batch: a dozen array calls and a sort a document cost the verification more than the
-    comparison itself."""
-    if not _loaded.is_set():
-        load()
-    return _sorted_runs(np.ascontiguousarray(tokens, dtype=np.uint64), np.asarray(starts, dtype=np.int64),
-                        np.asarray(counts, dtype=np.int64), w)
-
-
-def is_loaded() -> bool:
-    """Whether :func:`load` has run in this process."""
-    return _loaded.is_set()
-
-
-def load() -> None:
-    """Load the compiled kernel (from numba's cache) now; what the first call would do."""
-    with _loading:
-        if _loaded.is_set():
-            return
-        hide = _BLAS not in sys.modules
-        if hide:
-            sys.modules[_BLAS] = None  # an import of it fails at once, scipy.linalg untouched
-        try:
-            empty = np.empty(0, dtype=np.int64)
-            _covered_batch(np.empty(0, dtype=np.uint64), empty, np.zeros(1, dtype=np.int64), empty, empty, 5)
-            _sorted_runs(np.empty(0, dtype=np.uint64), empty, empty, 5)
-        finally:
-            if hide and sys.modules.get(_BLAS, 0) is None:
-                del sys.modules[_BLAS]
-        _loaded.set()
-
-
-@njit(cache=True, nogil=True)
 def _covered_batch(srt: np.ndarray, pos: np.ndarray, off: np.ndarray,
                   pi: np.ndarray, pj: np.ndarray, w: int) -> tuple[np.ndarray, np.ndarray]:
     """For each pair (pi[k], pj[k]), the words of each document covered by runs of ``w``
@@ -128,7 +111,7 @@ def _covered_batch(srt: np.ndarray, pos: np.ndarray, off: np.ndarray,
 
 # core.hashing.mix64 with seed 7 (what Runs.at uses), its constants taken from there
 _POLY = POLY_BASE
-_SEED7 = np.uint64((7 * int(_GOLDEN) + int(_GOLDEN)) & 0xFFFFFFFFFFFFFFFF)
+_SEED7 = RUN_SEED_OFFSET
 _MIX1, _MIX2 = _M1, _M2
 
 
@@ -136,7 +119,6 @@ _MIX1, _MIX2 = _M1, _M2
 _SMALL = 48
 
 
-@njit(cache=True, nogil=True)
 def _sorted_runs(tokens: np.ndarray, starts: np.ndarray, counts: np.ndarray,
                  w: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """:func:`sorted_runs`, compiled.
@@ -206,3 +188,19 @@ def _sorted_runs(tokens: np.ndarray, starts: np.ndarray, counts: np.ndarray,
             srt[q] = key
             pos[q] = at
     return srt, pos, off
+
+
+#: the functions numba compiles (``_covered_batch`` calls ``_covered``'s compiled version)
+compiled = Compiled(globals(), ("_covered", "_covered_batch", "_sorted_runs"))
+
+
+def _warm() -> None:
+    k = compiled()
+    empty = np.empty(0, dtype=np.int64)
+    k._covered_batch(np.empty(0, dtype=np.uint64), empty, np.zeros(1, dtype=np.int64), empty, empty, 5)
+    k._sorted_runs(np.empty(0, dtype=np.uint64), empty, empty, 5)
+
+
+#: Load numba's versions (from its cache) now, without SciPy's BLAS; what the first call
+#: does where the C loops are not built.
+load = KernelLoader(_warm)

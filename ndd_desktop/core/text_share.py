@@ -27,8 +27,9 @@ from typing import Sequence
 
 import numpy as np
 
+from . import native
 from .batch_hashing import extracted_word_spans, word_token_keys
-from .hashing import POLY_BASE, mix64
+from .hashing import POLY_BASE, RUN_SEED, mix64
 from .unique import sorted_unique
 
 #: Words in a row that count as shared text.
@@ -72,7 +73,7 @@ def _runs(tokens: np.ndarray, w: int) -> np.ndarray:
         for k in range(1, w):
             at *= POLY_BASE
             at += tokens[k : k + m]
-    return mix64(at ^ np.uint64(w), 7)
+    return mix64(at ^ np.uint64(w), RUN_SEED)
 
 
 def runs_of(normalized_text: str) -> Runs:
@@ -161,7 +162,10 @@ def _shares_one_by_one(i: np.ndarray, j: np.ndarray, docs: Sequence[Runs]) -> tu
 
 
 def kernel_loaded() -> bool:
-    """Whether this process has loaded the compiled kernel (asked without importing numba)."""
+    """Whether this process has the compiled kernel ready (asked without importing numba):
+    always where the C loops are built (``core.native``)."""
+    if native.LOOPS is not None:
+        return True
     kernel = sys.modules.get(f"{__package__}.share_kernel")
     return kernel is not None and kernel.is_loaded()
 

@@ -200,7 +200,7 @@ def _helper_main(conn, path: str, method_name: str, params: Any, niceness: int =
 
     keep_freed_memory()
     try:
-        share_kernel.load()
+        share_kernel.prepare()
         method = get_method(method_name)
         method.texts_to_verify(["a"], params)  # what a method loads to read texts (hybrid's speller)
         loaded = True

@@ -1,5 +1,6 @@
-"""The compiled loop of MinHash word sketches gives numpy's rows bit for bit, and the scan's
-workers have it when their server loaded it."""
+"""The compiled loop of MinHash word sketches gives numpy's rows bit for bit, in C
+(``core.native``) and in numba's version, and the scan's workers have it when their server
+loaded it."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ndd_desktop.core import minhash_kernel
+from ndd_desktop.core import minhash_kernel, native
 from ndd_desktop.core.methods import get_method, method_names
 from ndd_desktop.core.minhash_sketch import sketch_extracted, sketch_matrix
 from ndd_desktop.core.normalize import normalize
@@ -44,10 +45,18 @@ def _numpy_rows(monkeypatch, texts, w, t):
         return sketch_matrix([normalize(x) for x in texts], "words", w, t)
 
 
-@pytest.fixture(scope="module")
-def loaded():
-    minhash_kernel.load()
-    assert minhash_kernel.loaded()
+@pytest.fixture(scope="module", params=["c", "numba"])
+def loaded(request):
+    """Each test that takes it runs with the C loops and with numba's (the C ones set aside)."""
+    with pytest.MonkeyPatch.context() as m:
+        if request.param == "numba":
+            m.setattr(native, "LOOPS", None)
+            minhash_kernel.load()
+            assert minhash_kernel.ready() is minhash_kernel.compiled()
+        else:  # setup.py builds them wherever a C compiler is found, as on every test machine
+            assert native.LOOPS is not None, "the C extension core/_native.c is not built"
+            assert minhash_kernel.ready() is native.WordSketches
+        yield request.param
 
 
 @pytest.mark.parametrize("w,t", [(3, 128), (1, 16), (2, 1), (5, 64)])
@@ -115,9 +124,11 @@ def test_the_preloaded_methods_are_those_with_compiled_sketching():
     assert modules_for("hybrid") == modules_for("exact") == modules_for(None) == ()
 
 
-def test_a_server_preloaded_for_minhash_holds_both_kernels():
-    """What the workers' server of a minhash scan imports loads the sketch loop and the
-    verification's kernel, so that the workers and helpers forked from it have both."""
+@pytest.mark.parametrize("c_loops", ["1", "0"])
+def test_a_server_preloaded_for_minhash_holds_both_kernels(c_loops):
+    """What the workers' server of a minhash scan imports makes the sketch loop and the
+    verification's kernel ready, so that the workers and helpers forked from it have both:
+    the C ones without importing numba, or numba's where the C ones are turned off."""
     from fresh_python import fresh_python
 
     from ndd_desktop.cli.scan_start import SCAN_EXTRACTOR_MODULE
@@ -126,12 +137,14 @@ def test_a_server_preloaded_for_minhash_holds_both_kernels():
 
     modules = server_preload(SCAN_EXTRACTOR_MODULE, ("ndd_desktop.ingest.formats.txt",), modules_for("minhash"))
     script = (
-        "import importlib, sys\n"
+        "import importlib, os, sys\n"
+        f"os.environ['NDD_NATIVE_KERNELS'] = {c_loops!r}\n"
         f"for name in {modules!r}: importlib.import_module(name)\n"
         "from ndd_desktop.core import minhash_kernel, share_kernel\n"
-        "print(minhash_kernel.loaded(), share_kernel._loaded.is_set(), 'sqlalchemy' in sys.modules)\n"
+        "print(minhash_kernel.loaded(), share_kernel.is_loaded(), 'sqlalchemy' in sys.modules, 'numba' in sys.modules)\n"
     )
-    assert fresh_python(script).split() == ["True", "True", "False"]
+    numba = "False" if c_loops == "1" else "True"
+    assert fresh_python(script).split() == ["True", "True", "False", numba]
 
 
 def test_compiled_token_keys_are_numpys(monkeypatch, loaded):
@@ -139,7 +152,7 @@ def test_compiled_token_keys_are_numpys(monkeypatch, loaded):
 
     spans = word_spans([normalize(x) for x in BRANCHES])
     compiled = spans.keys()
-    monkeypatch.setattr(minhash_kernel, "loaded", lambda: False)
+    monkeypatch.setattr(minhash_kernel, "ready", lambda: None)
     assert np.array_equal(compiled, spans.keys())
 
 
@@ -150,7 +163,7 @@ def test_the_verification_reads_the_words_of_extracted_texts_as_of_normalised_on
     from ndd_desktop.core.text_share import runs_many, runs_of_extracted
 
     if not kernel:
-        monkeypatch.setattr(minhash_kernel, "loaded", lambda: False)
+        monkeypatch.setattr(minhash_kernel, "ready", lambda: None)
     want = runs_many([normalize(x) for x in BRANCHES])
     got = runs_of_extracted(BRANCHES)
     assert [r.tokens.tolist() for r in got] == [r.tokens.tolist() for r in want]

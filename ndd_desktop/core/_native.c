@@ -1,0 +1,452 @@
+/*
+ * The scan's two hot loops in C: the word sketches of core.minhash_kernel and the
+ * verification's runs of core.share_kernel, the same functions as their numba versions
+ * and bit for bit the same results (tests/core/test_native.py compares them).
+ *
+ * Why C as well as numba: a process that uses a numba kernel first imports numba and
+ * loads the machine code from numba's cache, 0.25-0.3 s of CPU. A scan's workers' server
+ * paid that before it could fork the first worker, on the critical path of every first
+ * scan. This module loads in a millisecond. It is optional: setup.py builds it where a C
+ * compiler is found, and the numba versions serve where it is not.
+ *
+ * Arrays come in through the buffer protocol (numpy arrays, C-contiguous, of the dtypes
+ * the Python wrappers in minhash_kernel.py and share_kernel.py make sure of); the loops
+ * run without the GIL. The hashing constants are set once by configure(), from
+ * core.hashing, so they are written in one place.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The loops are built twice on x86-64 Linux with GCC 11 or later, for the baseline CPU and
+ * for x86-64-v3 (AVX2, BMI2: every x86 CPU since 2013-2015), and the loader picks the one
+ * the CPU runs. The baseline (SSE2) has neither a 32-bit multiply nor an unsigned 32-bit
+ * minimum in vector form, which the sketch's minima need: its loop took 2.7x as long. */
+#if defined(__GNUC__) && !defined(__clang__) && __GNUC__ >= 11 && defined(__x86_64__) && defined(__linux__)
+#define FOR_THIS_CPU __attribute__((target_clones("arch=x86-64-v3", "default")))
+#else
+#define FOR_THIS_CPU
+#endif
+
+static uint64_t K1, K2, POLY, SHORT_TAG, SEED7, M1, M2;
+static int configured = 0;
+
+static inline uint64_t mix(uint64_t z) {
+    z *= K1;
+    z ^= z >> 32;
+    return z * K2;
+}
+
+/* The n (1..8) bytes at byte pos of words, as a little-endian integer. */
+static inline uint64_t u64_at(const uint64_t *words, int64_t pos, int64_t n) {
+    int64_t q = pos >> 3;
+    uint64_t shift = (uint64_t)((pos & 7) << 3);
+    uint64_t key = (words[q] >> shift) | ((words[q + 1] << 1) << (63 - shift));
+    if (n < 8) key &= (((uint64_t)1) << (8 * n)) - 1;
+    return key;
+}
+
+static inline uint64_t token_key(const uint64_t *words, int64_t start, int64_t length) {
+    if (length <= 8) return mix(u64_at(words, start, length));  /* most words */
+    uint64_t key = u64_at(words, start, 8);
+    int64_t k = 1;
+    while (length > 8 * k) {
+        int64_t rest = length - 8 * k;
+        key = mix(key) ^ u64_at(words, start + 8 * k, rest < 8 ? rest : 8);
+        k++;
+    }
+    return mix(key);
+}
+
+static inline uint32_t odd_high(uint64_t z) { return (uint32_t)((mix(z) >> 32) | 1); }
+
+/* A buffer argument and how many items of `item` bytes it holds. */
+static int item_count(Py_buffer *b, Py_ssize_t item, const char *name, Py_ssize_t *count) {
+    if (b->len % item != 0) {
+        PyErr_Format(PyExc_ValueError, "%s: %zd bytes is not a whole number of %zd-byte items", name, b->len, item);
+        return -1;
+    }
+    *count = b->len / item;
+    return 0;
+}
+
+/* Whether a token of l bytes at byte s lies within nw words, with the word after its last
+ * piece there too (u64_at reads two). */
+static inline int span_fits(int64_t s, int64_t l, Py_ssize_t nw) {
+    return s >= 0 && l >= 0 && (s + (l > 0 ? l : 1) - 1) / 8 + 1 < nw;
+}
+
+static PyObject *py_configure(PyObject *self, PyObject *args) {
+    unsigned long long k1, k2, poly, tag, seed7, m1, m2;
+    if (!PyArg_ParseTuple(args, "KKKKKKK", &k1, &k2, &poly, &tag, &seed7, &m1, &m2)) return NULL;
+    K1 = k1; K2 = k2; POLY = poly; SHORT_TAG = tag; SEED7 = seed7; M1 = m1; M2 = m2;
+    configured = 1;
+    Py_RETURN_NONE;
+}
+
+static int check_configured(void) {
+    if (!configured) {
+        PyErr_SetString(PyExc_RuntimeError, "ndd_desktop.core._native: configure() was not called");
+        return -1;
+    }
+    return 0;
+}
+
+FOR_THIS_CPU static void keys_loop(const uint64_t *w, const int64_t *s, const int64_t *l, Py_ssize_t n, uint64_t *o) {
+    for (Py_ssize_t k = 0; k < n; k++) o[k] = token_key(w, s[k], l[k]);
+}
+
+/* token_keys(words u64, tok_starts i64, tok_lens i64, out u64) */
+static PyObject *py_token_keys(PyObject *self, PyObject *args) {
+    Py_buffer words, starts, lens, out;
+    if (check_configured() < 0) return NULL;
+    if (!PyArg_ParseTuple(args, "y*y*y*w*", &words, &starts, &lens, &out)) return NULL;
+    PyObject *result = NULL;
+    Py_ssize_t nw, ns, nl, no;
+    if (item_count(&words, 8, "words", &nw) < 0 || item_count(&starts, 8, "tok_starts", &ns) < 0 ||
+        item_count(&lens, 8, "tok_lens", &nl) < 0 || item_count(&out, 8, "out", &no) < 0) goto done;
+    if (nl != ns || no < ns) {
+        PyErr_SetString(PyExc_ValueError, "token_keys: tok_starts, tok_lens and out differ in length");
+        goto done;
+    }
+    const uint64_t *w = words.buf;
+    const int64_t *s = starts.buf, *l = lens.buf;
+    uint64_t *o = out.buf;
+    for (Py_ssize_t k = 0; k < ns; k++) {
+        if (!span_fits(s[k], l[k], nw)) {
+            PyErr_SetString(PyExc_ValueError, "token_keys: a token lies beyond the text's bytes");
+            goto done;
+        }
+    }
+    Py_BEGIN_ALLOW_THREADS
+    keys_loop(w, s, l, ns, o);
+    Py_END_ALLOW_THREADS
+    result = Py_None;
+    Py_INCREF(result);
+done:
+    PyBuffer_Release(&words); PyBuffer_Release(&starts); PyBuffer_Release(&lens); PyBuffer_Release(&out);
+    return result;
+}
+
+/* The row of each document: the minima of its shingle values under the t multipliers,
+ * then the number of distinct values (core.minhash_kernel.sketch_spans). */
+FOR_THIS_CPU static int sketch_loop(const uint64_t *words, const int64_t *ts, const int64_t *tl, const int64_t *first,
+                       const int64_t *counts, Py_ssize_t docs, int64_t w, const uint32_t *mult, Py_ssize_t t,
+                       uint32_t *out) {
+    int64_t widest = 1;
+    for (Py_ssize_t d = 0; d < docs; d++) if (counts[d] > widest) widest = counts[d];
+    int64_t size = 16;
+    while (size < 2 * widest) size *= 2;
+    uint64_t *keys = malloc(sizeof(uint64_t) * (size_t)widest);
+    uint32_t *values = malloc(sizeof(uint32_t) * (size_t)widest);
+    uint32_t *table = malloc(sizeof(uint32_t) * (size_t)size);
+    uint32_t *mins = malloc(sizeof(uint32_t) * (size_t)(t > 0 ? t : 1));
+    if (!keys || !values || !table || !mins) {
+        free(keys); free(values); free(table); free(mins);
+        return -1;
+    }
+    for (Py_ssize_t d = 0; d < docs; d++) {
+        int64_t n = counts[d], f = first[d], m;
+        for (int64_t k = 0; k < n; k++) keys[k] = token_key(words, ts[f + k], tl[f + k]);
+        if (n >= w) {
+            m = n - w + 1;
+            for (int64_t k = 0; k < m; k++) {
+                uint64_t s = keys[k];
+                for (int64_t j = 1; j < w; j++) s = s * POLY + keys[k + j];
+                values[k] = odd_high(s);
+            }
+        } else if (n > 0) {  /* fewer tokens than a shingle: one value of all of them */
+            m = 1;
+            uint64_t s = keys[0];
+            for (int64_t j = 1; j < w - 1; j++) if (n > j) s = s * POLY + keys[j];
+            values[0] = odd_high(s ^ (SHORT_TAG * (uint64_t)(n + 1)));
+        } else {
+            m = 0;
+        }
+        int64_t cells = 16;
+        while (cells < 2 * m) cells *= 2;
+        int64_t mask = cells - 1;
+        memset(table, 0, sizeof(uint32_t) * (size_t)cells);
+        uint32_t distinct = 0;
+        for (int64_t k = 0; k < m; k++) {  /* values are odd: 0 is a free cell */
+            uint32_t v = values[k];
+            int64_t h = (int64_t)(v >> 1) & mask;
+            while (table[h] != 0 && table[h] != v) h = (h + 1) & mask;
+            if (table[h] == 0) { table[h] = v; distinct++; }
+        }
+        for (Py_ssize_t i = 0; i < t; i++) mins[i] = 0xFFFFFFFFu;
+        for (int64_t k = 0; k < m; k++) {  /* 32-bit, branch-free: vectorised by the compiler */
+            uint32_t v = values[k];
+            for (Py_ssize_t i = 0; i < t; i++) {
+                uint32_t p = v * mult[i];
+                mins[i] = p < mins[i] ? p : mins[i];
+            }
+        }
+        uint32_t *row = out + d * (t + 1);
+        memcpy(row, mins, sizeof(uint32_t) * (size_t)t);
+        row[t] = distinct;
+    }
+    free(keys); free(values); free(table); free(mins);
+    return 0;
+}
+
+/* sketch_spans(words u64, tok_starts i64, tok_lens i64, first i64, counts i64, w, multipliers u32, out u32) */
+static PyObject *py_sketch_spans(PyObject *self, PyObject *args) {
+    Py_buffer words, starts, lens, first, counts, mult, out;
+    long long w;
+    if (check_configured() < 0) return NULL;
+    if (!PyArg_ParseTuple(args, "y*y*y*y*y*Ly*w*", &words, &starts, &lens, &first, &counts, &w, &mult, &out))
+        return NULL;
+    PyObject *result = NULL;
+    Py_ssize_t nw, ns, nl, nf, nc, t, no;
+    if (item_count(&words, 8, "words", &nw) < 0 || item_count(&starts, 8, "tok_starts", &ns) < 0 ||
+        item_count(&lens, 8, "tok_lens", &nl) < 0 || item_count(&first, 8, "first", &nf) < 0 ||
+        item_count(&counts, 8, "counts", &nc) < 0 || item_count(&mult, 4, "multipliers", &t) < 0 ||
+        item_count(&out, 4, "out", &no) < 0) goto done;
+    if (w < 1 || nl != ns || nf != nc || no != nc * (t + 1)) {
+        PyErr_SetString(PyExc_ValueError, "sketch_spans: the arrays do not fit together");
+        goto done;
+    }
+    const int64_t *s = starts.buf, *l = lens.buf, *fi = first.buf, *co = counts.buf;
+    for (Py_ssize_t d = 0; d < nc; d++) {
+        if (fi[d] < 0 || co[d] < 0 || fi[d] + co[d] > ns) {
+            PyErr_SetString(PyExc_ValueError, "sketch_spans: a document's tokens lie beyond tok_starts");
+            goto done;
+        }
+    }
+    for (Py_ssize_t k = 0; k < ns; k++) {
+        if (!span_fits(s[k], l[k], nw)) {
+            PyErr_SetString(PyExc_ValueError, "sketch_spans: a token lies beyond the text's bytes");
+            goto done;
+        }
+    }
+    int failed;
+    Py_BEGIN_ALLOW_THREADS
+    failed = sketch_loop(words.buf, s, l, fi, co, nc, (int64_t)w, mult.buf, t, out.buf);
+    Py_END_ALLOW_THREADS
+    if (failed) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    result = Py_None;
+    Py_INCREF(result);
+done:
+    PyBuffer_Release(&words); PyBuffer_Release(&starts); PyBuffer_Release(&lens); PyBuffer_Release(&first);
+    PyBuffer_Release(&counts); PyBuffer_Release(&mult); PyBuffer_Release(&out);
+    return result;
+}
+
+/* The runs of w words of each document, sorted by hash (core.share_kernel._sorted_runs):
+ * a stable radix sort on the top 32 bits, four passes of a byte, from SMALL runs on, then
+ * insertion on the whole hash. */
+#define SMALL 48
+
+FOR_THIS_CPU static int runs_loop(const uint64_t *tokens, const int64_t *starts, Py_ssize_t n, const int64_t *off, int64_t w,
+                     uint64_t *srt, int64_t *pos) {
+    int64_t big = 0;
+    for (Py_ssize_t d = 0; d < n; d++) if (off[d + 1] - off[d] > big) big = off[d + 1] - off[d];
+    size_t cells = (size_t)(big > 0 ? big : 1);
+    uint64_t *key_a = malloc(8 * cells), *key_b = malloc(8 * cells);
+    int64_t *pos_a = malloc(8 * cells), *pos_b = malloc(8 * cells);
+    if (!key_a || !key_b || !pos_a || !pos_b) {
+        free(key_a); free(key_b); free(pos_a); free(pos_b);
+        return -1;
+    }
+    int64_t count[256];
+    uint64_t tag = (uint64_t)w;
+    for (Py_ssize_t d = 0; d < n; d++) {
+        int64_t m = off[d + 1] - off[d];
+        if (m <= 0) continue;
+        int64_t s = starts[d];
+        for (int64_t p = 0; p < m; p++) {
+            uint64_t h = tokens[s + p];
+            for (int64_t k = 1; k < w; k++) h = h * POLY + tokens[s + p + k];
+            uint64_t z = (h ^ tag) + SEED7;
+            z = (z ^ (z >> 30)) * M1;
+            z = (z ^ (z >> 27)) * M2;
+            key_a[p] = z ^ (z >> 31);
+            pos_a[p] = p;
+        }
+        uint64_t *src_k = key_a, *dst_k = key_b, *tk;
+        int64_t *src_p = pos_a, *dst_p = pos_b, *tp;
+        if (m >= SMALL) {
+            for (int shift = 32; shift < 64; shift += 8) {
+                memset(count, 0, sizeof(count));
+                for (int64_t p = 0; p < m; p++) count[(src_k[p] >> shift) & 255]++;
+                int64_t total = 0;
+                for (int b = 0; b < 256; b++) { int64_t c = count[b]; count[b] = total; total += c; }
+                for (int64_t p = 0; p < m; p++) {
+                    int64_t q = count[(src_k[p] >> shift) & 255]++;
+                    dst_k[q] = src_k[p];
+                    dst_p[q] = src_p[p];
+                }
+                tk = src_k; src_k = dst_k; dst_k = tk;
+                tp = src_p; src_p = dst_p; dst_p = tp;
+            }
+        }
+        int64_t o = off[d];
+        for (int64_t p = 0; p < m; p++) {
+            uint64_t key = src_k[p];
+            int64_t at = src_p[p], q = o + p;
+            while (q > o && srt[q - 1] > key) { srt[q] = srt[q - 1]; pos[q] = pos[q - 1]; q--; }
+            srt[q] = key;
+            pos[q] = at;
+        }
+    }
+    free(key_a); free(key_b); free(pos_a); free(pos_b);
+    return 0;
+}
+
+/* sorted_runs(tokens u64, starts i64, counts i64, w, off i64, srt u64, pos i64): off as
+ * the wrapper computed it from counts (len(counts) + 1 places), srt and pos filled. */
+static PyObject *py_sorted_runs(PyObject *self, PyObject *args) {
+    Py_buffer tokens, starts, counts, off, srt, pos;
+    long long w;
+    if (check_configured() < 0) return NULL;
+    if (!PyArg_ParseTuple(args, "y*y*y*Ly*w*w*", &tokens, &starts, &counts, &w, &off, &srt, &pos)) return NULL;
+    PyObject *result = NULL;
+    Py_ssize_t nt, ns, nc, no, nr, np_;
+    if (item_count(&tokens, 8, "tokens", &nt) < 0 || item_count(&starts, 8, "starts", &ns) < 0 ||
+        item_count(&counts, 8, "counts", &nc) < 0 || item_count(&off, 8, "off", &no) < 0 ||
+        item_count(&srt, 8, "srt", &nr) < 0 || item_count(&pos, 8, "pos", &np_) < 0) goto done;
+    const int64_t *st = starts.buf, *co = counts.buf, *of = off.buf;
+    if (w < 1 || ns != nc || no != nc + 1 || of[0] != 0 || of[nc] != nr || np_ != nr) {
+        PyErr_SetString(PyExc_ValueError, "sorted_runs: the arrays do not fit together");
+        goto done;
+    }
+    for (Py_ssize_t d = 0; d < nc; d++) {
+        int64_t m = co[d] - w + 1;
+        if (m < 0) m = 0;
+        if (of[d + 1] - of[d] != m || st[d] < 0 || (m > 0 && st[d] + co[d] > nt)) {
+            PyErr_SetString(PyExc_ValueError, "sorted_runs: a document's runs do not fit its words");
+            goto done;
+        }
+    }
+    int failed;
+    Py_BEGIN_ALLOW_THREADS
+    failed = runs_loop(tokens.buf, st, nc, of, (int64_t)w, srt.buf, pos.buf);
+    Py_END_ALLOW_THREADS
+    if (failed) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    result = Py_None;
+    Py_INCREF(result);
+done:
+    PyBuffer_Release(&tokens); PyBuffer_Release(&starts); PyBuffer_Release(&counts); PyBuffer_Release(&off);
+    PyBuffer_Release(&srt); PyBuffer_Release(&pos);
+    return result;
+}
+
+/* Words covered by the runs marked in hit (run k covers words k .. k + w - 1). */
+static int64_t covered(const unsigned char *hit, int64_t m, int64_t w) {
+    int64_t total = 0, last_end = 0;
+    for (int64_t k = 0; k < m; k++) {
+        if (hit[k]) {
+            int64_t end = k + w;
+            total += end - (k > last_end ? k : last_end);
+            last_end = end;
+        }
+    }
+    return total;
+}
+
+FOR_THIS_CPU static int covered_loop(const uint64_t *srt, const int64_t *pos, const int64_t *off, const int64_t *pi,
+                        const int64_t *pj, Py_ssize_t n, int64_t w, int64_t *ci, int64_t *cj, int64_t big) {
+    unsigned char *hit_a = malloc((size_t)(big > 0 ? big : 1)), *hit_b = malloc((size_t)(big > 0 ? big : 1));
+    if (!hit_a || !hit_b) {
+        free(hit_a); free(hit_b);
+        return -1;
+    }
+    for (Py_ssize_t k = 0; k < n; k++) {
+        int64_t a0 = off[pi[k]], a1 = off[pi[k] + 1], b0 = off[pj[k]], b1 = off[pj[k] + 1];
+        memset(hit_a, 0, (size_t)(a1 - a0));
+        memset(hit_b, 0, (size_t)(b1 - b0));
+        int64_t x = a0, y = b0;
+        while (x < a1 && y < b1) {
+            uint64_t hx = srt[x], hy = srt[y];
+            if (hx < hy) x++;
+            else if (hy < hx) y++;
+            else {
+                while (x < a1 && srt[x] == hx) hit_a[pos[x++]] = 1;
+                while (y < b1 && srt[y] == hx) hit_b[pos[y++]] = 1;
+            }
+        }
+        ci[k] = covered(hit_a, a1 - a0, w);
+        cj[k] = covered(hit_b, b1 - b0, w);
+    }
+    free(hit_a); free(hit_b);
+    return 0;
+}
+
+/* covered_batch(srt u64, pos i64, off i64, pi i64, pj i64, w, ci i64, cj i64) */
+static PyObject *py_covered_batch(PyObject *self, PyObject *args) {
+    Py_buffer srt, pos, off, pi, pj, ci, cj;
+    long long w;
+    if (!PyArg_ParseTuple(args, "y*y*y*y*y*Lw*w*", &srt, &pos, &off, &pi, &pj, &w, &ci, &cj)) return NULL;
+    PyObject *result = NULL;
+    Py_ssize_t nr, np_, no, ni, nj, nci, ncj;
+    if (item_count(&srt, 8, "srt", &nr) < 0 || item_count(&pos, 8, "pos", &np_) < 0 ||
+        item_count(&off, 8, "off", &no) < 0 || item_count(&pi, 8, "pi", &ni) < 0 ||
+        item_count(&pj, 8, "pj", &nj) < 0 || item_count(&ci, 8, "ci", &nci) < 0 ||
+        item_count(&cj, 8, "cj", &ncj) < 0) goto done;
+    const int64_t *of = off.buf, *a = pi.buf, *b = pj.buf, *ps = pos.buf;
+    if (no < 1 || np_ != nr || ni != nj || nci != ni || ncj != ni || of[0] < 0 || of[no - 1] > nr) {
+        PyErr_SetString(PyExc_ValueError, "covered_batch: the arrays do not fit together");
+        goto done;
+    }
+    int64_t big = 0;
+    for (Py_ssize_t d = 0; d + 1 < no; d++) {
+        int64_t m = of[d + 1] - of[d];
+        if (m < 0) {
+            PyErr_SetString(PyExc_ValueError, "covered_batch: off is not in order");
+            goto done;
+        }
+        for (int64_t x = of[d]; x < of[d + 1]; x++) {
+            if (ps[x] < 0 || ps[x] >= m) {
+                PyErr_SetString(PyExc_ValueError, "covered_batch: a run's place lies beyond its document");
+                goto done;
+            }
+        }
+        if (m > big) big = m;
+    }
+    for (Py_ssize_t k = 0; k < ni; k++) {
+        if (a[k] < 0 || a[k] + 1 >= no || b[k] < 0 || b[k] + 1 >= no) {
+            PyErr_SetString(PyExc_IndexError, "covered_batch: a pair names a document beyond off");
+            goto done;
+        }
+    }
+    int failed;
+    Py_BEGIN_ALLOW_THREADS
+    failed = covered_loop(srt.buf, ps, of, a, b, ni, (int64_t)w, ci.buf, cj.buf, big);
+    Py_END_ALLOW_THREADS
+    if (failed) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    result = Py_None;
+    Py_INCREF(result);
+done:
+    PyBuffer_Release(&srt); PyBuffer_Release(&pos); PyBuffer_Release(&off); PyBuffer_Release(&pi);
+    PyBuffer_Release(&pj); PyBuffer_Release(&ci); PyBuffer_Release(&cj);
+    return result;
+}
+
+static PyMethodDef methods[] = {
+    {"configure", py_configure, METH_VARARGS, "configure(k1, k2, poly, short_tag, seed7, m1, m2): the hashing constants"},
+    {"token_keys", py_token_keys, METH_VARARGS, "token_keys(words, tok_starts, tok_lens, out)"},
+    {"sketch_spans", py_sketch_spans, METH_VARARGS,
+     "sketch_spans(words, tok_starts, tok_lens, first, counts, w, multipliers, out)"},
+    {"sorted_runs", py_sorted_runs, METH_VARARGS, "sorted_runs(tokens, starts, counts, w, off, srt, pos)"},
+    {"covered_batch", py_covered_batch, METH_VARARGS, "covered_batch(srt, pos, off, pi, pj, w, ci, cj)"},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_native",
+    "The scan's word-sketch and verification loops in C (see core.minhash_kernel, core.share_kernel).", -1, methods,
+};
+
+PyMODINIT_FUNC PyInit__native(void) { return PyModule_Create(&module); }

@@ -1,0 +1,83 @@
+"""The C versions of the scan's two hot loops (``core/_native.c``), when this installation
+built them: the word sketches and token keys of :mod:`core.minhash_kernel`, and the sorted
+runs and covered words of :mod:`core.share_kernel`.
+
+Both modules also have numba versions of the same loops, and the results are the same bit
+for bit (``tests/core/test_native.py``). What C adds is the load: a process that uses a
+numba kernel first imports numba and loads the machine code from its cache, 0.25-0.3 s of
+CPU, which a scan's workers' server paid before it could fork its first worker. This
+module is loaded with the package's other modules, in about a millisecond.
+
+setup.py builds the extension where a C compiler is found (``optional``: a build without
+one goes on, and the numba versions serve). ``NDD_NATIVE_KERNELS=0`` in the environment
+leaves it unused, to compare the two or to rule it out.
+
+:data:`LOOPS` is None where the extension is missing or turned off; otherwise the
+functions below take the arrays the numba versions take (converted to the dtypes the C
+code reads, which costs nothing when they already are).
+"""
+
+from __future__ import annotations
+
+import os
+from types import ModuleType
+
+import numpy as np
+
+from .hashing import _M1, _M2, MIX_K1, MIX_K2, POLY_BASE, RUN_SEED_OFFSET, SHORT_TAG
+
+
+def _load() -> ModuleType | None:
+    if os.environ.get("NDD_NATIVE_KERNELS", "1") == "0" or not np.little_endian:
+        return None  # (the loops read a token's bytes as little-endian words)
+    try:
+        from . import _native
+    except ImportError:
+        return None
+    _native.configure(int(MIX_K1), int(MIX_K2), int(POLY_BASE), SHORT_TAG, int(RUN_SEED_OFFSET), int(_M1), int(_M2))
+    return _native
+
+
+#: The configured extension module, or None (not built here, or turned off).
+LOOPS = _load()
+
+
+def _i64(a: np.ndarray) -> np.ndarray:
+    return np.ascontiguousarray(a, dtype=np.int64)
+
+
+class WordSketches:
+    """:mod:`core.minhash_kernel`'s two functions, in C (the same arguments)."""
+
+    @staticmethod
+    def token_keys(words: np.ndarray, tok_starts: np.ndarray, tok_lens: np.ndarray, out: np.ndarray) -> None:
+        LOOPS.token_keys(np.ascontiguousarray(words, dtype=np.uint64), _i64(tok_starts), _i64(tok_lens), out)
+
+    @staticmethod
+    def sketch_spans(words: np.ndarray, tok_starts: np.ndarray, tok_lens: np.ndarray, first: np.ndarray,
+                     counts: np.ndarray, w: int, multipliers: np.ndarray, out: np.ndarray) -> None:
+        LOOPS.sketch_spans(np.ascontiguousarray(words, dtype=np.uint64), _i64(tok_starts), _i64(tok_lens),
+                           _i64(first), _i64(counts), int(w), np.ascontiguousarray(multipliers, dtype=np.uint32),
+                           out)
+
+
+def sorted_runs(tokens: np.ndarray, starts: np.ndarray, counts: np.ndarray,
+                w: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`core.share_kernel.sorted_runs`, in C."""
+    counts = _i64(counts)
+    off = np.zeros(counts.shape[0] + 1, dtype=np.int64)
+    np.cumsum(np.maximum(counts - (w - 1), 0), out=off[1:])
+    srt = np.empty(int(off[-1]), dtype=np.uint64)
+    pos = np.empty(int(off[-1]), dtype=np.int64)
+    LOOPS.sorted_runs(np.ascontiguousarray(tokens, dtype=np.uint64), _i64(starts), counts, int(w), off, srt, pos)
+    return srt, pos, off
+
+
+def covered_batch(srt: np.ndarray, pos: np.ndarray, off: np.ndarray, pi: np.ndarray, pj: np.ndarray,
+                  w: int) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`core.share_kernel.covered_batch`, in C."""
+    pi, pj = _i64(pi), _i64(pj)
+    ci = np.empty(pi.shape[0], dtype=np.int64)
+    cj = np.empty(pi.shape[0], dtype=np.int64)
+    LOOPS.covered_batch(np.ascontiguousarray(srt, dtype=np.uint64), _i64(pos), _i64(off), pi, pj, int(w), ci, cj)
+    return ci, cj
