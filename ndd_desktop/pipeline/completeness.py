@@ -42,8 +42,7 @@ def short_run_note(store, method: str) -> str:
     minhash 6, hybrid 2, with no note."""
     if method not in PASSAGE_METHODS:
         return ""
-    total = store.documents.count()
-    tables = store.documents.count_kinds(SHORT_RUN_FORMATS, SHORT_RUN_SUFFIXES)
+    tables, total = store.documents.count_kinds(SHORT_RUN_FORMATS, SHORT_RUN_SUFFIXES)
     if tables < 2 or tables < SHORT_RUN_SHARE * total:
         return ""
     return (f"{tables:,} of the {total:,} documents are tables or logs, whose shared words lie in short runs "

@@ -158,6 +158,8 @@ def make_plan(
                 at.append(k)
     plan.to_extract = walked.subset(at)
     plan.new_files, plan.unchanged_files, plan.changed_files, plan.reread_files = new, unchanged, changed, read_again
+    if len(walked) - new == len(known):  # every recorded file was walked (the keys are distinct): none missing
+        return plan
     failed = {(d.root, d.container or d.relpath) for d in walk_errors}
     # a folder the walk could not list (a permission, a network share that failed) says
     # nothing of the files in it: they are kept as they are, not removed with their pairs

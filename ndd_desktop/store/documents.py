@@ -174,16 +174,19 @@ class Documents:
             return None
         return int(row[0]), dec_path(row[2])
 
-    def count_kinds(self, formats: tuple[str, ...], suffixes: tuple[str, ...]) -> int:
-        """How many readable documents are of one of ``formats`` or have a name ending in one
-        of ``suffixes`` (lower case, with the dot: ".csv")."""
+    def count_kinds(self, formats: tuple[str, ...], suffixes: tuple[str, ...]) -> tuple[int, int]:
+        """(how many readable documents are of one of ``formats`` or have a name ending in
+        one of ``suffixes`` (ASCII, with the dot, without % or _: ".csv"; in any case), how many readable
+        documents there are), in one pass. SQLite's LIKE ignores the case of ASCII letters,
+        so the names are not lowered first (which took twice the time of the pass)."""
         clauses = (["format IN (%s)" % ", ".join("?" * len(formats))] if formats else []) \
-            + ["lower(relpath) LIKE ?"] * len(suffixes)
-        where = " OR ".join(clauses) or "0"
+            + ["relpath LIKE ?"] * len(suffixes)
+        kinds = " OR ".join(clauses) or "0"
         args = (*formats, *(f"%{s}" for s in suffixes))
         with self._db._read() as conn:
-            return int(conn.exec_driver_sql(
-                f"SELECT COUNT(*) FROM documents WHERE status = 'ok' AND ({where})", args).scalar_one())
+            total, found = conn.exec_driver_sql(
+                f"SELECT COUNT(*), COALESCE(SUM({kinds}), 0) FROM documents WHERE status = 'ok'", args).one()
+        return int(found), int(total)
 
     def count(self, status: str | None = "ok") -> int:
         """How many documents there are (of one status, or all with None)."""
@@ -191,3 +194,4 @@ class Documents:
             if status is None:
                 return int(conn.exec_driver_sql("SELECT COUNT(*) FROM documents").scalar_one())
             return int(conn.exec_driver_sql("SELECT COUNT(*) FROM documents WHERE status = ?", (status,)).scalar_one())
+

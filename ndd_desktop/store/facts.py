@@ -86,6 +86,20 @@ def keep(conn: "Connection", key: str, answer: str) -> None:
     _put(conn, key, f"{_stamp(conn)}|{answer}")
 
 
+def kept_answers(conn: "Connection") -> list[tuple[str, str]]:
+    """The answers (and tickets) other than the listing, to put back with
+    :func:`put_back` after updates, in the same write transaction, that change nothing
+    they rest on: a document's time and date, which the trigger on ``documents`` cannot
+    tell from its other columns (a rescan that found files saved again unchanged)."""
+    return [tuple(r) for r in conn.exec_driver_sql(f"SELECT key, value FROM content_facts WHERE key <> '{LISTING}'")]
+
+
+def put_back(conn: "Connection", answers: list[tuple[str, str]]) -> None:
+    """Write ``answers`` (:func:`kept_answers`) again, as they were."""
+    for key, value in answers:
+        _put(conn, key, value)
+
+
 def forget_sketch_answers(conn: "Connection") -> None:
     """Forget the answers that rest on the sketches (within the caller's transaction that
     adds sketches: see the module's docstring)."""

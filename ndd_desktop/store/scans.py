@@ -144,9 +144,10 @@ class Scans:
             with plain_cursor(conn) as cur:  # plain tuples: a row per file
                 rows = cur.execute("SELECT id, root_id, relpath, size, mtime_ns, xxh128 FROM files").fetchall()
         out = {}
+        make = tuple.__new__  # a KnownFile made as a plain tuple is: a third of the time of its __new__
         for file_id, root_id, relpath, size, mtime_ns, xxh in rows:
-            root, rel = roots[root_id], dec_path(relpath)
-            out[(root, rel)] = KnownFile(file_id, root, rel, size, mtime_ns, xxh, file_id in retry)
+            root, rel = roots[root_id], relpath if relpath.__class__ is str else dec_path(relpath)
+            out[(root, rel)] = make(KnownFile, (file_id, root, rel, size, mtime_ns, xxh, file_id in retry))
         return out
 
     def recorded_listing(self) -> str | None:
@@ -247,6 +248,10 @@ class Scans:
         if not items:
             return
         with self._db._write() as conn, plain_cursor(conn) as cur:
+            # no answer kept about the content (store.facts) rests on a document's time or
+            # date: they are put back after the trigger on documents deleted them (the
+            # listing goes with the files' times, and is kept again at the scan's end)
+            answers = facts.kept_answers(conn)
             cur.executemany("UPDATE files SET size = ?, mtime_ns = ? WHERE id = ?", [(s, m, f) for f, s, m in items])
             new_time = {f: m for f, _, m in items}
             rows = []
@@ -262,6 +267,7 @@ class Scans:
                 by_file_time = date is not None and old_ns and date == old_ns / 1e9
                 changed.append((mtime_ns, mtime_ns / 1e9 if by_file_time else date, doc_id))
             cur.executemany("UPDATE documents SET mtime_ns = ?, date = ? WHERE id = ?", changed)
+            facts.put_back(conn, answers)
 
     def remove_files(self, file_ids: Sequence[int]) -> int:
         """Forget files that are gone (their documents, texts and sketches go with them).

@@ -168,7 +168,8 @@ def test_a_collection_of_tables_is_told_which_method_finds_their_pairs(capsys, t
         rows = [(f"customer{rng.randrange(500)}", f"product{rng.randrange(80)}", rng.randrange(1, 9999) / 100)
                 for _ in range(60)]
         (folder / f"sales{k}.csv").write_text("\n".join(f"{c},{p},{v:.2f}" for c, p, v in rows))
-        (folder / f"sales{k}_eu.csv").write_text("\n".join(f"{c};{p};{v:.2f}".replace(".", ",") for c, p, v in rows))
+        eu = f"sales{k}_eu.{'CSV' if k % 2 else 'Tsv'}"  # a name's case does not matter
+        (folder / eu).write_text("\n".join(f"{c};{p};{v:.2f}".replace(".", ",") for c, p, v in rows))
     (folder / "readme.txt").write_text("Monthly sales exports of the shop, one file per month.")
     for method, noted in (("bottomk", True), ("minhash", True), ("qgram", False)):
         status, _, err = run(capsys, "scan", folder, "--db", tmp_path / f"{method}.ndd", "--method", method)

@@ -101,6 +101,23 @@ def test_a_listing_is_kept_only_when_the_file_records_match_it(tmp_path):
         assert store.scans.recorded_listing() is None
 
 
+def test_files_saved_again_unchanged_keep_every_answer_but_the_listing(tmp_path):
+    """A rescan that found files with new times and the same content gives their records
+    and documents the new times (and dates); no answer but the listing rests on them, so
+    the pair set is not taken for changed. A ticket is kept as it was, and an update of
+    anything else in a document still deletes every answer."""
+    store, (a, b) = _collection(tmp_path / "c.ndd")
+    with store:
+        _keep_all(store)
+        ticket = store.facts.ticket("pairs:y")
+        store.scans.touch_files([(1, 3, 900_000_000_000)])
+        assert _kept(store) == {PAIRS, SKETCHED}
+        assert store.documents.get(a).mtime_ns == 900_000_000_000  # the document did take the time
+        assert store.facts.settle("pairs:y", ticket, "found") and store.facts.get("pairs:y") == "found"
+        _raw(tmp_path / "c.ndd", "UPDATE documents SET status = 'error' WHERE id = ?", (b,))
+        assert _kept(store) == set()
+
+
 def test_a_listing_is_not_kept_while_a_file_waits_to_be_read_again(tmp_path):
     store = Store.open(tmp_path / "c.ndd")
     with store:
