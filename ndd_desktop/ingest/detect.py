@@ -234,6 +234,10 @@ def _sniff_text(head: str, ext: str) -> str:
 
 def _looks_like_mail(text: str) -> bool:
     """True when the first lines are RFC 5322 header fields, at least two of them mail ones."""
+    end = text.find("\n")
+    first = text if end < 0 else text[:end]
+    if not _HEADER_LINE.match(first.encode("latin-1", "replace").rstrip(b"\r")):
+        return False  # (most texts: the first line decides, without encoding the rest)
     lines = text.encode("latin-1", "replace").split(b"\n", 40)[:40]
     known = 0
     for i, line in enumerate(lines):

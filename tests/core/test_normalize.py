@@ -148,7 +148,8 @@ def test_non_ascii_path_equals_the_definition_with_every_white_space_character()
     rng = random.Random(12)
     pieces = spaces + ["Ä", "ß", "ﬁ", "Ｆ", "İ", "日本", "é", "A", "word", "  ", "\u00ad", "ά", "ё", "ַ", "ِ",
                        "क", "ि", "\u0301", "ǖ", "ۂ", "ı", "Ø", "Æ",
-                       "\u06cc", "\u0640", "\u200b", "\ufeff", "-\n", "\u2010\r\n ", "-", "b", "1"]
+                       "\u06cc", "\u0640", "\u200b", "\ufeff", "-\n", "\u2010\r\n ", "-", "b", "1",
+                       "\U0001F602", "°", "ΣΑΣ", "ς", "Ǆ", "\udcff"]
     for _ in range(3000):
         text = "é" + "".join(rng.choice(pieces) for _ in range(rng.randrange(0, 10)))
         assert normalize(text) == _defined(text), repr(text)
