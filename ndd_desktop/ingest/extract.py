@@ -19,7 +19,7 @@ import stat
 from collections.abc import Callable, Iterable
 
 from ndd_desktop.ingest import reasons as R
-from ndd_desktop.ingest.detect import COMPRESSED, EXT_FORMATS, OFFICE_ENCRYPTED, detect_format, ext_of
+from ndd_desktop.ingest.detect import COMPRESSED, EXT_FORMATS, OFFICE_ENCRYPTED, detect_format, ext_of, extensions
 from ndd_desktop.ingest.document import (
     STATUS_ERROR, STATUS_OK, STATUS_SKIPPED, ExtractedDocument, FileEntry, free_numbered_name, problem,
 )
@@ -87,8 +87,8 @@ def likely_readers(names: Iterable[str]) -> tuple[str, ...]:
     name says nothing (an unknown extension: the bytes decide) or names a container (its
     members can be of any format)."""
     formats: set[str] = set()
-    for name in names:
-        fmt = EXT_FORMATS.get(ext_of(name))
+    for ext in extensions(names):
+        fmt = EXT_FORMATS.get(ext)
         if fmt is None or fmt in CONTAINERS:
             return READER_MODULES
         formats.add(fmt)
