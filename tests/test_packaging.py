@@ -303,6 +303,8 @@ def test_wheel_carries_the_resources(tmp_path):
     assert "ndd_desktop/store/migrations/script.py.mako" in names
     for template in os.listdir(REPO / "ndd_desktop" / "export" / "templates"):
         assert f"ndd_desktop/export/templates/{template}" in names
+    # the scan's C loops, built wherever a compiler is found (as on every test machine)
+    assert [n for n in names if n.startswith("ndd_desktop/core/_native.") and n.endswith((".so", ".pyd"))]
 
 
 @pytest.mark.optin

@@ -178,7 +178,15 @@ class Documents:
         """(how many readable documents are of one of ``formats`` or have a name ending in
         one of ``suffixes`` (ASCII, with the dot, without % or _: ".csv"; in any case), how many readable
         documents there are), in one pass. SQLite's LIKE ignores the case of ASCII letters,
-        so the names are not lowered first (which took twice the time of the pass)."""
+        so the names are not lowered first (which took twice the time of the pass). The
+        answer is kept until a document changes (``store.facts``: a rescan that changed
+        nothing asks every time, 9 ms at 20,000 documents)."""
+        key = f"kinds:{','.join(formats)}|{','.join(suffixes)}"
+        kept = self._db.facts.get(key)
+        if kept is not None:
+            found, total = kept.split("/")
+            return int(found), int(total)
+        ticket = self._db.facts.ticket(key)
         clauses = (["format IN (%s)" % ", ".join("?" * len(formats))] if formats else []) \
             + ["relpath LIKE ?"] * len(suffixes)
         kinds = " OR ".join(clauses) or "0"
@@ -186,6 +194,7 @@ class Documents:
         with self._db._read() as conn:
             total, found = conn.exec_driver_sql(
                 f"SELECT COUNT(*), COALESCE(SUM({kinds}), 0) FROM documents WHERE status = 'ok'", args).one()
+        self._db.facts.settle(key, ticket, f"{int(found)}/{int(total)}")
         return int(found), int(total)
 
     def count(self, status: str | None = "ok") -> int:

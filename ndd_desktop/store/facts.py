@@ -1,8 +1,9 @@
 """``store.facts``: answers about the collection's content, kept until that content changes.
 
-An unchanged rescan asks three questions, and the answer to each is a pass over every file
+An unchanged rescan asks four questions, and the answer to each is a pass over every file
 or document row: is every file on disk the one the collection recorded (the plan), does
-every document have its sketch, is the stored pair set the one its documents give now.
+every document have its sketch, is the stored pair set the one its documents give now,
+how many documents are tables or logs (``Documents.count_kinds``, for the scan's note).
 Each answer is kept here once found, and forgotten as soon as a row it rests on changes,
 whoever writes the row:
 

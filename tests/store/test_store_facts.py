@@ -151,3 +151,18 @@ def test_a_0008_file_gains_the_table_and_its_triggers(tmp_path):
         assert store.scans.keep_listing(Listing("d1", 1, 3, 5))
         store.scans.touch_files([(1, 3, 6)])
         assert store.scans.recorded_listing() is None
+
+
+def test_the_count_of_tables_is_kept_until_a_document_changes(tmp_path):
+    path = tmp_path / "c.ndd"
+    store, (a, b) = _collection(path)
+    with store:
+        kinds = (("xlsx",), (".csv",))
+        assert store.documents.count_kinds(*kinds) == (0, 2)
+        assert store.facts.get("kinds:xlsx|.csv") == "0/2"  # kept: an unchanged rescan does not count again
+        _raw(path, "UPDATE documents SET relpath = 'a.CSV' WHERE id = ?", (a,))
+        assert store.documents.count_kinds(*kinds) == (1, 2)
+        store.scans.write_documents([doc("/r", "c.csv", "h3")], "m", "k")  # a document added
+        assert store.documents.count_kinds(*kinds) == (2, 3)
+        _raw(path, "UPDATE documents SET status = 'error' WHERE id = ?", (b,))
+        assert store.documents.count_kinds(*kinds) == (2, 2)
