@@ -22,10 +22,13 @@ def random_texts(seed: int, count: int, alphabet: str) -> list[str]:
 
 LATIN = "abcdefghij  ,.;-_'0123456789éÉßÿ\u00a0\t\n"
 WIDE = LATIN + "αβγ\u2019\u201cщ中\u0301"  # Greek, curly quotes, Cyrillic, CJK, a combining accent
+# beyond Latin-1 but dropped by strip_to_letters: curly quotes, dashes, a bullet, an emoji,
+# a braille blank, a square, a zero-width joiner (the Latin-1 path takes these texts)
+DROPPED = LATIN + "\u2019\u201c\u2013\u2014\u2022\U0001F602\u2800\u25a0\u200d"
 
 
 @pytest.mark.parametrize("q", [2, 3, 4, 5, 8, 9])
-@pytest.mark.parametrize("alphabet", [LATIN, WIDE])
+@pytest.mark.parametrize("alphabet", [LATIN, WIDE, DROPPED, DROPPED + "\u0301ω"])
 def test_each_text_as_the_definition_says(q, alphabet):
     texts = random_texts(q, 300, alphabet) + ["", "a", "ab", "abc", "a b c", ". , ;", "ÿÿÿÿÿÿ", "é", "abcdefgh" * 40]
     sets = qgram_sets(texts, q)
