@@ -9,9 +9,8 @@ dropped anyway (curly quotes, dashes, bullets, emoji: most texts saved by a word
 processor), without them: 91 -> 15 us a 4 KB text. Texts with letters beyond Latin-1 are
 stripped by ``core.utf8_words.letters_only`` and hashed by code point: the same values.
 (A C loop hashing, sorting and deduplicating was no quicker than numpy's vector sort; a
-compiled
-version, hashing and deduplicating in numba, was ~1.3x faster still, but this runs in
-every extraction worker, and numba costs each of them ~130 MB.)
+numba version was ~1.3x faster than numpy, but this runs in every extraction worker, and
+numba costs each of them ~130 MB.)
 """
 
 from __future__ import annotations
