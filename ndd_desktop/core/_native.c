@@ -16,6 +16,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,6 +79,21 @@ static inline int span_fits(int64_t s, int64_t l, Py_ssize_t nw) {
     return s >= 0 && l >= 0 && (s + (l > 0 ? l : 1) - 1) / 8 + 1 < nw;
 }
 
+/* Release n buffers (Py_buffer *), those a wrapper parsed. */
+static void release(int n, ...) {
+    va_list buffers;
+    va_start(buffers, n);
+    for (int i = 0; i < n; i++) PyBuffer_Release(va_arg(buffers, Py_buffer *));
+    va_end(buffers);
+}
+
+/* What a wrapper returns once its loop ran: None, or MemoryError when the loop could not
+ * allocate its work arrays. */
+static PyObject *none_or_no_memory(int failed) {
+    if (failed) return PyErr_NoMemory();
+    Py_RETURN_NONE;
+}
+
 static PyObject *py_configure(PyObject *self, PyObject *args) {
     unsigned long long k1, k2, poly, tag, seed7, m1, m2;
     if (!PyArg_ParseTuple(args, "KKKKKKK", &k1, &k2, &poly, &tag, &seed7, &m1, &m2)) return NULL;
@@ -123,10 +139,9 @@ static PyObject *py_token_keys(PyObject *self, PyObject *args) {
     Py_BEGIN_ALLOW_THREADS
     keys_loop(w, s, l, ns, o);
     Py_END_ALLOW_THREADS
-    result = Py_None;
-    Py_INCREF(result);
+    result = none_or_no_memory(0);
 done:
-    PyBuffer_Release(&words); PyBuffer_Release(&starts); PyBuffer_Release(&lens); PyBuffer_Release(&out);
+    release(4, &words, &starts, &lens, &out);
     return result;
 }
 
@@ -226,15 +241,9 @@ static PyObject *py_sketch_spans(PyObject *self, PyObject *args) {
     Py_BEGIN_ALLOW_THREADS
     failed = sketch_loop(words.buf, s, l, fi, co, nc, (int64_t)w, mult.buf, t, out.buf);
     Py_END_ALLOW_THREADS
-    if (failed) {
-        PyErr_NoMemory();
-        goto done;
-    }
-    result = Py_None;
-    Py_INCREF(result);
+    result = none_or_no_memory(failed);
 done:
-    PyBuffer_Release(&words); PyBuffer_Release(&starts); PyBuffer_Release(&lens); PyBuffer_Release(&first);
-    PyBuffer_Release(&counts); PyBuffer_Release(&mult); PyBuffer_Release(&out);
+    release(7, &words, &starts, &lens, &first, &counts, &mult, &out);
     return result;
 }
 
@@ -328,15 +337,9 @@ static PyObject *py_sorted_runs(PyObject *self, PyObject *args) {
     Py_BEGIN_ALLOW_THREADS
     failed = runs_loop(tokens.buf, st, nc, of, (int64_t)w, srt.buf, pos.buf);
     Py_END_ALLOW_THREADS
-    if (failed) {
-        PyErr_NoMemory();
-        goto done;
-    }
-    result = Py_None;
-    Py_INCREF(result);
+    result = none_or_no_memory(failed);
 done:
-    PyBuffer_Release(&tokens); PyBuffer_Release(&starts); PyBuffer_Release(&counts); PyBuffer_Release(&off);
-    PyBuffer_Release(&srt); PyBuffer_Release(&pos);
+    release(6, &tokens, &starts, &counts, &off, &srt, &pos);
     return result;
 }
 
@@ -422,15 +425,9 @@ static PyObject *py_covered_batch(PyObject *self, PyObject *args) {
     Py_BEGIN_ALLOW_THREADS
     failed = covered_loop(srt.buf, ps, of, a, b, ni, (int64_t)w, ci.buf, cj.buf, big);
     Py_END_ALLOW_THREADS
-    if (failed) {
-        PyErr_NoMemory();
-        goto done;
-    }
-    result = Py_None;
-    Py_INCREF(result);
+    result = none_or_no_memory(failed);
 done:
-    PyBuffer_Release(&srt); PyBuffer_Release(&pos); PyBuffer_Release(&off); PyBuffer_Release(&pi);
-    PyBuffer_Release(&pj); PyBuffer_Release(&ci); PyBuffer_Release(&cj);
+    release(7, &srt, &pos, &off, &pi, &pj, &ci, &cj);
     return result;
 }
 
