@@ -37,6 +37,10 @@ for f in resources/icons/ndd-desktop.svg resources/demo/README.md \
     [[ -f "$BUNDLE/_internal/$f" ]] || { echo "smoke: $f is missing from the bundle" >&2; exit 1; }
 done
 echo "resources and migrations present"
+# the scan's C loops (ndd_desktop/core/_native.c), built where the bundle is built with a compiler
+compgen -G "$BUNDLE/_internal/ndd_desktop/core/_native*" > /dev/null \
+    || { echo "smoke: the C loops (ndd_desktop/core/_native) are missing from the bundle" >&2; exit 1; }
+echo "the scan's C loops present"
 
 step "headless scan of the bundled demo collection"
 env -u PYTHONPATH "$BUNDLE/ndd" scan "$DEMO/incoming" --reference "$DEMO/holdings" --db "$WORK/demo.ndd.sqlite"
