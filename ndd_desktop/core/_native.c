@@ -17,6 +17,11 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdarg.h>
+#ifndef _WIN32
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#endif
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -431,6 +436,57 @@ done:
     return result;
 }
 
+#ifndef _WIN32
+/* The walk's stat of a folder's entries (ingest.walk), by name relative to the folder's
+ * descriptor, without following links: what DirEntry.stat(follow_symlinks=False) asks,
+ * with no Python object per entry. names: the file system's bytes of each name, each
+ * ended by a NUL. */
+static void stat_loop(int dir_fd, const char *names, Py_ssize_t n, uint32_t *modes, int64_t *sizes,
+                      int64_t *mtimes, int32_t *errs) {
+    const char *name = names;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        struct stat st;
+        if (fstatat(dir_fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0) {
+            modes[k] = (uint32_t)st.st_mode;
+            sizes[k] = (int64_t)st.st_size;
+#if defined(__APPLE__)
+            mtimes[k] = (int64_t)st.st_mtimespec.tv_sec * 1000000000 + st.st_mtimespec.tv_nsec;
+#else
+            mtimes[k] = (int64_t)st.st_mtim.tv_sec * 1000000000 + st.st_mtim.tv_nsec;
+#endif
+            errs[k] = 0;
+        } else {
+            modes[k] = 0; sizes[k] = 0; mtimes[k] = 0;
+            errs[k] = errno ? errno : EIO;
+        }
+        name += strlen(name) + 1;
+    }
+}
+
+/* stat_names(dir_fd, names bytes, modes u32, sizes i64, mtimes i64, errs i32) */
+static PyObject *py_stat_names(PyObject *self, PyObject *args) {
+    int dir_fd;
+    Py_buffer names, modes, sizes, mtimes, errs;
+    if (!PyArg_ParseTuple(args, "iy*w*w*w*w*", &dir_fd, &names, &modes, &sizes, &mtimes, &errs)) return NULL;
+    PyObject *result = NULL;
+    Py_ssize_t nm, ns, nt, ne, ends = 0;
+    if (item_count(&modes, 4, "modes", &nm) < 0 || item_count(&sizes, 8, "sizes", &ns) < 0 ||
+        item_count(&mtimes, 8, "mtimes", &nt) < 0 || item_count(&errs, 4, "errs", &ne) < 0) goto done;
+    for (Py_ssize_t i = 0; i < names.len; i++) ends += ((const char *)names.buf)[i] == 0;
+    if (ns != nm || nt != nm || ne != nm || ends != nm || (names.len > 0 && ((const char *)names.buf)[names.len - 1] != 0)) {
+        PyErr_SetString(PyExc_ValueError, "stat_names: one name (ended by a NUL) for each place of the arrays");
+        goto done;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    stat_loop(dir_fd, names.buf, nm, modes.buf, sizes.buf, mtimes.buf, errs.buf);
+    Py_END_ALLOW_THREADS
+    result = none_or_no_memory(0);
+done:
+    release(5, &names, &modes, &sizes, &mtimes, &errs);
+    return result;
+}
+#endif
+
 static PyMethodDef methods[] = {
     {"configure", py_configure, METH_VARARGS, "configure(k1, k2, poly, short_tag, seed7, m1, m2): the hashing constants"},
     {"token_keys", py_token_keys, METH_VARARGS, "token_keys(words, tok_starts, tok_lens, out)"},
@@ -438,6 +494,9 @@ static PyMethodDef methods[] = {
      "sketch_spans(words, tok_starts, tok_lens, first, counts, w, multipliers, out)"},
     {"sorted_runs", py_sorted_runs, METH_VARARGS, "sorted_runs(tokens, starts, counts, w, off, srt, pos)"},
     {"covered_batch", py_covered_batch, METH_VARARGS, "covered_batch(srt, pos, off, pi, pj, w, ci, cj)"},
+#ifndef _WIN32
+    {"stat_names", py_stat_names, METH_VARARGS, "stat_names(dir_fd, names, modes, sizes, mtimes, errs)"},
+#endif
     {NULL, NULL, 0, NULL},
 };
 

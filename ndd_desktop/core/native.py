@@ -81,3 +81,19 @@ def covered_batch(srt: np.ndarray, pos: np.ndarray, off: np.ndarray, pi: np.ndar
     cj = np.empty(pi.shape[0], dtype=np.int64)
     LOOPS.covered_batch(np.ascontiguousarray(srt, dtype=np.uint64), _i64(pos), _i64(off), pi, pj, int(w), ci, cj)
     return ci, cj
+
+
+def stat_names(dir_fd: int, names: list[str]) -> tuple[list[int], list[int], list[int], list[int]] | None:
+    """(modes, sizes, modification times in ns, errnos) of the entries ``names`` of the
+    folder open as ``dir_fd``, each asked without following a link (``ingest.walk``); None
+    where the C loops are not built or the system has no such call (Windows, whose
+    folder listing carries the sizes and times already)."""
+    if LOOPS is None or not hasattr(LOOPS, "stat_names"):
+        return None
+    n = len(names)
+    modes = np.empty(n, dtype=np.uint32)
+    sizes, mtimes = np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64)
+    errs = np.empty(n, dtype=np.int32)
+    joined = os.fsencode("\0".join(names)) + b"\0" if n else b""
+    LOOPS.stat_names(dir_fd, joined, modes, sizes, mtimes, errs)
+    return modes.tolist(), sizes.tolist(), mtimes.tolist(), errs.tolist()

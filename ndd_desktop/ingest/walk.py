@@ -117,6 +117,8 @@ def _walk_dir(root, real_roots, follow, visited, report, out: WalkedFiles) -> It
         pre = f"{prefix}/" if prefix else ""
         base = os.path.join(folder, "")  # the folder with one separator at its end
         try:
+            if fd is not None and _plain_files_at_once(fd, entries, pre, out):
+                entries = ()  # every entry a plain file, in the columns already
             for entry in entries:
                 name = entry.name
                 rel = pre + name
@@ -144,6 +146,32 @@ def _walk_dir(root, real_roots, follow, visited, report, out: WalkedFiles) -> It
                 os.close(fd)
         stack.extend(reversed(subfolders))
         yield None
+
+
+#: The file-kind bits of a mode, and those of a plain file.
+_KIND, _REGULAR = 0o170000, stat.S_IFREG
+
+
+def _plain_files_at_once(fd: int, entries: list, pre: str, out: WalkedFiles) -> bool:
+    """When every entry of the folder open as ``fd`` is a plain file (most folders of an
+    archive's files), put them all into ``out``'s columns at once and say so; otherwise
+    leave them to the walk's own loop, entry by entry. The entries are asked by the C
+    loop of ``core.native`` (the same stat call as ``DirEntry.stat``, without a Python
+    object per entry: 20,000 files in 10-13 ms against 18 with the objects); without it
+    (not built, Windows) the loop asks them."""
+    from ndd_desktop.core import native
+
+    names = [e.name for e in entries]
+    asked = native.stat_names(fd, names) if names else None
+    if asked is None:
+        return False
+    modes, sizes, mtimes, _ = asked
+    if not all(m & _KIND == _REGULAR for m in modes):  # (a failed stat has the mode 0)
+        return False
+    out.relpaths.extend([pre + name for name in names])
+    out.sizes.extend(sizes)
+    out.mtimes.extend(mtimes)
+    return True
 
 
 def _failure(exc: OSError, vanished: str, unreadable: str) -> str:

@@ -127,3 +127,29 @@ def test_turned_off_or_unconfigured():
         "    print('refused:', exc)\n"
     )
     assert bare.startswith("refused:") and "configure" in bare
+
+
+def test_the_stat_of_a_folders_entries_is_the_systems(tmp_path):
+    """``stat_names`` (the walk's folders of plain files) gives what ``os.stat`` without
+    following links gives, for a file, a folder, a link and a name that is not there."""
+    import errno
+    import os
+
+    (tmp_path / "f.txt").write_text("four")
+    (tmp_path / "sub").mkdir()
+    os.symlink(tmp_path / "f.txt", tmp_path / "link")
+    odd = os.fsdecode(b"bad-\xff.txt")
+    (tmp_path / odd).write_bytes(b"12345")
+    names = ["f.txt", "sub", "link", odd, "gone"]
+    fd = os.open(tmp_path, os.O_RDONLY)
+    try:
+        modes, sizes, mtimes, errs = native.stat_names(fd, names)
+    finally:
+        os.close(fd)
+    for k, name in enumerate(names[:4]):
+        st = os.stat(tmp_path / name, follow_symlinks=False)
+        assert (modes[k], sizes[k], mtimes[k], errs[k]) == (st.st_mode, st.st_size, st.st_mtime_ns, 0), name
+    assert errs[4] == errno.ENOENT and modes[4] == 0
+    empty = np.empty(1, dtype=np.int64)
+    with pytest.raises(ValueError):  # two names for one place
+        native.LOOPS.stat_names(0, b"a\0b\0", np.empty(1, dtype=np.uint32), empty, empty, np.empty(1, dtype=np.int32))

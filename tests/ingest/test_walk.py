@@ -245,3 +245,41 @@ def test_files_come_in_the_order_of_their_names_bytes(tmp_path):
     assert [e.relpath for e in walk([ascii_only])] == ["A", "B", "_x", "a1", "b"]
     # é is 0xC3 0xA9 in UTF-8: after every ASCII name
     assert [e.relpath for e in walk([mixed])] == ["B", "Z1", "b", "z", "é"]
+
+
+def test_a_folder_of_plain_files_asked_at_once_gives_the_walk_entry_by_entry_gives(tmp_path, monkeypatch):
+    """A folder whose entries are all plain files is asked in one C call
+    (``core.native.stat_names``); a folder with anything else, and a file gone between the
+    listing and its stat, take the loop entry by entry: the same walk and reports."""
+    from ndd_desktop.core import native
+    from ndd_desktop.ingest import reasons as R
+
+    make_tree(tmp_path / "r")
+    os.symlink(tmp_path / "r" / "a", tmp_path / "r" / "b" / "link")
+    (tmp_path / "r" / "c").mkdir()
+    for k in range(50):
+        (tmp_path / "r" / "c" / f"f{k:02d}.txt").write_text("x" * k)
+    assert native.stat_names(os.open(tmp_path / "r" / "c", os.O_RDONLY), ["f01.txt"]) is not None  # (built here)
+
+    def walked():
+        entries, problems = walk_all([tmp_path / "r"])
+        return [(e.relpath, e.size, e.mtime_ns) for e in entries], [(p.relpath, p.reason) for p in problems]
+
+    at_once = walked()
+    monkeypatch.setattr(native, "stat_names", lambda fd, names: None)
+    assert walked() == at_once
+    assert [r for r, _, _ in at_once[0]][-3:] == ["c/f47.txt", "c/f48.txt", "c/f49.txt"]
+    assert at_once[0][-1][1] == 49 and at_once[1] == [("b/link", "symbolic link (not followed)")]
+    monkeypatch.undo()
+    real = native.stat_names
+
+    def racing(fd, names):  # a file deleted after the listing, before its stat
+        if "f10.txt" in names and (tmp_path / "r" / "c" / "f10.txt").exists():
+            (tmp_path / "r" / "c" / "f10.txt").unlink()
+        return real(fd, names)
+
+    monkeypatch.setattr(native, "stat_names", racing)
+    entries, problems = walk_all([tmp_path / "r"])
+    assert "c/f10.txt" not in [e.relpath for e in entries] and len(entries) == 4 + 49
+    assert [(p.relpath, p.reason) for p in problems] == [("b/link", "symbolic link (not followed)"),
+                                                          ("c/f10.txt", R.VANISHED)]
