@@ -70,9 +70,7 @@ class SetOverlapMethod(Method):
         enough that the join may choose it (more than the documents it samples to decide)."""
         if documents <= SAMPLE_DOCS:
             return None
-        from .set_lsh import warm
-
-        return warm
+        return warm_banded_search
 
     def candidate_pairs(
         self, sketches: Sequence[np.ndarray], params: Any, floor: float, dates: np.ndarray | None = None
@@ -116,3 +114,11 @@ class SetOverlapMethod(Method):
         if self.lsh_design_jaccard(params, floor) is not None:
             return None
         return float(self.default_threshold) if self.default_threshold > floor else None
+
+
+def warm_banded_search() -> None:
+    """``core.set_lsh.warm``, imported by the thread that runs it: importing ``set_lsh``
+    imports numba (0.1 s), which the scan's own thread spent before its workers started."""
+    from .set_lsh import warm
+
+    warm()

@@ -89,6 +89,9 @@ class ExtractStage:
         self._plain: list[str] = []  # texts pending that came back uncompressed (no dictionary yet)
         #: processes that load the verification while the workers read (pipeline.verify_helpers)
         self.helpers = None
+        #: called once the reading has begun (the workers have their first files): the scan
+        #: starts its pair search's kernel warm-up then (``pipeline.kernel_warmup``)
+        self.on_reading: Callable[[], None] | None = None
         self._writer: ThreadPoolExecutor | None = None  # writes a batch while the next one arrives
         self._writing: Future | None = None
 
@@ -121,7 +124,7 @@ class ExtractStage:
             try:
                 for docs in self._read(self._extractor, limits, workers):
                     if self.helpers is None:  # (where the pool does not say when it started)
-                        self._start_helpers(workers, limits.worker_niceness)
+                        self._reading_begun(workers, limits.worker_niceness)
                     # after a cancel the readers hand out no new file, and the documents
                     # already read (the rest of a chunk, of a Dask partition) are still
                     # written: breaking here dropped them, and the next run read them again
@@ -151,10 +154,17 @@ class ExtractStage:
         try:
             yield from extract_many(self.plan.to_extract, limits, workers=workers, cancel=self.cancel,
                                     extractor=extractor, refresh=lambda: self._extractor, readers=readers,
-                                    started=lambda: (self._start_helpers(workers, limits.worker_niceness)
+                                    started=lambda: (self._reading_begun(workers, limits.worker_niceness)
                                                      if self.helpers is None else None))
         except WorkersCannotStart as exc:  # what was read is kept; the message says what to try
             raise ScanStopped(str(exc)) from exc
+
+    def _reading_begun(self, workers: int | None, niceness: int) -> None:
+        """The verification's helpers start, and :attr:`on_reading` is called (once)."""
+        self._start_helpers(workers, niceness)
+        if self.on_reading is not None:
+            call, self.on_reading = self.on_reading, None
+            call()
 
     def _start_helpers(self, workers: int | None, niceness: int = 0) -> None:
         """Start the verification's helper processes, ``niceness`` steps below this one (not

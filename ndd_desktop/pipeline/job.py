@@ -178,9 +178,11 @@ class ScanJob:
                 self.store.scans.touch_files(plan.touched)
                 if plan.to_extract and isinstance(self.engine, LocalEngine):
                     # the pair search's compiled kernels load while the files are read
-                    warmup = KernelWarmup(method.pair_search_warmup(len(walked)))
+                    warmup = KernelWarmup(method.pair_search_warmup(len(walked)), later=True)
                 stage = self.engine.extract_stage(self.store, method, params, sketch_key, plan, self.meter, self.cancel,
                                                   self.on_error)
+                if warmup is not None:  # once the workers have their first files
+                    stage.on_reading = warmup.start
                 stage.param_overrides = dict(self.config.params)
                 stage.reuses_scores = current
                 done = stage.run(self.config.limits, self.config.workers, options)

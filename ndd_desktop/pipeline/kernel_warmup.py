@@ -20,13 +20,22 @@ from collections.abc import Callable
 
 
 class KernelWarmup:
-    """Runs ``warm`` on a daemon thread at once (nothing when it is None); ``wait`` joins it."""
+    """Runs ``warm`` on a daemon thread (nothing when it is None): at once, or with
+    ``later`` when :meth:`start` is called (the scan starts it once its workers have their
+    first files: numba's import on a thread beside the pool's start held the interpreter
+    and forked the workers 0.1 s later); ``wait`` joins it (at once when it never started)."""
 
-    def __init__(self, warm: Callable[[], None] | None) -> None:
+    def __init__(self, warm: Callable[[], None] | None, later: bool = False) -> None:
         self.failed: BaseException | None = None
         self._thread = None
         if warm is not None:
             self._thread = threading.Thread(target=self._run, args=(warm,), name="ndd-kernel-warmup", daemon=True)
+            if not later:
+                self._thread.start()
+
+    def start(self) -> None:
+        """Start the thread (once; a later call does nothing)."""
+        if self._thread is not None and self._thread.ident is None:
             self._thread.start()
 
     def _run(self, warm: Callable[[], None]) -> None:
@@ -36,6 +45,6 @@ class KernelWarmup:
             self.failed = exc
 
     def wait(self) -> None:
-        """Until the warm-up has ended (at once when there was none)."""
-        if self._thread is not None:
+        """Until the warm-up has ended (at once when there was none or it never started)."""
+        if self._thread is not None and self._thread.ident is not None:
             self._thread.join()
