@@ -152,6 +152,13 @@ class Method:
         ignore = getattr(params, "ignore", "")
         return self.sketch_many([normalize(t, ignore) for t in texts], params)
 
+    def texts_to_sketch(self, texts: Sequence[str], ignore: str = "") -> list[str]:
+        """Extracted texts as :meth:`sketch_many` and the word search that completes a
+        partial search take them (a scan's workers make both from one list): normalised,
+        with what ``ignore`` names left out. A method whose sketch reads no white space
+        may take a shorter way to texts that give the same sketches (``qgram``)."""
+        return [normalize(t, ignore) for t in texts]
+
     def load_sketch_kernels(self, params: Any) -> None:
         """Load the compiled code :meth:`sketch_extracted` runs with these parameters, if
         it has any (``minhash``): a scan's workers ask before a large read whose server

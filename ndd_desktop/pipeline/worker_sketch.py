@@ -29,7 +29,6 @@ from typing import Any, Callable
 
 from ..core.method import Method
 from ..core.methods import get_method
-from ..core.normalize import normalize
 from ..ingest.document import ExtractedDocument, FileEntry
 from ..ingest.extract import extract_entry
 from ..ingest.options import ExtractOptions
@@ -116,7 +115,7 @@ class SketchingExtractor:
                     completion.load_kernels()
             if completing:
                 ignore = getattr(params, "ignore", "")
-                normalised = [normalize(d.text, ignore) for d in ok]  # once, for both sketches
+                normalised = method.texts_to_sketch([d.text for d in ok], ignore)  # once, for both sketches
                 sketches = method.sketch_many(normalised, params)
                 words = completion.rows_of_normalised(normalised)
             else:

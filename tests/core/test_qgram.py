@@ -198,3 +198,24 @@ def test_a_batch_with_texts_beyond_latin1_sketches_each_text_as_alone():
     alone = [m.sketch(t, p).tolist() for t in texts]
     assert [s.tolist() for s in m.sketch_many(texts, p)] == alone
     assert len(alone[2]) > 0 and alone[3] == []
+
+
+def test_the_texts_a_scan_sketches_give_the_sketches_of_the_normalised_texts():
+    """qgram's workers fold an ASCII text only (its runs of white space kept): the q-gram
+    sets and the word search's sketches are those of the normalised texts."""
+    from ndd_desktop.core.methods import get_method
+    from ndd_desktop.core.normalize import normalize
+    from ndd_desktop.pipeline.completion import rows_of_normalised
+
+    texts = ["Tabs\tand\nnew\r\nlines   and  runs     of spaces\x0bvertical\x0cfeed " + " " * 40 + "END",
+             "a docu-\nment broken at the line's end, Anglo-\nSaxon and 1990-\n1995 kept",
+             "UPPER lower  MiXeD", "  ", "", "one", "café  crème\t\tbrûlée", "x" * 30 + "   y"]
+    m = get_method("qgram")
+    params = m.params({})
+    folded = m.texts_to_sketch(texts)
+    assert folded[0] != normalize(texts[0])  # the runs are kept: the collapse was skipped
+    normalised = [normalize(t) for t in texts]
+    for a, b in zip(m.sketch_many(folded, params), m.sketch_many(normalised, params)):
+        assert np.array_equal(a, b)
+    assert np.array_equal(rows_of_normalised(folded), rows_of_normalised(normalised))
+    assert m.texts_to_sketch(texts, "numbers") == [normalize(t, "numbers") for t in texts]

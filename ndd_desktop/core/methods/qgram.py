@@ -34,6 +34,7 @@ import numpy as np
 
 from ..gram_sets import qgram_sets
 from ..method import MEASURES
+from ..normalize import ascii_folded, normalize
 from ..params import ignore_param, max_df_param, param
 from ..set_overlap_method import SetOverlapMethod
 
@@ -101,6 +102,15 @@ class QGramMethod(SetOverlapMethod):
     def sketch(self, text: str, params: Any) -> np.ndarray:
         """Sorted distinct q-gram values (uint32) of the letters and digits of ``text``."""
         return qgram_hashes(text, params.q)
+
+    def texts_to_sketch(self, texts: Sequence[str], ignore: str = "") -> list[str]:
+        """As Method.texts_to_sketch, but an ASCII text is only folded
+        (``normalize.ascii_folded``: its runs of white space kept as runs of spaces, the
+        collapse skipped): its letters, which the q-grams are made of, and its words, which
+        the word search's sketches are made of, are those of the normalised text."""
+        if ignore:
+            return super().texts_to_sketch(texts, ignore)
+        return [ascii_folded(t).decode("ascii") if t.isascii() else normalize(t) for t in texts]
 
     def sketch_many(self, texts: Sequence[str], params: Any) -> list[np.ndarray]:
         """Sketches of many texts, their q-grams hashed in one pass per batch."""
