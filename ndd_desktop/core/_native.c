@@ -436,6 +436,128 @@ done:
     return result;
 }
 
+/* bottomk's sketch (core.methods.bottomk): the k smallest distinct 64-bit hashes of a
+ * text's character n-grams, as core.hashing.hash_char_ngrams hashes them (each window's
+ * code points combined by the polynomial, plus n, through mix64 with the seed's offset;
+ * a text shorter than n: one window of all of it). The windows are combined by a rolling
+ * update, which gives the polynomial's values exactly (modulo 2^64). */
+static inline uint64_t splitmix(uint64_t z) {
+    z = (z ^ (z >> 30)) * M1;
+    z = (z ^ (z >> 27)) * M2;
+    return z ^ (z >> 31);
+}
+
+static void sort_u64(uint64_t *a, int64_t n) {  /* quicksort, insertion below 24 */
+    while (n > 24) {
+        uint64_t x = a[0], y = a[n / 2], z = a[n - 1];
+        uint64_t pivot = x < y ? (y < z ? y : (x < z ? z : x)) : (x < z ? x : (y < z ? z : y));
+        int64_t i = 0, j = n - 1;
+        while (i <= j) {
+            while (a[i] < pivot) i++;
+            while (a[j] > pivot) j--;
+            if (i <= j) { uint64_t t = a[i]; a[i] = a[j]; a[j] = t; i++; j--; }
+        }
+        if (j + 1 < n - i) { sort_u64(a, j + 1); a += i; n -= i; }  /* the smaller side first */
+        else { sort_u64(a + i, n - i); n = j + 1; }
+    }
+    for (int64_t i = 1; i < n; i++) {
+        uint64_t v = a[i];
+        int64_t j = i;
+        while (j > 0 && a[j - 1] > v) { a[j] = a[j - 1]; j--; }
+        a[j] = v;
+    }
+}
+
+/* The sorted distinct values of a[0:n] (sorted in place) into out, at most k; how many. */
+static int64_t distinct_first(uint64_t *a, int64_t n, int64_t k, uint64_t *out) {
+    sort_u64(a, n);
+    int64_t kept = 0;
+    for (int64_t i = 0; i < n && kept < k; i++)
+        if (kept == 0 || a[i] != out[kept - 1]) out[kept++] = a[i];
+    return kept;
+}
+
+FOR_THIS_CPU static int bottom_k_loop(const uint32_t *cps, const int64_t *starts, const int64_t *lengths,
+                                      Py_ssize_t docs, int64_t n, int64_t k, uint64_t offset, uint64_t *out,
+                                      int64_t *counts) {
+    int64_t widest = 1;
+    for (Py_ssize_t d = 0; d < docs; d++) if (lengths[d] > widest) widest = lengths[d];
+    uint64_t *h = malloc(sizeof(uint64_t) * (size_t)widest), *small = malloc(sizeof(uint64_t) * (size_t)widest);
+    if (!h || !small) { free(h); free(small); return -1; }
+    for (Py_ssize_t d = 0; d < docs; d++) {
+        const uint32_t *c = cps + starts[d];
+        int64_t len = lengths[d], m;
+        uint64_t *row = out + d * k;
+        if (len == 0) { counts[d] = 0; continue; }
+        if (len < n) {
+            uint64_t x = c[0];
+            for (int64_t j = 1; j < len; j++) x = x * POLY + c[j];
+            row[0] = splitmix(x + (uint64_t)n + offset);
+            counts[d] = 1;
+            continue;
+        }
+        m = len - n + 1;
+        uint64_t lead = 1;  /* POLY^(n-1): the weight of the character leaving the window */
+        for (int64_t j = 1; j < n; j++) lead *= POLY;
+        uint64_t x = c[0];
+        for (int64_t j = 1; j < n; j++) x = x * POLY + c[j];
+        h[0] = splitmix(x + (uint64_t)n + offset);
+        for (int64_t s = 1; s < m; s++) {
+            x = (x - c[s - 1] * lead) * POLY + c[s + n - 1];
+            h[s] = splitmix(x + (uint64_t)n + offset);
+        }
+        int64_t got = -1;
+        if (m > 4 * k) {  /* the k smallest lie near k / m of the range: look below 3k / m first */
+            double share = 3.0 * (double)k / (double)m;
+            uint64_t limit = share >= 1.0 ? UINT64_MAX : (uint64_t)(share * 18446744073709551616.0);
+            int64_t below = 0;
+            for (int64_t s = 0; s < m; s++) if (h[s] < limit) small[below++] = h[s];
+            if (below >= k) {
+                got = distinct_first(small, below, k, row);
+                if (got < k) got = -1;  /* repeats: take all of them */
+            }
+        }
+        if (got < 0) got = distinct_first(h, m, k, row);
+        counts[d] = got;
+    }
+    free(h); free(small);
+    return 0;
+}
+
+/* bottom_k_grams(cps u32, starts i64, lengths i64, n, k, offset, out u64 (docs * k), counts i64) */
+static PyObject *py_bottom_k_grams(PyObject *self, PyObject *args) {
+    Py_buffer cps, starts, lengths, out, counts;
+    long long n, k;
+    unsigned long long offset;
+    if (check_configured() < 0) return NULL;
+    if (!PyArg_ParseTuple(args, "y*y*y*LLKw*w*", &cps, &starts, &lengths, &n, &k, &offset, &out, &counts))
+        return NULL;
+    PyObject *result = NULL;
+    Py_ssize_t nc, ns, nl, no, nk;
+    if (item_count(&cps, 4, "cps", &nc) < 0 || item_count(&starts, 8, "starts", &ns) < 0 ||
+        item_count(&lengths, 8, "lengths", &nl) < 0 || item_count(&out, 8, "out", &no) < 0 ||
+        item_count(&counts, 8, "counts", &nk) < 0) goto done;
+    const int64_t *st = starts.buf, *le = lengths.buf;
+    if (n < 1 || k < 1 || nl != ns || nk != ns || no != ns * k) {
+        PyErr_SetString(PyExc_ValueError, "bottom_k_grams: the arrays do not fit together");
+        goto done;
+    }
+    for (Py_ssize_t d = 0; d < ns; d++) {
+        if (st[d] < 0 || le[d] < 0 || st[d] + le[d] > nc) {
+            PyErr_SetString(PyExc_ValueError, "bottom_k_grams: a text lies beyond the code points");
+            goto done;
+        }
+    }
+    int failed;
+    Py_BEGIN_ALLOW_THREADS
+    failed = bottom_k_loop(cps.buf, st, le, ns, (int64_t)n, (int64_t)k, (uint64_t)offset, out.buf, counts.buf);
+    Py_END_ALLOW_THREADS
+    result = none_or_no_memory(failed);
+done:
+    release(5, &cps, &starts, &lengths, &out, &counts);
+    return result;
+}
+
 #ifndef _WIN32
 /* The walk's stat of a folder's entries (ingest.walk), by name relative to the folder's
  * descriptor, without following links: what DirEntry.stat(follow_symlinks=False) asks,
@@ -494,6 +616,7 @@ static PyMethodDef methods[] = {
      "sketch_spans(words, tok_starts, tok_lens, first, counts, w, multipliers, out)"},
     {"sorted_runs", py_sorted_runs, METH_VARARGS, "sorted_runs(tokens, starts, counts, w, off, srt, pos)"},
     {"covered_batch", py_covered_batch, METH_VARARGS, "covered_batch(srt, pos, off, pi, pj, w, ci, cj)"},
+    {"bottom_k_grams", py_bottom_k_grams, METH_VARARGS, "bottom_k_grams(cps, starts, lengths, n, k, offset, out, counts)"},
 #ifndef _WIN32
     {"stat_names", py_stat_names, METH_VARARGS, "stat_names(dir_fd, names, modes, sizes, mtimes, errs)"},
 #endif

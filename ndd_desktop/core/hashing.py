@@ -30,13 +30,20 @@ _S30, _S27, _S31 = np.uint64(30), np.uint64(27), np.uint64(31)
 #: The seed of a run's hash (``core.text_share``'s runs of words, and the verification's
 #: compiled loops), and what :func:`mix64` adds with it.
 RUN_SEED = 7
-RUN_SEED_OFFSET = np.uint64((RUN_SEED * int(_GOLDEN) + int(_GOLDEN)) & 0xFFFFFFFFFFFFFFFF)
+
+
+def seed_offset(seed: int) -> np.uint64:
+    """What :func:`mix64` adds to each value for ``seed`` before it mixes."""
+    return np.uint64((seed * int(_GOLDEN) + int(_GOLDEN)) & 0xFFFFFFFFFFFFFFFF)
+
+
+RUN_SEED_OFFSET = seed_offset(RUN_SEED)
 
 
 def mix64(x: np.ndarray, seed: int = 0) -> np.ndarray:
     """SplitMix64 finaliser over a uint64 array (a bijection: distinct in, distinct out)."""
     with np.errstate(over="ignore"):
-        z = x + np.uint64((seed * 0x9E3779B97F4A7C15) & 0xFFFFFFFFFFFFFFFF) + _GOLDEN
+        z = x + seed_offset(seed)
         z = (z ^ (z >> _S30)) * _M1
         z = (z ^ (z >> _S27)) * _M2
         return z ^ (z >> _S31)

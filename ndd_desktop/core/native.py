@@ -1,30 +1,33 @@
-"""The C versions of the scan's two hot loops (``core/_native.c``), when this installation
-built them: the word sketches and token keys of :mod:`core.minhash_kernel`, and the sorted
-runs and covered words of :mod:`core.share_kernel`.
+"""The C versions of the scan's hot loops (``core/_native.c``), when this installation
+built them: the word sketches and token keys of :mod:`core.minhash_kernel` and the sorted
+runs and covered words of :mod:`core.share_kernel` (both also compiled by numba), and
+two loops with no numba version: bottomk's sketches (numpy's path is the reference,
+``core.methods.bottomk``) and the walk's stat of a folder's files (``ingest.walk``).
 
-Both modules also have numba versions of the same loops, and the results are the same bit
-for bit (``tests/core/test_native.py``). What C adds is the load: a process that uses a
-numba kernel first imports numba and loads the machine code from its cache, 0.25-0.3 s of
-CPU, which a scan's workers' server paid before it could fork its first worker. This
-module is loaded with the package's other modules, in about a millisecond.
+The results are those of the other versions bit for bit (``tests/core/test_native.py``,
+``tests/core/test_minhash_kernel.py``). What C adds over numba is the load: a process
+that uses a numba kernel first imports numba and loads the machine code from its cache,
+0.25-0.3 s of CPU, which a scan's workers' server paid before it could fork its first
+worker; this module is loaded with the package's other modules, in about a millisecond.
 
 setup.py builds the extension where a C compiler is found (``optional``: a build without
-one goes on, and the numba versions serve). ``NDD_NATIVE_KERNELS=0`` in the environment
-leaves it unused, to compare the two or to rule it out.
+one goes on, and numba's and numpy's versions serve). ``NDD_NATIVE_KERNELS=0`` in the
+environment leaves it unused, to compare the two or to rule it out.
 
 :data:`LOOPS` is None where the extension is missing or turned off; otherwise the
-functions below take the arrays the numba versions take (converted to the dtypes the C
+functions below take the arrays the other versions take (converted to the dtypes the C
 code reads, which costs nothing when they already are).
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from types import ModuleType
 
 import numpy as np
 
-from .hashing import _M1, _M2, MIX_K1, MIX_K2, POLY_BASE, RUN_SEED_OFFSET, SHORT_TAG
+from .hashing import _M1, _M2, MIX_K1, MIX_K2, POLY_BASE, RUN_SEED_OFFSET, SHORT_TAG, seed_offset
 
 
 def _load() -> ModuleType | None:
@@ -81,6 +84,22 @@ def covered_batch(srt: np.ndarray, pos: np.ndarray, off: np.ndarray, pi: np.ndar
     cj = np.empty(pi.shape[0], dtype=np.int64)
     LOOPS.covered_batch(np.ascontiguousarray(srt, dtype=np.uint64), _i64(pos), _i64(off), pi, pj, int(w), ci, cj)
     return ci, cj
+
+
+def bottom_k_grams(texts: Sequence[str], n: int, k: int, seed: int = 0) -> list[np.ndarray]:
+    """:func:`core.methods.bottomk.bottom_k` of ``core.hashing.hash_char_ngrams(text, n,
+    seed)`` for each text, in C (one loop a text: the windows hashed by a rolling update,
+    the k smallest distinct values kept); views of one buffer."""
+    count = len(texts)
+    encoded = [t.encode("utf-32-le", "surrogatepass") for t in texts]
+    lengths = np.fromiter(map(len, encoded), dtype=np.int64, count=count) // 4
+    starts = np.zeros(count, dtype=np.int64)
+    np.cumsum(lengths[:-1], out=starts[1:])
+    cps = np.frombuffer(b"".join(encoded), dtype=np.uint32)
+    out = np.empty(count * k, dtype=np.uint64)
+    counts = np.empty(count, dtype=np.int64)
+    LOOPS.bottom_k_grams(cps, starts, lengths, int(n), int(k), int(seed_offset(seed)), out, counts)
+    return [out[d * k : d * k + c] for d, c in enumerate(counts.tolist())]
 
 
 def stat_names(dir_fd: int, names: list[str]) -> tuple[list[int], list[int], list[int], list[int]] | None:

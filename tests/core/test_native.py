@@ -153,3 +153,22 @@ def test_the_stat_of_a_folders_entries_is_the_systems(tmp_path):
     empty = np.empty(1, dtype=np.int64)
     with pytest.raises(ValueError):  # two names for one place
         native.LOOPS.stat_names(0, b"a\0b\0", np.empty(1, dtype=np.uint32), empty, empty, np.empty(1, dtype=np.int32))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.text(st.sampled_from(list("ab cdé日😂\u0301-")), max_size=400), min_size=1, max_size=8),
+       st.sampled_from([(5, 128), (2, 8), (4, 16), (12, 64)]))
+def test_bottomk_sketches_are_numpys(texts, nk):
+    """bottomk's C loop against its numpy definition, text by text: short texts (one
+    window), texts of few distinct grams (the loop's second path), beyond the BMP."""
+    from ndd_desktop.core.methods import get_method
+    from ndd_desktop.core.normalize import normalize
+
+    n, k = nk
+    m = get_method("bottomk")
+    params = m.params({"n": n, "k": k})
+    texts = [normalize(t) for t in texts] + ["a" * 900, "ab" * 700, "x"]
+    got = m.sketch_many(texts, params)
+    for text, row in zip(texts, got):
+        want = m.sketch(text, params)
+        assert row.dtype == want.dtype == np.uint64 and np.array_equal(row, want), text[:40]

@@ -50,10 +50,11 @@ when they collide (on the benchmark, every pair sharing >= 60 values was found).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Sequence
 
 import numpy as np
 
+from .. import native
 from ..hashing import hash_char_ngrams
 from ..method import MEASURES
 from ..params import ignore_param, max_df_param, param
@@ -120,6 +121,14 @@ class BottomKMethod(SetOverlapMethod):
     def sketch(self, text: str, params: Any) -> np.ndarray:
         """The K smallest distinct hashes of the character n-grams of ``text``."""
         return bottom_k(hash_char_ngrams(text, params.n), params.k)
+
+    def sketch_many(self, texts: Sequence[str], params: Any) -> list[np.ndarray]:
+        """:meth:`sketch` of each text: by one C loop a text where the package's C loops
+        are built (``core.native``: the same values; 45 -> 12 us a 4 KB text, which was
+        two fifths of a worker's time), else by numpy text by text."""
+        if native.LOOPS is None or not texts:
+            return [self.sketch(t, params) for t in texts]
+        return native.bottom_k_grams(texts, params.n, params.k)
 
     def _complete_from(self, res: Any, params: Any, floor: float) -> float | None:
         """With containment no search over these sketches is complete, the exact join
