@@ -558,6 +558,44 @@ done:
     return result;
 }
 
+/* fingerprint's block checksums (core.methods.fingerprint): the high 32 bits of mix64 of
+ * every window of w bytes, as core.hashing.hash_bytes_windows hashes them (the bytes
+ * combined by the polynomial, here by a rolling update: the same values modulo 2^64). */
+FOR_THIS_CPU static void window_checks_loop(const unsigned char *d, int64_t len, int64_t w, uint64_t offset,
+                                            uint32_t *out) {
+    uint64_t lead = 1, x = 0;
+    for (int64_t j = 1; j < w; j++) lead *= POLY;
+    for (int64_t j = 0; j < w; j++) x = x * POLY + d[j];
+    out[0] = (uint32_t)(splitmix(x + offset) >> 32);
+    for (int64_t s = 1; s + w <= len; s++) {
+        x = (x - d[s - 1] * lead) * POLY + d[s + w - 1];
+        out[s] = (uint32_t)(splitmix(x + offset) >> 32);
+    }
+}
+
+/* window_checks(data, w, offset, out u32 (len(data) - w + 1)) */
+static PyObject *py_window_checks(PyObject *self, PyObject *args) {
+    Py_buffer data, out;
+    long long w;
+    unsigned long long offset;
+    if (check_configured() < 0) return NULL;
+    if (!PyArg_ParseTuple(args, "y*LKw*", &data, &w, &offset, &out)) return NULL;
+    PyObject *result = NULL;
+    Py_ssize_t no;
+    if (item_count(&out, 4, "out", &no) < 0) goto done;
+    if (w < 1 || data.len < w || no != data.len - w + 1) {
+        PyErr_SetString(PyExc_ValueError, "window_checks: one checksum for each window of the data");
+        goto done;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    window_checks_loop(data.buf, (int64_t)data.len, (int64_t)w, (uint64_t)offset, out.buf);
+    Py_END_ALLOW_THREADS
+    result = none_or_no_memory(0);
+done:
+    release(2, &data, &out);
+    return result;
+}
+
 #ifndef _WIN32
 /* The walk's stat of a folder's entries (ingest.walk), by name relative to the folder's
  * descriptor, without following links: what DirEntry.stat(follow_symlinks=False) asks,
@@ -616,6 +654,7 @@ static PyMethodDef methods[] = {
      "sketch_spans(words, tok_starts, tok_lens, first, counts, w, multipliers, out)"},
     {"sorted_runs", py_sorted_runs, METH_VARARGS, "sorted_runs(tokens, starts, counts, w, off, srt, pos)"},
     {"covered_batch", py_covered_batch, METH_VARARGS, "covered_batch(srt, pos, off, pi, pj, w, ci, cj)"},
+    {"window_checks", py_window_checks, METH_VARARGS, "window_checks(data, w, offset, out)"},
     {"bottom_k_grams", py_bottom_k_grams, METH_VARARGS, "bottom_k_grams(cps, starts, lengths, n, k, offset, out, counts)"},
 #ifndef _WIN32
     {"stat_names", py_stat_names, METH_VARARGS, "stat_names(dir_fd, names, modes, sizes, mtimes, errs)"},

@@ -1,8 +1,9 @@
 """The C versions of the scan's hot loops (``core/_native.c``), when this installation
 built them: the word sketches and token keys of :mod:`core.minhash_kernel` and the sorted
 runs and covered words of :mod:`core.share_kernel` (both also compiled by numba), and
-two loops with no numba version: bottomk's sketches (numpy's path is the reference,
-``core.methods.bottomk``) and the walk's stat of a folder's files (``ingest.walk``).
+loops with no numba version: bottomk's sketches and fingerprint's block checksums (numpy's
+paths are the reference: ``core.methods``) and the walk's stat of a folder's files
+(``ingest.walk``).
 
 The results are those of the other versions bit for bit (``tests/core/test_native.py``,
 ``tests/core/test_minhash_kernel.py``). What C adds over numba is the load: a process
@@ -100,6 +101,16 @@ def bottom_k_grams(texts: Sequence[str], n: int, k: int, seed: int = 0) -> list[
     counts = np.empty(count, dtype=np.int64)
     LOOPS.bottom_k_grams(cps, starts, lengths, int(n), int(k), int(seed_offset(seed)), out, counts)
     return [out[d * k : d * k + c] for d, c in enumerate(counts.tolist())]
+
+
+def window_checks(data: bytes, window: int, seed: int = 0) -> np.ndarray:
+    """The high 32 bits of ``core.hashing.hash_bytes_windows(data, window, seed)``
+    (uint32), in C: fingerprint's block checksums."""
+    if len(data) < window:
+        return np.empty(0, dtype=np.uint32)
+    out = np.empty(len(data) - window + 1, dtype=np.uint32)
+    LOOPS.window_checks(data, int(window), int(seed_offset(seed)), out)
+    return out
 
 
 def stat_names(dir_fd: int, names: list[str]) -> tuple[list[int], list[int], list[int], list[int]] | None:

@@ -172,3 +172,35 @@ def test_bottomk_sketches_are_numpys(texts, nk):
     for text, row in zip(texts, got):
         want = m.sketch(text, params)
         assert row.dtype == want.dtype == np.uint64 and np.array_equal(row, want), text[:40]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.binary(min_size=0, max_size=600), st.sampled_from([1, 2, 8, 64, 65]))
+def test_block_checksums_are_numpys(data, size):
+    """fingerprint's block checksums (the rolling C loop) against hash_bytes_windows."""
+    from ndd_desktop.core.hashing import hash_bytes_windows
+    from ndd_desktop.core.methods.fingerprint import window_checksums
+
+    want = (hash_bytes_windows(data, size) >> np.uint64(32)).astype(np.uint32)
+    got = window_checksums(data, size)
+    assert got.dtype == np.uint32 and np.array_equal(got, want)
+
+
+def test_fingerprints_are_numpys_for_short_long_and_wide_texts(monkeypatch):
+    """Whole fingerprints with the C checksums and without (numpy's path): texts shorter
+    than a block, beyond ASCII, and one longer than the 1 MB slices a long text is read in."""
+    import random
+
+    from ndd_desktop.core.methods import get_method
+
+    rng = random.Random(3)
+    words = ["alpha", "beta", "gamma", "délta", "😂", "x"]
+    texts = ["", "a", "x" * 63, "y" * 65, " ".join(rng.choice(words) for _ in range(900)),
+             " ".join(rng.choice(words) for _ in range(230_000))]  # ~1.3 MB
+    m = get_method("fingerprint")
+    params = m.params({})
+    with_c = m.sketch_many(texts, params)
+    monkeypatch.setattr(native, "LOOPS", None)
+    without = m.sketch_many(texts, params)
+    assert all(np.array_equal(a, b) for a, b in zip(with_c, without))
+    assert len(texts[-1].encode()) > 1 << 20
