@@ -123,7 +123,10 @@ def cmd_scan(args: argparse.Namespace) -> int:
     for warning in changes.emptied_warnings():  # even with -q: every document of a folder went
         sys.stderr.write(f"ndd: warning: {warning}\n")
     if clock is not None:
+        from ..core import native
+
         write_stage_times(clock.finish(), sys.stderr)
+        sys.stderr.write(f"  {'loops':<8} {native.describe()}\n")
     return EXIT_OK
 
 

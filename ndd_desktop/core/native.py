@@ -46,6 +46,17 @@ def _load() -> ModuleType | None:
 LOOPS = _load()
 
 
+def describe() -> str:
+    """Which loops this process runs, for ``ndd scan --verbose``: a scan without the C ones
+    is slower to start (numba's load) and to sketch with bottomk and fingerprint."""
+    if LOOPS is not None:
+        return "C (ndd_desktop/core/_native)"
+    if os.environ.get("NDD_NATIVE_KERNELS", "1") == "0":
+        return "numba and numpy (the C loops are turned off: NDD_NATIVE_KERNELS=0)"
+    return ("numba and numpy (the C loops are not built: no C compiler when ndd was installed; "
+            "see docs/install.md, The C loops)")
+
+
 def _i64(a: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(a, dtype=np.int64)
 

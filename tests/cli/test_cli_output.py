@@ -110,11 +110,24 @@ def test_scan_verbose_times_each_stage(tmp_path, capsys):
     lines = [line.split()[0] for line in err.splitlines() if line.startswith("  ")]
     # "sketch" is the catch-up of documents stored without a sketch: none here (sketching ran
     # inside the extraction), so it takes no time and counts nothing
-    assert lines == ["walk", "extract", "sketch", "pairs", "verify", "store"]
+    assert lines == ["walk", "extract", "sketch", "pairs", "verify", "store", "loops"]
     # the extraction counts files (an archive is one file of several documents), and one is
     # "1 pair", not "1 pairs"
     assert re.search(r"^  extract +\d+\.\d\d s, 2 files, [\d,]+ files/s$", err, re.M)
     assert re.search(r"^  verify +\d+\.\d\d s, 1 pair, [\d,]+ pairs/s$", err, re.M)
+    # which loops ran: the C ones, built on every test machine; else numba's, and why
+    assert re.search(r"^  loops +C \(ndd_desktop/core/_native\)$", err, re.M)
+
+
+def test_the_loops_line_says_why_the_c_loops_did_not_run(monkeypatch):
+    """What ``scan --verbose``'s last line says without the C loops (native.describe)."""
+    from ndd_desktop.core import native
+
+    monkeypatch.setattr(native, "LOOPS", None)
+    monkeypatch.setenv("NDD_NATIVE_KERNELS", "0")
+    assert "turned off: NDD_NATIVE_KERNELS=0" in native.describe()
+    monkeypatch.delenv("NDD_NATIVE_KERNELS")
+    assert "not built: no C compiler" in native.describe()
 
 
 def test_the_process_entry_point_returns_mains_status_and_skips_the_exit_collection(tmp_path):
