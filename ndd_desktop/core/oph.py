@@ -15,9 +15,10 @@ from typing import Sequence
 
 import numpy as np
 
+from . import signature_memo
 from .checkpoint import checkpoint
 from .oph_kernel import round_rows
-from .sketch_batches import gather
+from .sketch_batches import gather, sketch_sizes
 
 #: Sketch values plus band keys handled at once while signatures are built: a batch's
 #: arrays stay below glibc's mmap threshold (32 MB), so they are reused instead of
@@ -102,7 +103,20 @@ def size_cuts(cum: np.ndarray, step: int) -> list[int]:
 def oph_signatures(sketches: Sequence[np.ndarray], docs: np.ndarray, lens: np.ndarray, bins: int) -> np.ndarray:
     """(len(docs), bins) uint32: one densified one-permutation round of each document
     (``lens`` its number of values; a round of its own, independent of the band rounds);
-    two rows agree in a bin with probability about the documents' Jaccard similarity."""
+    two rows agree in a bin with probability about the documents' Jaccard similarity.
+    Within ``signature_memo.signatures_kept`` those of a collection small enough are made
+    for every document once, and the next asker takes its rows from them."""
+    memo = signature_memo.kept()
+    if memo is None or len(sketches) > signature_memo.KEEP_UP_TO:
+        return _signatures(sketches, docs, lens, bins)
+    entry = memo.get((id(sketches), bins))
+    if entry is None or entry[0] is not sketches:
+        every = np.arange(len(sketches), dtype=np.int64)
+        entry = memo[(id(sketches), bins)] = (sketches, _signatures(sketches, every, sketch_sizes(sketches), bins))
+    return entry[1][np.asarray(docs, dtype=np.int64)]
+
+
+def _signatures(sketches: Sequence[np.ndarray], docs: np.ndarray, lens: np.ndarray, bins: int) -> np.ndarray:
     out = np.full((docs.shape[0], bins), _U32, dtype=np.uint32)
     live = np.flatnonzero(lens > 0)
     cuts = batch_cuts(lens[live], bins)

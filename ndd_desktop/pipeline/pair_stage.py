@@ -18,6 +18,7 @@ import numpy as np
 
 from ..core import gc_pause
 from ..core.checkpoint import checkpoints
+from ..core.signature_memo import signatures_kept
 from ..core.method import Method, PairScores
 from ..core.normalize import NORMALIZATION
 from ..core.sketch_batches import sketch_sizes
@@ -216,7 +217,9 @@ def compute_pairs(store: Store, method: Method, params: Any, params_dict: dict, 
     try:
         if scores is None and len(sketches) >= 2:
             # the search's loops stop at their next checkpoint once the scan is cancelled
-            with checkpoints(check), guard.stopping_when_out_of_memory(store.documents.largest_copies):
+            # (qgram's screen and its records ask for the same signatures: made once)
+            with checkpoints(check), guard.stopping_when_out_of_memory(store.documents.largest_copies), \
+                    signatures_kept():
                 scores = method.find_pairs(sketches, params, floor, dates)
                 if completion.applies(method, params, scores):
                     # the method searched only part of the range: the word search completes it

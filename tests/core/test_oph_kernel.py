@@ -186,3 +186,35 @@ def test_the_banded_search_warms_up_without_scipy_linalg_and_once():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
     # (where SciPy is installed, numba would have imported scipy.linalg for its BLAS)
     assert out == ["False", "False", "0", "gone"]
+
+
+def test_signatures_kept_for_a_second_asker_are_the_ones_it_would_make(monkeypatch):
+    """Within signature_memo.signatures_kept the first call makes every document's
+    signature once; a later call (other documents, the same sketches and bins) takes its
+    rows without making any. Outside the block, and for a collection over KEEP_UP_TO,
+    each call makes its own."""
+    from ndd_desktop.core import oph, signature_memo
+
+    rng = np.random.default_rng(4)
+    sketches = [np.unique(rng.integers(0, 2**32, int(rng.integers(0, 400)), dtype=np.uint64)).astype(np.uint32)
+                for _ in range(60)]
+    sketches[7] = np.empty(0, np.uint32)
+    sizes = np.array([s.shape[0] for s in sketches])
+    made = []
+    real = oph._signatures
+    monkeypatch.setattr(oph, "_signatures", lambda *a: made.append(len(a[1])) or real(*a))
+    first, second = np.array([3, 7, 20]), np.arange(0, 60, 2)
+    want_first, want_second = real(sketches, first, sizes[first], 64), real(sketches, second, sizes[second], 64)
+    with signature_memo.signatures_kept():
+        assert np.array_equal(oph_signatures(sketches, first, sizes[first], 64), want_first)
+        assert np.array_equal(oph_signatures(sketches, second, sizes[second], 64), want_second)
+        assert made == [60]  # every document once, then rows
+        oph_signatures(list(sketches), first, sizes[first], 64)  # other sketches: made again
+        assert made == [60, 60]
+    assert np.array_equal(oph_signatures(sketches, first, sizes[first], 64), want_first)
+    assert made == [60, 60, 3]
+    monkeypatch.setattr(signature_memo, "KEEP_UP_TO", 59)
+    with signature_memo.signatures_kept():
+        oph_signatures(sketches, first, sizes[first], 64)
+        oph_signatures(sketches, first, sizes[first], 64)
+    assert made == [60, 60, 3, 3, 3]
