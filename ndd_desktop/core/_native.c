@@ -1,18 +1,23 @@
 /*
- * The scan's two hot loops in C: the word sketches of core.minhash_kernel and the
- * verification's runs of core.share_kernel, the same functions as their numba versions
- * and bit for bit the same results (tests/core/test_native.py compares them).
+ * The scan's hot loops in C (wrapped by core/native.py):
+ * - the word sketches of core.minhash_kernel and the verification's runs of
+ *   core.share_kernel: the same functions as their numba versions, bit for bit the same
+ *   results (tests/core/test_minhash_kernel.py, tests/core/test_native.py);
+ * - bottomk's sketches and fingerprint's block checksums, whose numpy paths in
+ *   core.methods stay the reference;
+ * - the walk's stat of a folder's entries (POSIX only).
  *
  * Why C as well as numba: a process that uses a numba kernel first imports numba and
  * loads the machine code from numba's cache, 0.25-0.3 s of CPU. A scan's workers' server
  * paid that before it could fork the first worker, on the critical path of every first
  * scan. This module loads in a millisecond. It is optional: setup.py builds it where a C
- * compiler is found, and the numba versions serve where it is not.
+ * compiler is found, and the numba and numpy versions serve where it is not.
  *
  * Arrays come in through the buffer protocol (numpy arrays, C-contiguous, of the dtypes
- * the Python wrappers in minhash_kernel.py and share_kernel.py make sure of); the loops
- * run without the GIL. The hashing constants are set once by configure(), from
- * core.hashing, so they are written in one place.
+ * the Python wrappers in native.py make sure of), and every wrapper checks that they fit
+ * together before a loop reads them; the loops run without the GIL. The hashing
+ * constants are set once by configure(), from core.hashing, so they are written in one
+ * place.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
