@@ -20,7 +20,7 @@ from typing import Sequence
 import numpy as np
 
 from .batch_hashing import char_gram_values
-from .normalize import strip_to_letters
+from .normalize import chars_beyond_ascii, strip_to_letters
 from .unique import sorted_unique
 from .utf8_words import letters_only
 
@@ -53,16 +53,12 @@ def qgram_sets(texts: Sequence[str], q: int) -> list[np.ndarray]:
     return out
 
 
-#: The bytes of ASCII characters (deleted from a text's UTF-8, they leave its other characters).
-_ASCII_BYTES = bytes(range(128))
-
-
 def _only_dropped_beyond_latin1(text: str) -> bool:
     """Whether every character of ``text`` beyond Latin-1 is one that strip_to_letters drops
     (a curly quote, a dash, a bullet, an emoji): its letters are then those of its Latin-1
     characters, which the Latin-1 path strips and hashes at a sixth of the time of the path
     by code point (strip_to_letters keeps or drops each character by itself)."""
-    beyond = text.encode("utf-8", "surrogatepass").translate(None, _ASCII_BYTES).decode("utf-8", "surrogatepass")
+    beyond = chars_beyond_ascii(text.encode("utf-8", "surrogatepass"))
     return not strip_to_letters("".join(ch for ch in beyond if ch > "\xff"))  # (a few characters)
 
 

@@ -31,8 +31,12 @@ import numpy as np
 from .hashing import _M1, _M2, MIX_K1, MIX_K2, POLY_BASE, RUN_SEED_OFFSET, SHORT_TAG, seed_offset
 
 
+def _turned_off() -> bool:
+    return os.environ.get("NDD_NATIVE_KERNELS", "1") == "0"
+
+
 def _load() -> ModuleType | None:
-    if os.environ.get("NDD_NATIVE_KERNELS", "1") == "0" or not np.little_endian:
+    if _turned_off() or not np.little_endian:
         return None  # (the loops read a token's bytes as little-endian words)
     try:
         from . import _native
@@ -51,7 +55,7 @@ def describe() -> str:
     is slower to start (numba's load) and to sketch with bottomk and fingerprint."""
     if LOOPS is not None:
         return "C (ndd_desktop/core/_native)"
-    if os.environ.get("NDD_NATIVE_KERNELS", "1") == "0":
+    if _turned_off():
         return "numba and numpy (the C loops are turned off: NDD_NATIVE_KERNELS=0)"
     return ("numba and numpy (the C loops are not built: no C compiler when ndd was installed; "
             "see docs/install.md, The C loops)")

@@ -183,11 +183,12 @@ def normalize(text: str, ignore: str | Sequence[str] | None = None) -> str:
         if ignore:
             raw = remove_ignored(raw.decode("ascii"), ignore).encode("ascii")
         return _collapse_spaces(raw).decode("ascii")
+    text = unicodedata.normalize("NFKC", text)
     if not ignore:
-        raw = _folded_beyond_ascii(unicodedata.normalize("NFKC", text))
+        raw = _folded_beyond_ascii(text)
         if raw is not None:
             return _collapse_spaces(raw).decode("utf-8", "surrogatepass")
-    text = fold_marks(join_broken_words(unicodedata.normalize("NFKC", text)).casefold())
+    text = fold_marks(join_broken_words(text).casefold())
     if ignore:
         text = remove_ignored(text, ignore)
     if any(ch in text for ch in _WIDE_SPACES):
@@ -204,6 +205,14 @@ def normalize(text: str, ignore: str | Sequence[str] | None = None) -> str:
 _ASCII_BYTES = bytes(range(128))
 
 
+def chars_beyond_ascii(raw: bytes) -> str:
+    """The characters beyond ASCII of a text given as its UTF-8 (``surrogatepass``), in
+    order: its bytes without the ASCII ones, none of which is part of another character's
+    encoding. Most texts beyond ASCII hold a few of them, which a pass can then look at
+    instead of the whole text."""
+    return raw.translate(None, _ASCII_BYTES).decode("utf-8", "surrogatepass")
+
+
 def _folded_beyond_ascii(text: str) -> bytes | None:
     """The UTF-8 of an NFKC text case-folded, its marks folded, its broken words joined and
     its white space made spaces (runs kept), as :func:`normalize` makes it; None for a text
@@ -218,7 +227,7 @@ def _folded_beyond_ascii(text: str) -> bytes | None:
     if _LINE_END_HYPHEN_ASCII.search(raw) or b"\xe2\x80\x90" in raw:  # "-\n" or "\u2010": perhaps a broken word
         text = join_broken_words(text)
         raw = text.encode("utf-8", "surrogatepass")
-    beyond = raw.translate(None, _ASCII_BYTES).decode("utf-8", "surrogatepass")
+    beyond = chars_beyond_ascii(raw)
     if any(ch in beyond for ch in _WIDE_SPACES):
         return None
     if beyond.casefold() != beyond:

@@ -2,9 +2,10 @@
 started in, and the loop it runs there.
 
 How workers start is :mod:`ingest.pool_server`'s (``forkserver`` on Linux, which preloads
-the readers once in the server; ``spawn`` elsewhere). A worker (:func:`worker_main`) receives a chunk of files at a time, runs it through
-:func:`run_chunk` and sends the documents back in one message, writing which file it is on
-into a shared array so that the pool can tell a file that hangs or crashes it.
+the readers once in the server; ``spawn`` elsewhere). A worker (:func:`worker_main`)
+receives a chunk of files at a time, runs it through :func:`run_chunk` and sends the
+documents back in one message, writing which file it is on into a shared array so that
+the pool can tell a file that hangs or crashes it.
 """
 
 from __future__ import annotations

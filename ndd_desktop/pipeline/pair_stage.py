@@ -18,9 +18,9 @@ import numpy as np
 
 from ..core import gc_pause
 from ..core.checkpoint import checkpoints
-from ..core.signature_memo import signatures_kept
 from ..core.method import Method, PairScores
 from ..core.normalize import NORMALIZATION
+from ..core.signature_memo import signatures_kept
 from ..core.sketch_batches import sketch_sizes
 from ..core.thread_slot import ThreadSlot
 from ..ingest.reasons import CHANGED_WHILE_READ, UNREADABLE

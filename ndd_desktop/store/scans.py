@@ -144,7 +144,7 @@ class Scans:
             with plain_cursor(conn) as cur:  # plain tuples: a row per file
                 rows = cur.execute("SELECT id, root_id, relpath, size, mtime_ns, xxh128 FROM files").fetchall()
         out = {}
-        make = tuple.__new__  # a KnownFile made as a plain tuple is: a third of the time of its __new__
+        make = tuple.__new__  # a KnownFile made as the plain tuple it is: two thirds of the time of its __new__
         for file_id, root_id, relpath, size, mtime_ns, xxh in rows:
             root, rel = roots[root_id], relpath if relpath.__class__ is str else dec_path(relpath)
             out[(root, rel)] = make(KnownFile, (file_id, root, rel, size, mtime_ns, xxh, file_id in retry))

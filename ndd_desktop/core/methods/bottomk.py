@@ -124,7 +124,7 @@ class BottomKMethod(SetOverlapMethod):
 
     def sketch_many(self, texts: Sequence[str], params: Any) -> list[np.ndarray]:
         """:meth:`sketch` of each text: by one C loop a text where the package's C loops
-        are built (``core.native``: the same values; 45 -> 12 us a 4 KB text, which was
+        are built (``core.native``: the same values; 47 -> 25 us a 4 KB text, which was
         two fifths of a worker's time), else by numpy text by text."""
         if native.LOOPS is None or not texts:
             return [self.sketch(t, params) for t in texts]

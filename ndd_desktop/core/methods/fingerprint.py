@@ -23,9 +23,9 @@ from typing import Any, ClassVar, Sequence
 
 import numpy as np
 
+from .. import native
 from ..feature_index import segment_positions
 from ..hamming_index import hamming, pair_distances, radius_pairs
-from .. import native
 from ..hashing import hash_bytes_windows
 from ..lsh import unique_counts
 from ..method import Method, PairScores

@@ -19,9 +19,9 @@ from typing import Any, ClassVar, Sequence
 
 import numpy as np
 
+from .. import minhash_kernel
 from ..lsh import acceptance_probability, bucket_pairs, choose_filter, feature_keys
 from ..method import MEASURES, Method, PairScores
-from .. import minhash_kernel
 from ..minhash_sketch import containment_from, resemblance_rows, sketch_extracted, sketch_matrix
 from ..params import ignore_param, param
 
