@@ -44,6 +44,7 @@ from ndd_desktop.ingest.pool_server import context
 from ndd_desktop.ingest.pool_worker import Extractor, run_chunk, worker_main
 
 _POLL_S = 0.2
+_REAP_S = 5.0  # longest wait for a process found dead to be reaped (see _Worker.exit_code)
 #: Work handed to a worker at once: about this many seconds of it at the rate seen so far,
 CHUNK_SECONDS = 0.25
 #: but never more files than this,
@@ -179,6 +180,13 @@ class _Worker:
         """(position of the file being worked on, or -1 while finishing; since when)."""
         return int(self.where[0]), self.where[1]
 
+    def exit_code(self) -> int | None:
+        """The process's exit code, once it has ended. A pipe found closed or a sentinel
+        found ready can come a moment before the process is reaped (on a loaded machine),
+        so it is waited for, up to a few seconds, before the code is read."""
+        self.process.join(_REAP_S)
+        return self.process.exitcode
+
     def kill(self) -> None:
         if self.process.is_alive():
             self.process.kill()
@@ -225,7 +233,7 @@ class _Pool:
             worker.hand(chunk)
         except OSError:  # the worker died while idle: its pipe is gone
             if not worker.results:
-                self._died_at_start(worker.process.exitcode)
+                self._died_at_start(worker.exit_code())
             self._replace(worker)
             self.submit(chunk)
 
@@ -248,8 +256,7 @@ class _Pool:
                     self._learn(len(chunk), now - worker.sent)
                     yield from result
                     continue
-                code = worker.process.exitcode
-                yield from self._fail(worker, f"{R.CRASHED}{_exit(code)}")
+                yield from self._fail(worker, f"{R.CRASHED}{_exit(worker.exit_code())}")
                 continue
             pos, since = worker.in_hand()
             if now - since > self.limits.timeout_s:
@@ -299,7 +306,6 @@ class _Pool:
             pass
         except Exception as exc:  # a result that cannot be unpickled
             return [[problem(e, STATUS_ERROR, f"result unreadable: {exc}")] for e in worker.chunk]
-        worker.process.join(1)
         return None
 
     def _replace(self, worker: _Worker) -> None:
