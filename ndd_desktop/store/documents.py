@@ -176,8 +176,8 @@ class Documents:
 
     def count_kinds(self, formats: tuple[str, ...], suffixes: tuple[str, ...]) -> tuple[int, int]:
         """(how many readable documents are of one of ``formats`` or have a name ending in
-        one of ``suffixes`` (ASCII, with the dot, without % or _: ".csv"; in any case), how many readable
-        documents there are), in one pass. SQLite's LIKE ignores the case of ASCII letters,
+        one of ``suffixes`` (ASCII, with the dot, without % or _: ".csv"; in any case), how
+        many readable documents there are), in one pass. SQLite's LIKE ignores the case of ASCII letters,
         so the names are not lowered first (which took twice the time of the pass). The
         answer is kept until a document changes (``store.facts``: a rescan that changed
         nothing asks every time, 9 ms at 20,000 documents)."""
@@ -203,4 +203,3 @@ class Documents:
             if status is None:
                 return int(conn.exec_driver_sql("SELECT COUNT(*) FROM documents").scalar_one())
             return int(conn.exec_driver_sql("SELECT COUNT(*) FROM documents WHERE status = ?", (status,)).scalar_one())
-
